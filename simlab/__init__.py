@@ -1,0 +1,2 @@
+"""simlab: Monte Carlo balance analysis for tabletop games."""
+__version__ = "0.1.0"

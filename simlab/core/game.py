@@ -1,0 +1,67 @@
+"""What a game *is*, declared as data next to the code that plays it (OpenSpiel style).
+
+Each game package builds one :class:`GameSpec`; the run engine, CLI, benchmark and reports
+only ever talk to a game through it, so adding a game never touches the common code.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .errors import SimlabError
+from .params import ParamTable
+
+
+@dataclass(frozen=True)
+class Column:
+    """One result column the game adds. ``per`` is "seat" or "game" (same on every seat row)."""
+
+    name: str
+    meaning: str
+    per: str = "seat"
+    dtype: str = "int16"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str                       # CLI name, e.g. "karuba", "loot-island"
+    title: str
+    min_players: int
+    max_players: int
+    summary: str                    # players, chance, decisions, utility: one paragraph
+    params: ParamTable
+    columns: tuple[Column, ...]
+    play_game: object               # numba dispatcher with simlab.core.kernel.PLAY_SIGNATURE
+    narrate: Callable               # (events, n_players, values, seat_labels) -> str
+    check: Callable                 # (values, n_players) -> None, raises SimlabError
+    length_column: str              # the column that measures game length (for summaries)
+    default_seats: tuple[str, ...]  # a sensible heuristic mix
+    variants: dict[str, dict] = field(default_factory=dict)  # name -> parameter overrides
+    rules_file: str = ""
+
+    def column_names(self) -> list[str]:
+        return [c.name for c in self.columns]
+
+    def validate(self, n_players: int, values: dict) -> None:
+        if not self.min_players <= n_players <= self.max_players:
+            raise SimlabError(
+                f"{self.name} is played by {self.min_players}-{self.max_players} players, not {n_players}"
+            )
+        self.check(values, n_players)
+
+
+def available_games() -> list[str]:
+    """Every sub-package of :mod:`simlab.games` is a game: a new folder is all a game needs."""
+    import simlab.games
+
+    return sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(simlab.games.__path__) if m.ispkg)
+
+
+def get_game(name: str) -> GameSpec:
+    key = name.strip().lower().replace("_", "-")
+    known = available_games()
+    if key not in known:
+        raise SimlabError(f"unknown game {name!r}; known: {', '.join(known)}")
+    return importlib.import_module(f"simlab.games.{key.replace('-', '_')}").GAME

@@ -1,0 +1,83 @@
+"""The one chunk loop every game shares, and the contract a game kernel fulfils.
+
+A game supplies ``play_game`` compiled with :data:`PLAY_SIGNATURE`::
+
+    play_game(cfg, n_players, seat_slot, fns, seat_params, rng, rows, log) -> n_events
+
+* ``cfg``: the packed rule parameters (see :mod:`simlab.core.params`);
+* ``seat_slot[s]``: which strategy slot plays seat ``s`` this game (seat rotation);
+* ``fns`` / ``seat_params``: the strategies' decision functions and parameter rows, by slot;
+* ``rng``: the game's own random stream, already seeded;
+* ``rows``: ``int32[n_players, n_columns]``; the game writes score and tie-break into
+  :data:`COL_SCORE` and :data:`COL_TIEBREAK` and its own columns from :data:`FIRST_GAME_COLUMN`;
+* ``log``: ``int32[capacity, EVENT_WIDTH]``; when capacity > 0 the game records events for a
+  trace (see :func:`emit`) and returns how many it wrote.
+
+Passing ``play_game`` itself as a first-class function keeps this loop, and its compiled cache,
+shared by all games.
+"""
+import numpy as np
+from numba import njit, types
+
+from .rng import seed_stream
+from .strategy import DECIDE_TYPE
+
+MAX_SEATS = 6
+EVENT_WIDTH = 8
+COL_SLOT, COL_SCORE, COL_TIEBREAK = 0, 1, 2
+FIRST_GAME_COLUMN = 3
+
+PLAY_SIGNATURE = types.int64(
+    types.int64[::1],
+    types.int64,
+    types.int64[::1],
+    types.UniTuple(DECIDE_TYPE, MAX_SEATS),
+    types.float64[:, ::1],
+    types.uint64[::1],
+    types.int32[:, ::1],
+    types.int32[:, ::1],
+)
+
+
+@njit(cache=True)
+def play_chunk(play_game, key, first_game, cfg, n_players, rotate, fns, seat_params, out, log):
+    """Play games ``first_game .. first_game + len(out) - 1`` into ``out[g, seat, column]``.
+
+    With ``rotate`` the strategy slots turn one seat per game, so each strategy sits in each
+    seat equally often. Returns the number of trace events written (only game 0 logs).
+    """
+    rng = np.zeros(4, dtype=np.uint64)
+    seat_slot = np.zeros(n_players, dtype=np.int64)
+    no_log = np.zeros((0, EVENT_WIDTH), dtype=np.int32)
+    n_events = 0
+    for g in range(out.shape[0]):
+        game_id = first_game + g
+        seed_stream(key, game_id, rng)
+        shift = game_id % n_players if rotate else 0
+        for s in range(n_players):
+            seat_slot[s] = (s + shift) % n_players
+        rows = out[g]
+        rows[:, :] = 0
+        n = play_game(cfg, n_players, seat_slot, fns, seat_params, rng, rows, log if g == 0 else no_log)
+        if g == 0:
+            n_events = n
+        for s in range(n_players):
+            rows[s, COL_SLOT] = seat_slot[s]
+    return n_events
+
+
+@njit(cache=True)
+def emit(log, n, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
+    """Append one trace event when logging is on; returns the new event count."""
+    if n < log.shape[0]:
+        row = log[n]
+        row[0] = kind
+        row[1] = a
+        row[2] = b
+        row[3] = c
+        row[4] = d
+        row[5] = e
+        row[6] = f
+        row[7] = g
+        return n + 1
+    return n

@@ -1,0 +1,173 @@
+"""Rule and component parameters as data (TAG's "parameters object").
+
+Every tunable number or open rule reading of a game is a :class:`Param` with its default, a
+one-line meaning, and whether the default is a *fact* (with its source) or an *assumption*.
+A game's :class:`ParamTable` packs the chosen values into one flat ``int64`` vector that the
+numba kernel reads at fixed offsets, computed once at import, so sweeping a variant never
+recompiles anything.
+"""
+from __future__ import annotations
+
+import tomllib
+from collections import namedtuple
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import SimlabError
+
+FACT = "fact"
+ASSUMPTION = "assumption"
+SETUP = "setup"          # not a rule: a per-run choice such as a fixed board setup
+VARIANT = "variant"      # a published variant or expansion switched on or off
+
+
+@dataclass(frozen=True)
+class Param:
+    """One named rule/component value.
+
+    ``default`` is an int, a bool, a choice name (when ``choices`` is given) or a tuple of ints
+    (a table of fixed length). ``low``/``high`` bound every int entry.
+    """
+
+    name: str
+    default: object
+    meaning: str
+    status: str
+    source: str = ""
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.default) if isinstance(self.default, tuple) else 1
+
+    def describe_value(self, value) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, tuple):
+            return ",".join(str(v) for v in value)
+        return str(value)
+
+    def coerce(self, raw) -> object:
+        """Turn a CLI string or TOML value into a valid value, or raise SimlabError."""
+        where = f"parameter {self.name!r}"
+        if self.choices:
+            text = str(raw).strip()
+            if text not in self.choices:
+                raise SimlabError(f"{where}: {text!r} is not one of {', '.join(self.choices)}")
+            return text
+        if isinstance(self.default, bool):
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+            raise SimlabError(f"{where}: {raw!r} is not true/false")
+        if isinstance(self.default, tuple):
+            items = raw if isinstance(raw, (list, tuple)) else [s for s in str(raw).split(",") if s.strip()]
+            try:
+                values = tuple(int(v) for v in items)
+            except (TypeError, ValueError):
+                raise SimlabError(f"{where}: expected {self.size} comma-separated integers, got {raw!r}") from None
+            if len(values) != self.size:
+                raise SimlabError(f"{where}: expected {self.size} values, got {len(values)}")
+            for v in values:
+                self._check_range(v)
+            return values
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            raise SimlabError(f"{where}: {raw!r} is not an integer") from None
+        self._check_range(value)
+        return value
+
+    def _check_range(self, v: int) -> None:
+        if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
+            raise SimlabError(f"parameter {self.name!r}: {v} is outside {self.low}..{self.high}")
+
+    def pack(self, value) -> list[int]:
+        if self.choices:
+            return [self.choices.index(value)]
+        if isinstance(value, tuple):
+            return list(value)
+        return [int(value)]
+
+
+@dataclass
+class ParamTable:
+    """An ordered set of params with their offsets in the packed vector."""
+
+    params: tuple[Param, ...]
+    offsets: dict[str, int] = field(init=False)
+    size: int = field(init=False)
+
+    def __post_init__(self):
+        self.offsets, at = {}, 0
+        for p in self.params:
+            if p.name in self.offsets:
+                raise ValueError(f"duplicate parameter {p.name}")
+            self.offsets[p.name] = at
+            at += p.size
+        self.size = at
+        self.by_name = {p.name: p for p in self.params}
+        for p in self.params:  # a bad default is a programming error, caught at import
+            p.coerce(p.default if not isinstance(p.default, tuple) else list(p.default))
+
+    def offset_tuple(self):
+        """Offsets as a namedtuple (``O.tile_exits``): numba reads it as compile-time constants."""
+        return namedtuple("Offsets", list(self.offsets))(**self.offsets)
+
+    def __getitem__(self, name: str) -> Param:
+        return self.by_name[name]
+
+    def choice(self, name: str, choice: str) -> int:
+        """The packed code of a choice, for use as a compile-time constant in a kernel."""
+        return self.by_name[name].choices.index(choice)
+
+    def defaults(self) -> dict[str, object]:
+        return {p.name: p.default for p in self.params}
+
+    def resolve(self, overrides: dict[str, object] | None = None) -> dict[str, object]:
+        """Defaults with ``overrides`` applied and validated (unknown names refused)."""
+        values = self.defaults()
+        for name, raw in (overrides or {}).items():
+            if name not in self.by_name:
+                raise SimlabError(f"unknown parameter {name!r}; known: {', '.join(self.by_name)}")
+            values[name] = self.by_name[name].coerce(raw)
+        return values
+
+    def pack(self, values: dict[str, object]) -> np.ndarray:
+        out = []
+        for p in self.params:
+            out.extend(p.pack(values[p.name]))
+        return np.asarray(out, dtype=np.int64)
+
+    def changed(self, values: dict[str, object]) -> dict[str, object]:
+        return {k: v for k, v in values.items() if v != self.by_name[k].default}
+
+
+def parse_assignments(items: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """``["a=1", "b=x,y"]`` -> ``{"a": "1", "b": "x,y"}`` (the CLI's ``--set``)."""
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise SimlabError(f"--set expects name=value, got {item!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def load_toml(path: str | Path) -> dict:
+    """Read a run config file; a missing or malformed file is a user error."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise SimlabError(f"config file not found: {path}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SimlabError(f"config file {path}: {exc}") from None

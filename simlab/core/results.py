@@ -1,0 +1,131 @@
+"""Result frames: one row per game and seat, with the game's own columns and full provenance.
+
+Common columns: ``game`` (global game id), ``seat`` (0 = start player / first seat),
+``players``, ``strategy`` (the seat spec label), ``score``, ``rank`` (1 = best, ties share the
+rank), ``win`` (rank 1, shared wins included) and ``shared_win`` (a win tied with others).
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+from datetime import datetime, timezone
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .errors import SimlabError
+from .kernel import COL_SCORE, COL_SLOT, COL_TIEBREAK, FIRST_GAME_COLUMN
+
+MANIFEST = "_manifest.json"
+META_KEY = b"simlab"
+
+
+def ranks(score: np.ndarray, tiebreak: np.ndarray) -> np.ndarray:
+    """Competition ranks per game (rows) from score, then tie-break; equal keys share a rank."""
+    key = score.astype(np.int64) * 65536 + (tiebreak.astype(np.int64) + 32768)
+    return 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
+
+
+def build_frame(spec, out: np.ndarray, first_game: int, labels: list[str]) -> pd.DataFrame:
+    """Turn the kernel's ``int32[games, seats, columns]`` block into the result frame."""
+    n_games, n_players, _ = out.shape
+    rank = ranks(out[:, :, COL_SCORE], out[:, :, COL_TIEBREAK])
+    win = rank == 1
+    shared = win & (win.sum(axis=1, keepdims=True) > 1)
+    categories = sorted(set(labels))
+    code_of_slot = np.array([categories.index(label) for label in labels], dtype=np.int16)
+    slot = out[:, :, COL_SLOT].ravel()
+    data = {
+        "game": np.repeat(np.arange(first_game, first_game + n_games, dtype=np.int64), n_players),
+        "seat": np.tile(np.arange(n_players, dtype=np.int8), n_games),
+        "players": np.full(n_games * n_players, n_players, dtype=np.int8),
+        "strategy": pd.Categorical.from_codes(code_of_slot[slot], categories=categories),
+        "score": out[:, :, COL_SCORE].ravel().astype(np.int16),
+        "rank": rank.ravel().astype(np.int8),
+        "win": win.ravel(),
+        "shared_win": shared.ravel(),
+    }
+    for i, col in enumerate(spec.columns):
+        data[col.name] = out[:, :, FIRST_GAME_COLUMN + i].ravel().astype(col.dtype)
+    return pd.DataFrame(data)
+
+
+@lru_cache(maxsize=1)
+def git_commit() -> str | None:
+    try:
+        here = Path(__file__).resolve().parent
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
+        if out.returncode != 0:
+            return None
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                               capture_output=True, text=True, timeout=5).stdout.strip()
+        return out.stdout.strip() + ("+dirty" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def provenance(config: dict, strategies: dict, assumptions: dict) -> dict:
+    import numba
+
+    from simlab import __version__
+
+    return {
+        "simlab_version": __version__,
+        "git_commit": git_commit(),
+        "numba_version": numba.__version__,
+        "numpy_version": np.__version__,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "config": config,
+        "strategies": strategies,
+        "assumptions_in_force": assumptions,
+    }
+
+
+def write_part(frame: pd.DataFrame, path: Path, meta: dict) -> None:
+    """Write one chunk atomically (temporary file, then rename): a crash never leaves half a part."""
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: json.dumps(meta).encode()})
+    tmp = path.with_name("." + path.name + ".tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    tmp.replace(path)
+
+
+def read_manifest(run_dir: Path) -> dict:
+    path = Path(run_dir) / MANIFEST
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        raise SimlabError(f"{run_dir} is not a simlab run directory (no {MANIFEST})") from None
+    except json.JSONDecodeError:
+        raise SimlabError(f"{path} is corrupt (not valid JSON); the run cannot be resumed or read") from None
+
+
+def part_paths(run_dir: Path) -> list[Path]:
+    return sorted(Path(run_dir).glob("part-*.parquet"))
+
+
+def iter_parts(run_dir: str | Path, columns: list[str] | None = None):
+    """Yield the run's chunks one frame at a time (memory stays flat for huge runs)."""
+    for path in part_paths(Path(run_dir)):
+        yield pq.read_table(path, columns=columns).to_pandas()
+
+
+def load(run_dir: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
+    """Read a whole run as one frame, sorted by game and seat; provenance in ``frame.attrs``."""
+    run_dir = Path(run_dir)
+    manifest = read_manifest(run_dir)
+    parts = part_paths(run_dir)
+    if not parts:
+        raise SimlabError(f"{run_dir} holds no finished chunks yet")
+    frame = pd.concat([pq.read_table(p, columns=columns).to_pandas() for p in parts], ignore_index=True)
+    if "game" in frame and "seat" in frame:
+        frame = frame.sort_values(["game", "seat"], kind="stable").reset_index(drop=True)
+    if "strategy" in frame:
+        frame["strategy"] = frame["strategy"].astype("category")
+    frame.attrs["simlab"] = manifest["provenance"]
+    frame.attrs["complete"] = len(manifest.get("done", [])) == manifest["chunks"]
+    return frame

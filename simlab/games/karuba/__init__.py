@@ -1,0 +1,66 @@
+"""Karuba (Rüdiger Dorn, HABA 2015) with the bonus-tile mini expansion, 2-4 players."""
+from simlab.core.errors import SimlabError
+from simlab.core.game import Column, GameSpec
+
+from . import rules
+from .components import COLOURS, PARAMS
+from .trace import narrate
+
+
+def check(values: dict, n_players: int) -> None:
+    """Refuse an illegal fixed setup with a message naming the colour and the rule."""
+    rule = PARAMS.choice("distance_rule", values["distance_rule"])
+    for kind in ("beaches", "temples"):
+        fixed = [v for v in values[kind] if v]
+        for v in fixed:
+            if v % 10 or not 10 <= v <= 110:
+                raise SimlabError(f"illegal setup: {kind} must be labels 10, 20, ..., 110 (or 0 for random), got {v}")
+        if len(set(fixed)) != len(fixed):
+            raise SimlabError(f"illegal setup: two colours share a space in {kind}={values[kind]}")
+    for colour, b, t in zip(COLOURS, values["beaches"], values["temples"]):
+        if b and t and not rules.gap_ok(rule, b, t):
+            raise SimlabError(
+                f"illegal setup: the {colour} temple at jungle {t} is too close to its explorer on beach {b} "
+                f"(distance_rule={values['distance_rule']})")
+
+
+SEAT_COLUMNS = (
+    Column("temples", "explorers that reached their temple"),
+    *(Column(f"home_round_{c}", f"round the {c} explorer reached its temple (0 = never)") for c in COLOURS),
+    Column("token_points", "face value of temple treasure tokens"),
+    Column("crystals", "crystals scored, tie compensation included"),
+    Column("compensation", "crystals received to even out same-round temple ties"),
+    Column("gold", "gold nuggets collected"),
+    Column("tiles_placed", "tiles placed on the island (the tie-break)"),
+    Column("tiles_discarded", "tiles discarded to move an explorer (or no one)"),
+    Column("explorer_moves", "moves made, all explorers together"),
+    Column("bonus_points", "points from bonus tiles"),
+    Column("bonus_tiles", "bonus tiles taken, a bitmask: 1 fastest collector, 2 best collector, 4 path builder, 8 runner"),
+)
+GAME_COLUMNS = (
+    Column("rounds", "tiles revealed (game length in rounds)", "game"),
+    Column("end_reason", "1 last tile played, 2 a player had all explorers home", "game"),
+    Column("gold_used", "gold nuggets taken from the supply by all players (the box has 12)", "game"),
+    Column("gold_short", "gold tiles that got no nugget because the supply was empty", "game"),
+    *(Column(f"beach_{c}", f"beach space of the {c} explorer", "game") for c in COLOURS),
+    *(Column(f"temple_{c}", f"jungle space of the {c} temple", "game") for c in COLOURS),
+)
+
+GAME = GameSpec(
+    name="karuba",
+    title="Karuba",
+    min_players=2,
+    max_players=4,
+    summary=("Simultaneous tile laying: one shared random tile sequence (the only chance), every player decides "
+             "at the same time to place the tile on their identical island or discard it to move an explorer. "
+             "Utility: points (temple tokens, gold, crystals, bonus tiles); ties broken by tiles placed, then shared."),
+    params=PARAMS,
+    columns=SEAT_COLUMNS + GAME_COLUMNS,
+    play_game=rules.play_game,
+    narrate=narrate,
+    check=check,
+    length_column="rounds",
+    default_seats=("builder", "racer", "collector", "random"),
+    variants={"bonus-tiles": {"bonus_tiles": True}, "strict-distance": {"distance_rule": "ring4"}},
+    rules_file="shared/rules/karuba.md",
+)

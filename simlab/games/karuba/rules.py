@@ -1,0 +1,480 @@
+"""Karuba's rules as small numba functions over the flat state (see ``state.py``).
+
+Geometry (spec section 3): cells are numbered row-major, ``cell = row * 6 + column``, row 0
+north. Beach spaces 10..50 sit west of rows 0..4, 60..110 south of columns 0..5; jungle
+(temple) spaces 10..60 north of columns 0..5, 70..110 east of rows 0..4. Index ``i`` of a
+space is ``label / 10 - 1``.
+"""
+import numpy as np
+from numba import njit
+
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, PLAY_SIGNATURE, emit
+from simlab.core.rng import randint, shuffle
+
+from .components import ANY_MIX, COLS, N_CELLS, N_EDGE, N_TILES, O, RING3, RING4, ROWS
+from .state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B_DISCARDED, B_EXPL, B_FATE, B_GOLD, B_HOME,
+                    B_BONUS_PTS, B_MOVES, B_OCC, B_OPEN, B_PLACED, B_TILE, B_TOKENS, B_TREASURE, BONUS_OPEN,
+                    BONUS_REMOVED, DISCARD_ONLY, END_HOME, END_RUNNING, END_TILES, MAX_CHOICES, MOVE_BASE, P0, PB,
+                    S_BEACH, S_BONUS, S_BONUS_ROUND, S_END, S_GOLD_SHORT, S_GOLD_USED, S_PLAYERS, S_ROUND, S_SEQ,
+                    S_TAKEN, S_TEMPLE, S_TILE, STATE_SIZE)
+
+N, E, S, W = 1, 2, 4, 8
+ALL_CELLS = (1 << N_CELLS) - 1
+WEST_COLUMN = sum(1 << (r * COLS) for r in range(ROWS))
+EAST_COLUMN = WEST_COLUMN << (COLS - 1)
+
+# Which cell each edge space touches, and the side of that cell facing it (spec section 3).
+BEACH_CELL = np.array([k * COLS for k in range(5)] + [(ROWS - 1) * COLS + k for k in range(6)], dtype=np.int64)
+BEACH_SIDE = np.array([W] * 5 + [S] * 6, dtype=np.int64)
+TEMPLE_CELL = np.array(list(range(6)) + [k * COLS + COLS - 1 for k in range(5)], dtype=np.int64)
+TEMPLE_SIDE = np.array([N] * 6 + [E] * 5, dtype=np.int64)
+POPCOUNT4 = np.array([bin(m).count("1") for m in range(16)], dtype=np.int64)
+
+# Event kinds of the trace log.
+EV_SETUP, EV_TILE, EV_PLACE, EV_DISCARD, EV_MOVE, EV_TEMPLE, EV_BONUS, EV_END, EV_SCORE = range(9)
+
+# Result columns the kernel writes from FIRST_GAME_COLUMN on (declared with meanings in __init__).
+(C_TEMPLES, C_HOME_BROWN, C_HOME_BLUE, C_HOME_PURPLE, C_HOME_YELLOW, C_TOKEN_POINTS, C_CRYSTALS, C_COMP,
+ C_GOLD, C_PLACED, C_DISCARDED, C_MOVES, C_BONUS_POINTS, C_BONUS_TILES, C_ROUNDS, C_END_REASON,
+ C_GOLD_USED, C_GOLD_SHORT, C_BEACH0, C_BEACH1, C_BEACH2, C_BEACH3, C_TEMPLE0, C_TEMPLE1, C_TEMPLE2,
+ C_TEMPLE3) = range(FIRST_GAME_COLUMN, FIRST_GAME_COLUMN + 26)
+
+
+@njit(cache=True)
+def gap_ok(rule, beach_label, temple_label):
+    """The setup distance rule between a colour's beach and temple labels (10..110)."""
+    s = beach_label + temple_label
+    if rule == RING3:
+        return 40 <= s <= 200
+    if rule == RING4:
+        return 50 <= s <= 190
+    return abs(beach_label - temple_label) >= 30
+
+
+@njit(cache=True)
+def setup(state, cfg, n_players, rng):
+    """Fresh islands: fixed or randomly drawn legal explorer/temple spaces, shuffled tiles."""
+    state[:] = 0
+    state[S_PLAYERS] = n_players
+    for k in range(4):
+        state[S_BONUS + k] = BONUS_OPEN if cfg[O.bonus_tiles] else BONUS_REMOVED
+    rule = cfg[O.distance_rule]
+    used_beach = 0
+    used_temple = 0
+    for c in range(4):  # fixed spaces first, so random draws avoid them
+        b = cfg[O.beaches + c]
+        t = cfg[O.temples + c]
+        if b > 0:
+            used_beach |= 1 << (b // 10 - 1)
+        if t > 0:
+            used_temple |= 1 << (t // 10 - 1)
+    for c in range(4):
+        b = cfg[O.beaches + c]
+        t = cfg[O.temples + c]
+        while True:
+            bi = b // 10 - 1 if b > 0 else randint(rng, N_EDGE)
+            ti = t // 10 - 1 if t > 0 else randint(rng, N_EDGE)
+            if b == 0 and (used_beach >> bi) & 1:
+                continue
+            if t == 0 and (used_temple >> ti) & 1:
+                continue
+            if gap_ok(rule, 10 * (bi + 1), 10 * (ti + 1)):
+                break
+        used_beach |= 1 << bi
+        used_temple |= 1 << ti
+        state[S_BEACH + c] = bi
+        state[S_TEMPLE + c] = ti
+    for i in range(N_TILES):
+        state[S_SEQ + i] = i + 1
+    shuffle(rng, state[S_SEQ:S_SEQ + N_TILES], N_TILES)
+    for p in range(n_players):
+        base = P0 + p * PB
+        for c in range(4):
+            state[base + B_EXPL + c] = AT_BEACH
+
+
+@njit(cache=True)
+def _spread(front, o_n, o_e, o_s, o_w):
+    """Cells one connected step away from the cells in ``front`` (both tiles open on the edge)."""
+    east = ((front & o_e & ~EAST_COLUMN) << 1) & o_w
+    west = ((front & o_w & ~WEST_COLUMN) >> 1) & o_e
+    south = ((front & o_s) << COLS) & o_n & ALL_CELLS
+    north = ((front & o_n) >> COLS) & o_s
+    return east | west | south | north
+
+
+@njit(cache=True)
+def reach(state, seat, colour, steps, cfg, blocked):
+    """Cells an explorer can end on with up to ``steps`` steps, and whether its temple is in reach.
+
+    Breadth-first over bitmasks: ``blocked`` cells (other explorers) can be neither entered nor
+    passed. Because steps may be forfeited, the legal end cells are exactly those at path
+    distance 1..steps (spec section 5).
+    """
+    base = P0 + seat * PB
+    o_n = np.int64(state[base + B_OPEN])
+    o_e = np.int64(state[base + B_OPEN + 1])
+    o_s = np.int64(state[base + B_OPEN + 2])
+    o_w = np.int64(state[base + B_OPEN + 3])
+    pos = state[base + B_EXPL + colour]
+    if pos == AT_TEMPLE:
+        return np.int64(0), False
+    if pos == AT_BEACH:
+        bi = state[S_BEACH + colour]
+        cell = BEACH_CELL[bi]
+        if not _has_exit(state, base, cell, BEACH_SIDE[bi], cfg) or (blocked >> cell) & 1:
+            return np.int64(0), False
+        used = cfg[O.beach_step]
+        if used > steps:
+            return np.int64(0), False
+        front = np.int64(1) << cell
+        seen = front
+    else:
+        used = 0
+        front = np.int64(1) << pos
+        seen = front
+    # ``near`` collects cells reachable with steps to spare for entering the temple.
+    temple_cost = cfg[O.temple_step]
+    near = seen if used <= steps - temple_cost else np.int64(0)
+    while used < steps and front != 0:
+        front = _spread(front, o_n, o_e, o_s, o_w) & ~seen & ~blocked
+        seen |= front
+        used += 1
+        if used <= steps - temple_cost:
+            near |= front
+    ti = state[S_TEMPLE + colour]
+    tcell = TEMPLE_CELL[ti]
+    temple = ((near >> tcell) & 1) == 1 and _has_exit(state, base, tcell, TEMPLE_SIDE[ti], cfg)
+    if pos != AT_BEACH:
+        seen &= ~(np.int64(1) << pos)
+    return seen, temple
+
+
+@njit(cache=True)
+def _has_exit(state, base, cell, side, cfg):
+    tile = state[base + B_TILE + cell]
+    return tile > 0 and (cfg[O.tile_exits + tile - 1] & side) != 0
+
+
+@njit(cache=True)
+def temple_connected(state, seat, colour, cfg):
+    """Is there a continuous path from the explorer's space to its temple, explorers ignored?"""
+    base = P0 + seat * PB
+    pos = state[base + B_EXPL + colour]
+    if pos == AT_TEMPLE:
+        return True
+    return reach(state, seat, colour, N_CELLS + 2, cfg, np.int64(0))[1]
+
+
+@njit(cache=True)
+def temple_distances(state, seat, colour, cfg, dist):
+    """``dist[cell]`` = steps from that cell to the colour's temple along built paths (-1: none).
+
+    Explorers are ignored. Heuristics use it to value moves and placements.
+    """
+    base = P0 + seat * PB
+    dist[:] = -1
+    ti = state[S_TEMPLE + colour]
+    tcell = TEMPLE_CELL[ti]
+    if not _has_exit(state, base, tcell, TEMPLE_SIDE[ti], cfg):
+        return
+    o_n = np.int64(state[base + B_OPEN])
+    o_e = np.int64(state[base + B_OPEN + 1])
+    o_s = np.int64(state[base + B_OPEN + 2])
+    o_w = np.int64(state[base + B_OPEN + 3])
+    front = np.int64(1) << tcell
+    seen = front
+    d = cfg[O.temple_step]
+    while front != 0:
+        m = front
+        while m != 0:
+            low = m & -m
+            dist[_bit_index(low)] = d
+            m ^= low
+        front = _spread(front, o_n, o_e, o_s, o_w) & ~seen
+        seen |= front
+        d += 1
+
+
+@njit(cache=True)
+def _bit_index(low):
+    i = 0
+    while low > 1:
+        low >>= 1
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def steps_of(tile, cfg):
+    """Steps a discarded tile gives: its number of path exits."""
+    return POPCOUNT4[cfg[O.tile_exits + tile - 1]]
+
+
+@njit(cache=True)
+def legal_choices(state, seat, cfg, legal):
+    """Fill ``legal`` with the seat's choice codes for the revealed tile; return their count."""
+    base = P0 + seat * PB
+    n = 0
+    for cell in range(N_CELLS):
+        if state[base + B_TILE + cell] == 0:
+            legal[n] = cell
+            n += 1
+    legal[n] = DISCARD_ONLY
+    n += 1
+    steps = steps_of(state[S_TILE], cfg)
+    occ = np.int64(state[base + B_OCC])
+    for c in range(4):
+        pos = state[base + B_EXPL + c]
+        if pos == AT_TEMPLE:
+            continue
+        blocked = occ & ~(np.int64(1) << pos) if pos < AT_BEACH else occ
+        cells, temple = reach(state, seat, c, steps, cfg, blocked)
+        while cells != 0:
+            low = cells & -cells
+            legal[n] = MOVE_BASE + c * 32 + _bit_index(low)
+            n += 1
+            cells ^= low
+        if temple:
+            legal[n] = MOVE_BASE + c * 32 + AT_TEMPLE
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def apply_choice(state, seat, code, cfg):
+    """Carry out one seat's choice for the revealed tile (action A, or B with its move).
+
+    Returns the treasure collected by a move (0 none, 1 crystal, 2 gold).
+    """
+    base = P0 + seat * PB
+    tile = state[S_TILE]
+    if code < N_CELLS:  # A: place the tile, never rotated; a treasure tile gets its item
+        state[base + B_TILE + code] = tile
+        exits = cfg[O.tile_exits + tile - 1]
+        for d in range(4):
+            if exits & (1 << d):
+                state[base + B_OPEN + d] |= 1 << code
+        treasure = cfg[O.tile_treasure + tile - 1]
+        if treasure == 2:
+            supply = cfg[O.gold_supply]
+            if supply > 0 and state[S_GOLD_USED] >= supply:
+                state[S_GOLD_SHORT] += 1
+                treasure = 0
+            else:
+                state[S_GOLD_USED] += 1
+        state[base + B_TREASURE + code] = treasure
+        state[base + B_PLACED] += 1
+        state[base + B_FATE + tile - 1] = 1
+        return 0
+    state[base + B_DISCARDED] += 1  # B: discard, then move one explorer (or no one)
+    state[base + B_FATE + tile - 1] = 2
+    if code == DISCARD_ONLY:
+        return 0
+    colour = (code - MOVE_BASE) // 32
+    dest = (code - MOVE_BASE) % 32
+    pos = state[base + B_EXPL + colour]
+    if pos < AT_BEACH:
+        state[base + B_OCC] &= ~(1 << pos)
+    state[base + B_MOVES + colour] += 1
+    state[base + B_EXPL + colour] = dest
+    if dest == AT_TEMPLE:  # the token is handed out at the end of the round (ties)
+        state[base + B_HOME + colour] = state[S_ROUND]
+        return 0
+    state[base + B_OCC] |= 1 << dest
+    found = state[base + B_TREASURE + dest]
+    if found == 1:
+        state[base + B_CRYSTAL + colour] += 1
+    elif found == 2:
+        state[base + B_GOLD + colour] += 1
+    state[base + B_TREASURE + dest] = 0
+    return found
+
+
+@njit(cache=True)
+def token_value(cfg, n_players, k):
+    """Value of the k-th token (0 = top) of a temple stack for this player count."""
+    if n_players == 2:
+        return cfg[O.tokens_2p + k]
+    if n_players == 3:
+        return cfg[O.tokens_3p + k]
+    return cfg[O.tokens_4p + k]
+
+
+@njit(cache=True)
+def bonus_met(state, seat, k, cfg):
+    """Does the seat meet bonus tile k's condition now (spec section 8, readings U8)?"""
+    base = P0 + seat * PB
+    if k == 0:  # fastest treasure collector: every explorer has collected something
+        for c in range(4):
+            if state[base + B_CRYSTAL + c] + state[base + B_GOLD + c] == 0:
+                return False
+        return True
+    if k == 1:  # best treasure collector: one explorer with 4 items
+        for c in range(4):
+            cr = state[base + B_CRYSTAL + c]
+            go = state[base + B_GOLD + c]
+            if cfg[O.best_collector_rule] == ANY_MIX:
+                if cr + go >= 4:
+                    return True
+            elif cr >= 4 or go >= 4:
+                return True
+        return False
+    if k == 2:  # best path builder: every explorer home or connected to its temple
+        for c in range(4):
+            if not temple_connected(state, seat, c, cfg):
+                return False
+        return True
+    for c in range(4):  # fastest runner: every explorer has moved
+        if state[base + B_MOVES + c] == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def end_round(state, cfg, log, n_ev):
+    """Hand out temple tokens (same-round ties), bonus tiles, and check both end conditions."""
+    n_players = state[S_PLAYERS]
+    rnd = state[S_ROUND]
+    for c in range(4):
+        taken = state[S_TAKEN + c]
+        best = token_value(cfg, n_players, taken)
+        k = 0
+        for p in range(n_players):
+            base = P0 + p * PB
+            if state[base + B_HOME + c] == rnd:
+                value = token_value(cfg, n_players, taken + k)
+                state[base + B_TOKENS] += value
+                state[base + B_COMP] += best - value
+                n_ev = emit(log, n_ev, EV_TEMPLE, p, c, value, best - value)
+                k += 1
+        state[S_TAKEN + c] = taken + k
+    for k in range(4):
+        if state[S_BONUS + k] != BONUS_OPEN:
+            continue
+        winner = -1
+        count = 0
+        for p in range(n_players):
+            if bonus_met(state, p, k, cfg):
+                winner = p
+                count += 1
+        if count == 1:
+            state[S_BONUS + k] = winner
+            state[P0 + winner * PB + B_BONUS_PTS] += cfg[O.bonus_points + k]
+        elif count > 1:
+            state[S_BONUS + k] = BONUS_REMOVED
+        if count > 0:
+            state[S_BONUS_ROUND + k] = rnd
+            n_ev = emit(log, n_ev, EV_BONUS, k, state[S_BONUS + k], count)
+    for p in range(n_players):
+        base = P0 + p * PB
+        home = 0
+        for c in range(4):
+            home += state[base + B_EXPL + c] == AT_TEMPLE
+        if home == 4:
+            state[S_END] = END_HOME
+    if state[S_END] == END_RUNNING and rnd == N_TILES:
+        state[S_END] = END_TILES
+    return n_ev
+
+
+@njit(cache=True)
+def score_parts(state, seat, cfg):
+    """(temple tokens, crystals incl. compensation, gold nuggets, bonus points, total)."""
+    base = P0 + seat * PB
+    crystals = state[base + B_COMP]
+    gold = 0
+    for c in range(4):
+        crystals += state[base + B_CRYSTAL + c]
+        gold += state[base + B_GOLD + c]
+    tokens = state[base + B_TOKENS]
+    bonus = state[base + B_BONUS_PTS]
+    total = tokens + crystals * cfg[O.crystal_points] + gold * cfg[O.gold_points] + bonus
+    return tokens, crystals, gold, bonus, total
+
+
+@njit(cache=True)
+def play_round(state, cfg, seat_slot, fns, seat_params, rng, legal, chosen, log, n_ev):
+    """Reveal the next tile; every seat decides on the same pre-round state, then all apply."""
+    n_players = state[S_PLAYERS]
+    rnd = state[S_ROUND] + 1
+    state[S_ROUND] = rnd
+    tile = state[S_SEQ + rnd - 1]
+    state[S_TILE] = tile
+    n_ev = emit(log, n_ev, EV_TILE, rnd, tile, steps_of(tile, cfg))
+    for p in range(n_players):
+        n = legal_choices(state, p, cfg, legal)
+        slot = seat_slot[p]
+        i = fns[slot](state, cfg, p, legal, n, seat_params[slot], rng)
+        if i < 0 or i >= n:
+            raise ValueError("a strategy returned an index outside its legal choices")
+        chosen[p] = legal[i]
+    for p in range(n_players):
+        code = chosen[p]
+        base = P0 + p * PB
+        if code < N_CELLS:
+            n_ev = emit(log, n_ev, EV_PLACE, p, code, tile, cfg[O.tile_treasure + tile - 1])
+        colour = (code - MOVE_BASE) // 32
+        start = state[base + B_EXPL + colour] if code >= MOVE_BASE else 0
+        found = apply_choice(state, p, code, cfg)
+        if code == DISCARD_ONLY:
+            n_ev = emit(log, n_ev, EV_DISCARD, p, tile)
+        elif code >= MOVE_BASE:
+            n_ev = emit(log, n_ev, EV_MOVE, p, colour, start, (code - MOVE_BASE) % 32, found, tile)
+    return end_round(state, cfg, log, n_ev)
+
+
+@njit(cache=True)
+def write_rows(state, cfg, rows):
+    """One result row per seat: score, tie-break (tiles placed) and Karuba's own columns."""
+    n_players = state[S_PLAYERS]
+    for p in range(n_players):
+        base = P0 + p * PB
+        tokens, crystals, gold, bonus, total = score_parts(state, p, cfg)
+        r = rows[p]
+        r[COL_SCORE] = total
+        r[COL_TIEBREAK] = state[base + B_PLACED]
+        home = 0
+        moves = 0
+        for c in range(4):
+            home += state[base + B_EXPL + c] == AT_TEMPLE
+            moves += state[base + B_MOVES + c]
+            r[C_HOME_BROWN + c] = state[base + B_HOME + c]
+            r[C_BEACH0 + c] = 10 * (state[S_BEACH + c] + 1)
+            r[C_TEMPLE0 + c] = 10 * (state[S_TEMPLE + c] + 1)
+        taken = 0
+        for k in range(4):
+            if state[S_BONUS + k] == p:
+                taken |= 1 << k
+        r[C_TEMPLES] = home
+        r[C_TOKEN_POINTS] = tokens
+        r[C_CRYSTALS] = crystals
+        r[C_COMP] = state[base + B_COMP]
+        r[C_GOLD] = gold
+        r[C_PLACED] = state[base + B_PLACED]
+        r[C_DISCARDED] = state[base + B_DISCARDED]
+        r[C_MOVES] = moves
+        r[C_BONUS_POINTS] = bonus
+        r[C_BONUS_TILES] = taken
+        r[C_ROUNDS] = state[S_ROUND]
+        r[C_END_REASON] = state[S_END]
+        r[C_GOLD_USED] = state[S_GOLD_USED]
+        r[C_GOLD_SHORT] = state[S_GOLD_SHORT]
+
+
+@njit(PLAY_SIGNATURE, cache=True)
+def play_game(cfg, n_players, seat_slot, fns, seat_params, rng, rows, log):
+    state = np.zeros(STATE_SIZE, dtype=np.int32)
+    legal = np.zeros(MAX_CHOICES, dtype=np.int32)
+    chosen = np.zeros(n_players, dtype=np.int32)
+    setup(state, cfg, n_players, rng)
+    n_ev = 0
+    for c in range(4):
+        n_ev = emit(log, n_ev, EV_SETUP, c, 10 * (state[S_BEACH + c] + 1), 10 * (state[S_TEMPLE + c] + 1))
+    while state[S_END] == END_RUNNING:
+        n_ev = play_round(state, cfg, seat_slot, fns, seat_params, rng, legal, chosen, log, n_ev)
+    n_ev = emit(log, n_ev, EV_END, state[S_END], state[S_ROUND])
+    write_rows(state, cfg, rows)
+    for p in range(n_players):
+        n_ev = emit(log, n_ev, EV_SCORE, p, rows[p, COL_SCORE])
+    return n_ev

@@ -1,0 +1,73 @@
+"""Karuba's game state: one flat int32 array, cheap to reset, copy and inspect.
+
+Layout (offsets below; ``P0 + seat * PB`` starts a player's island block)::
+
+    shared part
+      S_ROUND         tiles revealed so far (the round number, 1..36)
+      S_PLAYERS       number of players
+      S_TILE          tile revealed this round (1..36)
+      S_END           end reason: 0 running, 1 last tile played, 2 a player has all explorers home
+      S_GOLD_USED     gold nuggets taken from the supply, all islands together
+      S_GOLD_SHORT    nuggets a placed gold tile could not get because the supply was empty
+      S_TAKEN   +4    per colour: temple treasure tokens already taken from its stack
+      S_BONUS   +4    per bonus tile: BONUS_OPEN, BONUS_REMOVED, or the seat that took it
+      S_BONUS_ROUND+4 per bonus tile: round it was taken or removed
+      S_BEACH   +4    per colour: its explorers' beach space, index 0..10 (label 10..110)
+      S_TEMPLE  +4    per colour: its temples' jungle space, index 0..10
+      S_SEQ     +36   the leader's shuffled tile numbers, revealed in this order
+    per player (island) block, PB entries
+      B_TILE    +30   tile number on each cell (row-major, 6 columns x 5 rows; 0 = empty)
+      B_TREASURE+30   treasure still lying on each cell: 0 none, 1 crystal, 2 gold
+      B_EXPL    +4    per colour: explorer position: 0..29 a cell, AT_BEACH, AT_TEMPLE
+      B_CRYSTAL +4    crystals each explorer collected
+      B_GOLD    +4    gold nuggets each explorer collected
+      B_MOVES   +4    moves each explorer made
+      B_HOME    +4    round each explorer reached its temple (0 = not yet)
+      B_TOKENS        face value of temple treasure tokens taken
+      B_COMP          tie-compensation crystals
+      B_PLACED        tiles placed on the island
+      B_DISCARDED     tiles discarded
+      B_BONUS_PTS     points from bonus tiles
+      B_OPEN    +4    bitmask of cells whose tile has an exit N, E, S, W (bit = cell index)
+      B_OCC           bitmask of cells holding an explorer
+      B_FATE    +36   per tile number 1..36: 0 not yet revealed, 1 placed, 2 discarded
+"""
+S_ROUND, S_PLAYERS, S_TILE, S_END, S_GOLD_USED, S_GOLD_SHORT = 0, 1, 2, 3, 4, 5
+S_TAKEN = 6
+S_BONUS = 10
+S_BONUS_ROUND = 14
+S_BEACH = 18
+S_TEMPLE = 22
+S_SEQ = 26
+P0 = 64
+
+B_TILE = 0
+B_TREASURE = 30
+B_EXPL = 60
+B_CRYSTAL = 64
+B_GOLD = 68
+B_MOVES = 72
+B_HOME = 76
+B_TOKENS = 80
+B_COMP = 81
+B_PLACED = 82
+B_DISCARDED = 83
+B_BONUS_PTS = 84
+B_OPEN = 85
+B_OCC = 89
+B_FATE = 90
+PB = 128
+
+MAX_PLAYERS = 4
+STATE_SIZE = P0 + MAX_PLAYERS * PB
+
+AT_BEACH, AT_TEMPLE = 30, 31
+BONUS_OPEN, BONUS_REMOVED = -1, -2
+END_RUNNING, END_TILES, END_HOME = 0, 1, 2
+
+# Choice codes in ``legal``: 0..29 place the tile on that cell; DISCARD_ONLY discard and move no
+# one; MOVE_BASE + colour * 32 + destination discard and move that explorer (destination is a
+# cell 0..29 or AT_TEMPLE).
+DISCARD_ONLY = 30
+MOVE_BASE = 32
+MAX_CHOICES = 30 + 1 + 4 * 31
