@@ -1,0 +1,93 @@
+"""Legend Raiders (Massarenti & Testini, Post Scriptum 2022), 2-4 players, with the no-dice variant.
+
+The component data (discovery tiles, expedition cards, character boards, die faces) is not
+public: the defaults are the spec's ASSUMED placeholder tables, every one overridable.
+"""
+from simlab.core.errors import SimlabError
+from simlab.core.game import Column, GameSpec
+
+from . import rules
+from .components import N_CARDS, N_TILES, PARAMS
+from .trace import narrate
+
+
+def check(values: dict, n_players: int) -> None:
+    """Refuse component tables or setups the engine cannot play, naming the parameter."""
+    cost = values["tile_cost"]
+    for i in range(N_TILES):
+        c = cost[4 * i:4 * i + 4]
+        if sum(c) < 1:
+            raise SimlabError(f"tile_cost: tile {i + 1} costs nothing")
+        if sum(c) > values["tool_limit"] + 1:
+            raise SimlabError(f"tile_cost: tile {i + 1} costs {sum(c)} tools, more than a full backpack "
+                              f"(tool_limit={values['tool_limit']}) plus the torch")
+        for t in range(4):
+            if c[t] > values["tools_per_type"]:
+                raise SimlabError(f"tile_cost: tile {i + 1} needs {c[t]} of one tool, the bag has "
+                                  f"{values['tools_per_type']}")
+    kinds, need = values["card_kind"], values["card_need"]
+    for i in range(N_CARDS):
+        if kinds[i] == 1 and sum(need[4 * i:4 * i + 4]) != 1:
+            raise SimlabError(f"card_need: discovery card {i + 1} must show exactly one symbol (a single 1)")
+    fixed = [b for b in values["boards"][:n_players] if b]
+    if len(set(fixed)) != len(fixed):
+        raise SimlabError(f"boards: two seats share a character board in {values['boards']}")
+    if values["end_discoveries"] + values["tile_limit"] > rules.MAX_DONE + 1:
+        raise SimlabError("end_discoveries is too high for the completed-tile store")
+
+
+ASSUMED_NOTE = ("COMPONENT DATA ASSUMED: tile costs and symbols, the expedition cards, the boards' expertise and "
+                "coins and the die faces are the spec's placeholders (status assumption), not the real game.")
+
+SEAT_COLUMNS = (
+    Column("discoveries", "discovery tiles completed"),
+    Column("mission_points", "points from mission cards met at the end"),
+    Column("missions", "mission cards met"),
+    Column("coin_points", "points from visible coins when completing discoveries"),
+    Column("expertise_points", "points from expertise-type tools spent"),
+    Column("die_points", "points from the coin effect (+1 per discovery that turn)"),
+    Column("dice_cards_held", "dice cards still held at the end"),
+    Column("dice_card_points", "points for dice cards held at the end"),
+    Column("dice_cards_used", "dice cards discarded for an effect"),
+    Column("torch_uses", "times the lit torch was used as a wild tool"),
+    Column("turns", "turns taken"),
+    Column("triggered_end", "1 for the seat whose 6th discovery triggered the end"),
+    Column("prepares", "prepare-an-expedition actions"),
+    Column("expeditions", "go-on-an-expedition actions"),
+    Column("cards_taken", "expedition cards taken"),
+    Column("discovery_cards", "discovery cards held at the end"),
+    Column("tiles_discarded", "tiles discarded over the tile limit"),
+    Column("tools_discarded", "tools returned over the tool limit"),
+)
+GAME_COLUMNS = (
+    Column("rounds", "rounds played (game length)", "game"),
+    Column("trigger_seat", "seat that triggered the end with a 6th discovery (-1: none)", "game"),
+    Column("end_reason", "1 a 6th discovery, 2 empty tile stack (end_trigger rule), 3 max_rounds guard", "game"),
+    Column("stack_out_round", "round a refill first found the tile stack empty (0 never)", "game"),
+    Column("reshuffles", "times the tile discard pile became the new stack", "game"),
+    Column("tiles_left", "tiles left in the stack at the end", "game"),
+)
+
+GAME = GameSpec(
+    name="legend-raiders",
+    title="Legend Raiders",
+    min_players=2,
+    max_players=4,
+    summary=("Set collection with a die: each turn roll (a tool, everyone flips the torch, or +1 per discovery), then "
+             "either prepare (take an HQ column's discovery tile and 2 tools) or go on an expedition (take an "
+             "expedition card, then complete held tiles by paying tools, the lit torch as one wild) for visible-coin "
+             "and expertise points; the 6th discovery ends the round, then missions and dice cards score. Chance: die, "
+             "bag, tile stack, card deck. Ties: the later seat wins. " + ASSUMED_NOTE),
+    params=PARAMS,
+    columns=SEAT_COLUMNS + GAME_COLUMNS,
+    play_game=rules.play_game,
+    narrate=narrate,
+    check=check,
+    length_column="rounds",
+    default_seats=("hunter", "racer", "coiner", "random"),
+    variants={"no-dice": {"variant": "no_dice"},
+              "stack-tools-only": {"empty_stack_rule": "tools_only"},
+              "stack-ends-game": {"empty_stack_rule": "end_trigger"},
+              "coins-0-1-2": {"slot_coins": (0, 1, 2) * 4}},
+    rules_file="shared/rules/legend_raiders.md",
+)

@@ -1,0 +1,135 @@
+"""Legend Raiders' printed material and every open rule reading, as parameters.
+
+Source of facts and assumptions: ``shared/rules/legend_raiders.md`` (section numbers are its
+sections, F-numbers its sources, U-numbers its list of unknowns in section 10) and the seed
+rules ``shared/seeds/004_ff03e5ca2ca161da.txt`` (the authority on rules).
+
+**Most component data is not public.** The discovery tiles' costs and symbols, the expedition
+cards, the character boards' expertise and coins and the die faces below are the spec's
+*assumed* placeholder data (status ASSUMPTION); every one is a table that ``--set`` or a TOML
+file replaces without recompiling anything.
+"""
+from simlab.core.params import ASSUMPTION, FACT, SETUP, VARIANT, Param, ParamTable
+
+TOOLS = ("compass", "map", "shovel", "rope")
+TOOL_LETTER = "CMSR"
+SYMBOLS = ("A", "B", "C", "D")  # placeholder back symbols (spec section 4: Relic, Treasure, City, Temple)
+EFFECTS = ("tool", "torch", "coin")  # die effects: draw a tool, everyone flips the torch, +1 per discovery
+EFFECT_TOOL, EFFECT_TORCH, EFFECT_COIN = 0, 1, 2
+N_TILES = 28
+N_CARDS = 28
+N_TOOL_TYPES = 4
+N_SYMBOLS = 4
+N_BOARDS = 4
+N_SLOTS = 3        # dig-site slots on a character board (F1, F7)
+N_MAP = 6          # map spaces on a character board (F1, F7)
+N_COLUMNS = 4      # HQ columns (F1, F6)
+DIE_SIDES = 6
+KIND_MISSION, KIND_DISCOVERY, KIND_DICE = 0, 1, 2
+KINDS = ("mission", "discovery", "dice")
+
+
+def _cost(text: str) -> tuple[int, int, int, int]:
+    return tuple(text.count(ch) for ch in TOOL_LETTER)
+
+
+# Spec section 4, assumed tile set: symbol and tool cost (C compass, M map, S shovel, R rope).
+_TILES = (
+    ("A", "CM"), ("A", "SS"), ("A", "CSR"), ("A", "MMR"), ("A", "CCS"), ("A", "CMSR"), ("A", "MMRR"),
+    ("B", "MS"), ("B", "RR"), ("B", "CMR"), ("B", "CSS"), ("B", "MMR"), ("B", "CMSR"), ("B", "CCSS"),
+    ("C", "SR"), ("C", "CC"), ("C", "CMS"), ("C", "MRR"), ("C", "CSS"), ("C", "CMSR"), ("C", "MMRR"),
+    ("D", "CR"), ("D", "MM"), ("D", "MSR"), ("D", "CCS"), ("D", "MRR"), ("D", "CMSR"), ("D", "CCSS"),
+)
+TILE_NAMES = tuple(f"{s}{i % 7 + 1}" for i, (s, _) in enumerate(_TILES))
+TILE_SYMBOL = tuple(SYMBOLS.index(s) for s, _ in _TILES)
+TILE_COST = tuple(v for _, c in _TILES for v in _cost(c))
+
+
+def _need(text: str) -> tuple[int, int, int, int]:
+    return tuple(text.count(ch) for ch in SYMBOLS)
+
+
+# Spec section 5, assumed card set: 16 missions, 8 discovery cards, 4 dice cards.
+_MISSIONS = (("AB", 3), ("BC", 3), ("CD", 3), ("DA", 3), ("AA", 4), ("BB", 4), ("CC", 4), ("DD", 4),
+             ("ABC", 5), ("BCD", 5), ("CDA", 5), ("DAB", 5), ("AAB", 6), ("BBC", 6), ("CCD", 6), ("DDA", 6))
+_CARDS = tuple((KIND_MISSION, req, vp) for req, vp in _MISSIONS) + tuple(
+    (KIND_DISCOVERY, s, 0) for s in "AABBCCDD") + tuple((KIND_DICE, "", 0) for _ in range(4))
+CARD_KIND = tuple(k for k, _, _ in _CARDS)
+CARD_NEED = tuple(v for _, req, _ in _CARDS for v in _need(req))
+CARD_POINTS = tuple(vp for _, _, vp in _CARDS)
+
+PARAMS = ParamTable((
+    # ---- the variant and the open rule readings -------------------------------------------------
+    Param("variant", "dice", "dice = base game with the die; no_dice = the published no-dice variant (skip the roll, "
+          "discard a dice card any time in your turn for 2 tools / relight your torch / +1 per discovery)",
+          VARIANT, "seed, 'no-dice variant'; spec section 9", choices=("dice", "no_dice")),
+    Param("empty_stack_rule", "reshuffle", "a refill finds the tile stack empty: reshuffle = shuffle the discarded "
+          "tiles into a new stack (if none, the column gets its 2 tools only); tools_only = discarded tiles leave the "
+          "game and the column gets tools only; end_trigger = as tools_only, and the empty stack also triggers the "
+          "end (the round is finished)", ASSUMPTION,
+          "spec section 7 and U12: the rule is unknown; it happens in most 4-player games with the assumed data",
+          choices=("reshuffle", "tools_only", "end_trigger")),
+    Param("dice_card_same_turn", False, "base game: a dice card may change the roll on the turn it was taken",
+          FACT, "spec section 3, F3: usable 'from a later turn on'"),
+    Param("variant_same_turn", True, "no-dice variant: a dice card may be used in the turn it was taken",
+          ASSUMPTION, "seed: 'take a dice card ... at any time in your turn you may discard it'; the later-turn "
+                      "limit (F3) is stated for the base game only"),
+    Param("variant_extra_dice_card", False, "no-dice variant: after taking the expedition card, also take a face-up "
+          "dice card if one shows (false = the dice card is simply the card you take)", ASSUMPTION,
+          "seed variant rule 2 is ambiguous; the plain reading adds nothing to the base card step"),
+    Param("dice_cards_per_roll", 1, "base game: dice cards that may be discarded on one roll", ASSUMPTION,
+          "U15", low=0, high=4),
+    Param("used_dice_cards", "removed", "base game: a discarded dice card is removed from the game, or shuffled back "
+          "into the deck (the no-dice variant always shuffles it back: fact, seed)", ASSUMPTION,
+          "spec section 7", choices=("removed", "reshuffled")),
+    Param("max_rounds", 60, "safety stop: the game ends after this round if no one has triggered the end "
+          "(only when nobody can reach the trigger, e.g. no tiles left)", ASSUMPTION,
+          "not a rule: a simulation guard, reported as end_reason 3", low=1, high=500),
+    # ---- counts and limits (facts) --------------------------------------------------------------
+    Param("tools_per_type", 9, "tool tokens of each of the 4 types in the bag", FACT, "seed components: 36 = 4 x 9",
+          low=1, high=30),
+    Param("column_tools", 2, "tools under each HQ discovery tile", FACT, "seed setup 6", low=0, high=4),
+    Param("tile_limit", 3, "discovery tiles a player may hold (dig sites)", FACT, "seed action a", low=1, high=3),
+    Param("tool_limit", 6, "tools a backpack holds; discard down to it at once", FACT, "seed die effect a, action a",
+          low=1, high=12),
+    Param("faceup_cards", 4, "face-up expedition cards", FACT, "seed setup 7", low=0, high=4),
+    Param("end_discoveries", 6, "completing this many discoveries triggers the end (the round is finished)",
+          FACT, "seed game end", low=1, high=12),
+    Param("die_tools", 1, "tools drawn by the die's tool face", FACT, "seed die effect a", low=0, high=4),
+    Param("variant_tools", 2, "tools drawn by a dice card's tool effect in the no-dice variant", FACT,
+          "seed variant 2a", low=0, high=4),
+    Param("dice_card_points", 1, "points per dice card still held at the end", FACT, "seed final scoring 3",
+          low=0, high=10),
+    Param("die_coin_points", 1, "points per discovery completed in a turn whose die shows the coin face", FACT,
+          "seed die effect c", low=0, high=10),
+    Param("expertise_points", 1, "points per expertise-type tool token spent (the torch as a wild gives none)", FACT,
+          "seed b2.2", low=0, high=10),
+    # ---- component data: all ASSUMED (spec sections 2, 4, 5, 6) --------------------------------
+    Param("die_faces", (0, 0, 1, 1, 2, 2), "effect of each of the 6 die faces: 0 draw a tool, 1 everyone flips the "
+          "torch, 2 +1 per discovery", ASSUMPTION, "U11: 3 effect types are a fact (F1, F6), the split 2/2/2 is not",
+          low=0, high=2),
+    Param("tile_symbol", TILE_SYMBOL, "back symbol of discovery tiles 1-28 (0..3 = A..D)", ASSUMPTION,
+          "U3: spec section 4 placeholder set, 4 symbols x 7", low=0, high=3),
+    Param("tile_cost", TILE_COST, "tool cost of tiles 1-28, 4 numbers per tile: compass, map, shovel, rope",
+          ASSUMPTION, "U2: spec section 4 placeholder set (2-4 tools, each tool 21 times)", low=0, high=6),
+    Param("card_kind", CARD_KIND, "kind of expedition cards 1-28: 0 mission, 1 discovery, 2 dice", ASSUMPTION,
+          "U6: spec section 5, 16 missions / 8 discovery / 4 dice", low=0, high=2),
+    Param("card_need", CARD_NEED, "per card, 4 numbers: symbols A-D a mission needs, or the symbol a discovery "
+          "card counts as (a 1); ignored for dice cards", ASSUMPTION, "U7, U8: spec section 5", low=0, high=6),
+    Param("card_points", CARD_POINTS, "points of each mission card (0 for the others)", ASSUMPTION,
+          "U7: spec section 5, 3-6 VP", low=0, high=30),
+    Param("expertise", (0, 1, 2, 3), "expertise tool of character boards 1-4 (0 compass, 1 map, 2 shovel, 3 rope), "
+          "the same on both sides", ASSUMPTION, "U9", low=0, high=3),
+    Param("slot_coins", (1, 1, 1) * 4, "coin icons on the 3 dig-site slots of boards 1-4 (visible only while empty)",
+          ASSUMPTION, "U10: 'points only when empty' is a fact (F1, F2, F7, F8), the numbers are not", low=0, high=5),
+    Param("map_coins", (0,) * 24, "coin icons on the 6 map spaces of boards 1-4 (covered as the map fills "
+          "in order)", ASSUMPTION, "U10: nothing says map spaces hold coins", low=0, high=5),
+    Param("boards", (0, 0, 0, 0), "character board (1-4) of seats 1-4; 0 = dealt at random", SETUP,
+          "players choose; the simulator deals unless fixed", low=0, high=4),
+))
+
+O = PARAMS.offset_tuple()
+VAR_DICE, VAR_NO_DICE = (PARAMS.choice("variant", c) for c in ("dice", "no_dice"))
+STACK_RESHUFFLE, STACK_TOOLS_ONLY, STACK_END = (PARAMS.choice("empty_stack_rule", c)
+                                                for c in ("reshuffle", "tools_only", "end_trigger"))
+USED_REMOVED, USED_RESHUFFLED = (PARAMS.choice("used_dice_cards", c) for c in ("removed", "reshuffled"))

@@ -1,0 +1,861 @@
+"""Legend Raiders' rules as small numba functions over the flat state (see ``state.py``).
+
+Every decision the rules leave to a player goes through :func:`ask`, which calls the seat's
+strategy with the legal choice codes and validates its answer.
+"""
+import numpy as np
+from numba import njit
+
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, PLAY_SIGNATURE, emit
+from simlab.core.rng import randint, shuffle
+
+from .components import (DIE_SIDES, EFFECT_COIN, EFFECT_TOOL, EFFECT_TORCH, KIND_DICE, KIND_DISCOVERY,
+                         KIND_MISSION, N_CARDS, N_COLUMNS, N_MAP, N_SLOTS, N_SYMBOLS, N_TILES, N_TOOL_TYPES, O,
+                         STACK_END, STACK_RESHUFFLE, USED_RESHUFFLED, VAR_NO_DICE)
+from .state import (B_BOARD, B_CARDS, B_COIN_PTS, B_DICE_PTS, B_DICE_USED, B_DIE_PTS, B_DONE, B_EXP_PTS,
+                    B_EXPEDITIONS, B_HAND, B_HAND_RND, B_MISSION_PTS, B_MISSIONS, B_NDONE, B_NHAND, B_PREPARES,
+                    B_SLOT, B_TILES_DISC, B_TOOLS, B_TOOLS_DISC, B_TORCH, B_TORCH_USES, B_TURNS, CHANGE_DIE,
+                    COMPLETE, DISCARD_TILE, END_GUARD, END_RUNNING, END_SIXTH, END_STACK, EXTRA_DICE, KEEP_ROLL,
+                    MAX_CHOICES, MAX_DONE, NO_CARD, NO_EXTRA, NO_TORCH, P0, PB, PH_ACTION, PH_COMPLETE,
+                    PH_DIE_CARD, PH_EXTRA_DICE, PH_SLOT, PH_TILE_LIMIT, PH_TOOL_LIMIT, PH_VARIANT_CARD,
+                    PLACE_SLOT, PREPARE, RETURN_TOOL, S_BAG, S_COIN_BONUS, S_CUR, S_DECK, S_DECK_N, S_DISC,
+                    S_DISC_N, S_DONE_TURN, S_END_REASON, S_FACE, S_FACEUP, S_HQ_TILE, S_HQ_TOOLS, S_NEW_TILE,
+                    S_PHASE, S_PLAYERS, S_REMOVED, S_REMOVED_N, S_RESHUFFLES, S_ROLL, S_ROUND, S_STACK,
+                    S_STACK_N, S_STACK_OUT, S_TRIGGER, STATE_SIZE, STOP, TAKE_BLIND, TAKE_FACEUP, TAKE_NOTHING,
+                    USE_CARD)
+
+# Event kinds of the trace log.
+(EV_BOARD, EV_REFILL, EV_FACEUP, EV_TURN, EV_ROLL, EV_CHANGE, EV_DRAW, EV_TORCH_ALL, EV_COIN, EV_PREPARE,
+ EV_PLACE, EV_DISCARD_TILE, EV_RETURN_TOOL, EV_TAKE_CARD, EV_COMPLETE, EV_VCARD, EV_DIE_POINTS, EV_TRIGGER,
+ EV_STACK_EMPTY, EV_END, EV_MISSION, EV_FINAL, EV_EXTRA_DICE) = range(23)
+
+# Result columns the kernel writes from FIRST_GAME_COLUMN on (declared with meanings in __init__).
+(C_DISCOVERIES, C_MISSION_PTS, C_MISSIONS, C_COIN_PTS, C_EXP_PTS, C_DIE_PTS, C_DICE_HELD, C_DICE_PTS,
+ C_DICE_USED, C_TORCH_USES, C_TURNS, C_TRIGGERED, C_PREPARES, C_EXPEDITIONS, C_CARDS, C_DISCOVERY_CARDS,
+ C_TILES_DISC, C_TOOLS_DISC, C_ROUNDS, C_TRIGGER_SEAT, C_END_REASON, C_STACK_OUT, C_RESHUFFLES,
+ C_TILES_LEFT) = range(FIRST_GAME_COLUMN, FIRST_GAME_COLUMN + 24)
+
+
+@njit(cache=True)
+def ask(state, cfg, seat, phase, legal, n, seat_slot, fns, seat_params, rng):
+    """Let the seat's strategy pick one of ``legal[:n]``; returns the chosen code."""
+    state[S_PHASE] = phase
+    slot = seat_slot[seat]
+    i = fns[slot](state, cfg, seat, legal, n, seat_params[slot], rng)
+    if i < 0 or i >= n:
+        raise ValueError("a strategy returned an index outside its legal choices")
+    return legal[i]
+
+
+# ---- tools -------------------------------------------------------------------------------------
+@njit(cache=True)
+def bag_draw(state, rng):
+    """Draw one random tool type from the bag (-1 if the bag is empty)."""
+    total = state[S_BAG] + state[S_BAG + 1] + state[S_BAG + 2] + state[S_BAG + 3]
+    if total <= 0:
+        return -1
+    r = randint(rng, total)
+    for t in range(N_TOOL_TYPES):
+        if r < state[S_BAG + t]:
+            state[S_BAG + t] -= 1
+            return t
+        r -= state[S_BAG + t]
+    return -1
+
+
+@njit(cache=True)
+def n_tools(state, seat):
+    b = P0 + seat * PB + B_TOOLS
+    return state[b] + state[b + 1] + state[b + 2] + state[b + 3]
+
+
+@njit(cache=True)
+def tool_limit(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+    """Over the backpack limit: the player returns tools of their choice to the bag, one at a time."""
+    b = P0 + seat * PB + B_TOOLS
+    while n_tools(state, seat) > cfg[O.tool_limit]:
+        n = 0
+        for t in range(N_TOOL_TYPES):
+            if state[b + t] > 0:
+                legal[n] = RETURN_TOOL + t
+                n += 1
+        t = ask(state, cfg, seat, PH_TOOL_LIMIT, legal, n, seat_slot, fns, seat_params, rng) - RETURN_TOOL
+        state[b + t] -= 1
+        state[S_BAG + t] += 1
+        state[P0 + seat * PB + B_TOOLS_DISC] += 1
+        n_ev = emit(log, n_ev, EV_RETURN_TOOL, seat, t)
+    return n_ev
+
+
+@njit(cache=True)
+def draw_tools(state, cfg, seat, k, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+    """Draw ``k`` tools from the bag into the backpack, then apply the limit."""
+    for _ in range(k):
+        t = bag_draw(state, rng)
+        if t >= 0:
+            state[P0 + seat * PB + B_TOOLS + t] += 1
+            n_ev = emit(log, n_ev, EV_DRAW, seat, t)
+    return tool_limit(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+
+
+# ---- tiles and the HQ -----------------------------------------------------------------------------
+@njit(cache=True)
+def stack_draw(state, cfg, rng, log, n_ev):
+    """The next tile for a refill, applying ``empty_stack_rule`` when the stack is empty.
+
+    Returns (tile or -1, n_ev).
+    """
+    if state[S_STACK_N] == 0:
+        if state[S_STACK_OUT] == 0:
+            state[S_STACK_OUT] = state[S_ROUND]
+        rule = cfg[O.empty_stack_rule]
+        if rule == STACK_RESHUFFLE and state[S_DISC_N] > 0:
+            k = state[S_DISC_N]
+            for i in range(k):
+                state[S_STACK + i] = state[S_DISC + i]
+                state[S_DISC + i] = -1
+            state[S_DISC_N] = 0
+            state[S_STACK_N] = k
+            shuffle(rng, state[S_STACK:S_STACK + k], k)
+            state[S_RESHUFFLES] += 1
+            n_ev = emit(log, n_ev, EV_STACK_EMPTY, state[S_ROUND], 1, k)
+        else:
+            if rule == STACK_END and state[S_TRIGGER] == 0:
+                state[S_TRIGGER] = -1
+                n_ev = emit(log, n_ev, EV_STACK_EMPTY, state[S_ROUND], 2, 0)
+            else:
+                n_ev = emit(log, n_ev, EV_STACK_EMPTY, state[S_ROUND], 0, 0)
+            return -1, n_ev
+    state[S_STACK_N] -= 1
+    k = state[S_STACK_N]
+    tile = state[S_STACK + k]
+    state[S_STACK + k] = -1
+    return tile, n_ev
+
+
+@njit(cache=True)
+def refill_column(state, cfg, col, rng, log, n_ev):
+    """Refill one emptied HQ column: the top tile of the stack and ``column_tools`` tools."""
+    tile, n_ev = stack_draw(state, cfg, rng, log, n_ev)
+    state[S_HQ_TILE + col] = tile
+    packed = 0
+    for _ in range(cfg[O.column_tools]):
+        t = bag_draw(state, rng)
+        if t >= 0:
+            state[S_HQ_TOOLS + col * 4 + t] += 1
+    for t in range(N_TOOL_TYPES):
+        packed = packed * 10 + state[S_HQ_TOOLS + col * 4 + t]
+    return emit(log, n_ev, EV_REFILL, col, tile, packed)
+
+
+@njit(cache=True)
+def discard_tile(state, tile):
+    state[S_DISC + state[S_DISC_N]] = tile
+    state[S_DISC_N] += 1
+
+
+@njit(cache=True)
+def coins_visible(state, cfg, seat):
+    """Coin icons showing on the board: empty dig-site slots and map spaces not yet covered."""
+    base = P0 + seat * PB
+    board = state[base + B_BOARD]
+    v = 0
+    for s in range(N_SLOTS):
+        if state[base + B_SLOT + s] < 0:
+            v += cfg[O.slot_coins + board * N_SLOTS + s]
+    for k in range(state[base + B_NDONE], N_MAP):
+        v += cfg[O.map_coins + board * N_MAP + k]
+    return v
+
+
+@njit(cache=True)
+def n_held(state, seat):
+    base = P0 + seat * PB + B_SLOT
+    return (state[base] >= 0) + (state[base + 1] >= 0) + (state[base + 2] >= 0)
+
+
+@njit(cache=True)
+def take_tile(state, cfg, seat, tile, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+    """A new tile comes to the board: into a free slot of the player's choice, or over the limit a
+    discard of the player's choice (an old tile, whose slot the new one takes, or the new one)."""
+    base = P0 + seat * PB
+    board = state[base + B_BOARD]
+    state[S_NEW_TILE] = tile
+    if n_held(state, seat) < cfg[O.tile_limit]:
+        n = 0
+        distinct = False
+        first_coin = -1
+        for s in range(N_SLOTS):
+            if state[base + B_SLOT + s] < 0:
+                legal[n] = PLACE_SLOT + s
+                n += 1
+                c = cfg[O.slot_coins + board * N_SLOTS + s]
+                if first_coin < 0:
+                    first_coin = c
+                elif c != first_coin:
+                    distinct = True
+        code = legal[0]
+        if distinct:  # the choice only matters when the free slots' coins differ
+            code = ask(state, cfg, seat, PH_SLOT, legal, n, seat_slot, fns, seat_params, rng)
+        s = code - PLACE_SLOT
+        state[base + B_SLOT + s] = tile
+        n_ev = emit(log, n_ev, EV_PLACE, seat, tile, s)
+    else:
+        n = 0
+        for s in range(N_SLOTS):
+            if state[base + B_SLOT + s] >= 0:
+                legal[n] = DISCARD_TILE + s
+                n += 1
+        legal[n] = DISCARD_TILE + N_SLOTS
+        n += 1
+        s = ask(state, cfg, seat, PH_TILE_LIMIT, legal, n, seat_slot, fns, seat_params, rng) - DISCARD_TILE
+        state[base + B_TILES_DISC] += 1
+        if s == N_SLOTS:
+            discard_tile(state, tile)
+            n_ev = emit(log, n_ev, EV_DISCARD_TILE, seat, tile, 1)
+        else:
+            old = state[base + B_SLOT + s]
+            discard_tile(state, old)
+            n_ev = emit(log, n_ev, EV_DISCARD_TILE, seat, old, 0)
+            state[base + B_SLOT + s] = tile
+            n_ev = emit(log, n_ev, EV_PLACE, seat, tile, s)
+    state[S_NEW_TILE] = -1
+    return n_ev
+
+
+@njit(cache=True)
+def prepare(state, cfg, seat, col, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+    """Action a: take the column's tile and tools, apply the limits, refill the column."""
+    base = P0 + seat * PB
+    tile = state[S_HQ_TILE + col]
+    packed = 0
+    for t in range(N_TOOL_TYPES):
+        k = state[S_HQ_TOOLS + col * 4 + t]
+        packed = packed * 10 + k
+        state[base + B_TOOLS + t] += k
+        state[S_HQ_TOOLS + col * 4 + t] = 0
+    state[S_HQ_TILE + col] = -1
+    state[base + B_PREPARES] += 1
+    n_ev = emit(log, n_ev, EV_PREPARE, seat, col, tile, packed)
+    if tile >= 0:
+        n_ev = take_tile(state, cfg, seat, tile, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+    n_ev = tool_limit(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+    return refill_column(state, cfg, col, rng, log, n_ev)
+
+
+# ---- expedition cards ----------------------------------------------------------------------------
+@njit(cache=True)
+def refill_row(state, cfg):
+    """Fill empty face-up places from the top of the deck (while it lasts)."""
+    for k in range(cfg[O.faceup_cards]):
+        if state[S_FACEUP + k] < 0 and state[S_DECK_N] > 0:
+            state[S_DECK_N] -= 1
+            state[S_FACEUP + k] = state[S_DECK + state[S_DECK_N]]
+            state[S_DECK + state[S_DECK_N]] = -1
+
+
+@njit(cache=True)
+def add_to_hand(state, seat, card):
+    base = P0 + seat * PB
+    h = state[base + B_NHAND]
+    state[base + B_HAND + h] = card
+    state[base + B_HAND_RND + h] = state[S_ROUND]
+    state[base + B_NHAND] = h + 1
+    state[base + B_CARDS] += 1
+
+
+@njit(cache=True)
+def take_card(state, cfg, seat, code):
+    """Step 1 of an expedition: a face-up card or the deck's top, face down in front of you."""
+    card = -1
+    if code == TAKE_BLIND:
+        state[S_DECK_N] -= 1
+        card = state[S_DECK + state[S_DECK_N]]
+        state[S_DECK + state[S_DECK_N]] = -1
+    elif code < TAKE_BLIND:
+        card = state[S_FACEUP + code - TAKE_FACEUP]
+        state[S_FACEUP + code - TAKE_FACEUP] = -1
+    if card >= 0:
+        add_to_hand(state, seat, card)
+    refill_row(state, cfg)
+    return card
+
+
+@njit(cache=True)
+def usable_dice_card(state, cfg, seat):
+    """Index in the hand of a dice card the seat may use now, or -1."""
+    base = P0 + seat * PB
+    same_turn = cfg[O.variant_same_turn] if cfg[O.variant] == VAR_NO_DICE else cfg[O.dice_card_same_turn]
+    for h in range(state[base + B_NHAND]):
+        card = state[base + B_HAND + h]
+        if cfg[O.card_kind + card] == KIND_DICE and (same_turn or state[base + B_HAND_RND + h] < state[S_ROUND]):
+            return h
+    return -1
+
+
+@njit(cache=True)
+def spend_dice_card(state, cfg, seat, h, rng):
+    """Discard hand card ``h`` (a dice card): removed from the game, or shuffled back into the deck."""
+    base = P0 + seat * PB
+    card = state[base + B_HAND + h]
+    last = state[base + B_NHAND] - 1
+    state[base + B_HAND + h] = state[base + B_HAND + last]
+    state[base + B_HAND_RND + h] = state[base + B_HAND_RND + last]
+    state[base + B_HAND + last] = -1
+    state[base + B_HAND_RND + last] = 0
+    state[base + B_NHAND] = last
+    state[base + B_DICE_USED] += 1
+    if cfg[O.variant] == VAR_NO_DICE or cfg[O.used_dice_cards] == USED_RESHUFFLED:
+        k = state[S_DECK_N]
+        state[S_DECK + k] = card
+        state[S_DECK_N] = k + 1
+        j = randint(rng, k + 1)  # a uniform position in the deck, as a shuffle would give
+        state[S_DECK + k] = state[S_DECK + j]
+        state[S_DECK + j] = card
+        refill_row(state, cfg)
+    else:
+        state[S_REMOVED + state[S_REMOVED_N]] = card
+        state[S_REMOVED_N] += 1
+
+
+# ---- die effects ---------------------------------------------------------------------------------
+@njit(cache=True)
+def flip_all_torches(state):
+    """The torch face: every player, the roller included, flips their torch."""
+    for p in range(state[S_PLAYERS]):
+        b = P0 + p * PB + B_TORCH
+        state[b] = 1 - state[b]
+
+
+@njit(cache=True)
+def apply_effect(state, cfg, seat, effect, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+    """Apply the die effect (base game) in force this turn."""
+    if effect == EFFECT_TOOL:
+        n_ev = draw_tools(state, cfg, seat, cfg[O.die_tools], legal, seat_slot, fns, seat_params, rng, log, n_ev)
+    elif effect == EFFECT_TORCH:
+        flip_all_torches(state)
+        lit = 0
+        for p in range(state[S_PLAYERS]):
+            lit |= state[P0 + p * PB + B_TORCH] << p
+        n_ev = emit(log, n_ev, EV_TORCH_ALL, seat, lit)
+    else:
+        state[S_COIN_BONUS] += 1
+        n_ev = emit(log, n_ev, EV_COIN, seat)
+    return n_ev
+
+
+@njit(cache=True)
+def use_variant_card(state, cfg, seat, effect, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+    """No-dice variant: discard a dice card (back into the deck) for 2 tools / relight / coin."""
+    spend_dice_card(state, cfg, seat, usable_dice_card(state, cfg, seat), rng)
+    n_ev = emit(log, n_ev, EV_VCARD, seat, effect)
+    if effect == EFFECT_TOOL:
+        return draw_tools(state, cfg, seat, cfg[O.variant_tools], legal, seat_slot, fns, seat_params, rng, log, n_ev)
+    if effect == EFFECT_TORCH:
+        state[P0 + seat * PB + B_TORCH] = 1
+    else:
+        state[S_COIN_BONUS] += 1
+    return n_ev
+
+
+@njit(cache=True)
+def roll_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+    """Roll the die; the player may discard dice cards to change the result; apply it."""
+    effect = cfg[O.die_faces + randint(rng, DIE_SIDES)]
+    state[S_ROLL] = effect
+    state[S_FACE] = effect
+    n_ev = emit(log, n_ev, EV_ROLL, seat, effect)
+    used = 0
+    while used < cfg[O.dice_cards_per_roll]:
+        h = usable_dice_card(state, cfg, seat)
+        if h < 0:
+            break
+        legal[0] = KEEP_ROLL
+        n = 1
+        for e in range(3):
+            if e != effect:
+                legal[n] = CHANGE_DIE + e
+                n += 1
+        code = ask(state, cfg, seat, PH_DIE_CARD, legal, n, seat_slot, fns, seat_params, rng)
+        if code == KEEP_ROLL:
+            break
+        spend_dice_card(state, cfg, seat, h, rng)
+        n_ev = emit(log, n_ev, EV_CHANGE, seat, effect, code - CHANGE_DIE)
+        effect = code - CHANGE_DIE
+        state[S_FACE] = effect
+        used += 1
+    return apply_effect(state, cfg, seat, effect, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+
+
+@njit(cache=True)
+def variant_card_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+    """No-dice variant, start of the turn: use dice cards (any number) or not."""
+    while usable_dice_card(state, cfg, seat) >= 0:
+        for e in range(3):
+            legal[e] = USE_CARD + e
+        legal[3] = NO_CARD
+        code = ask(state, cfg, seat, PH_VARIANT_CARD, legal, 4, seat_slot, fns, seat_params, rng)
+        if code == NO_CARD:
+            break
+        n_ev = use_variant_card(state, cfg, seat, code - USE_CARD, legal, seat_slot, fns, seat_params, rng, log,
+                                n_ev)
+    return n_ev
+
+
+# ---- completing discoveries ----------------------------------------------------------------------
+@njit(cache=True)
+def can_pay(state, cfg, seat, tile, pay):
+    """Can the seat pay ``tile``'s cost with its tools, the lit torch replacing one tool of type
+    ``pay`` (0..3), or with tools only (``pay`` = NO_TORCH)?"""
+    base = P0 + seat * PB
+    if pay != NO_TORCH:
+        if state[base + B_TORCH] != 1 or cfg[O.tile_cost + tile * 4 + pay] < 1:
+            return False
+    for t in range(N_TOOL_TYPES):
+        need = cfg[O.tile_cost + tile * 4 + t] - (1 if t == pay else 0)
+        if state[base + B_TOOLS + t] < need:
+            return False
+    return True
+
+
+@njit(cache=True)
+def completion_choices(state, cfg, seat, legal):
+    """Fill ``legal`` with the COMPLETE codes open to the seat now; returns their count."""
+    base = P0 + seat * PB
+    n = 0
+    for s in range(N_SLOTS):
+        tile = state[base + B_SLOT + s]
+        if tile < 0:
+            continue
+        for pay in range(NO_TORCH + 1):
+            if can_pay(state, cfg, seat, tile, pay):
+                legal[n] = COMPLETE + s * 5 + pay
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def complete(state, cfg, seat, slot, pay, log, n_ev):
+    """Complete the tile on ``slot``: tools back to the bag (the torch as one wild, flipped unlit),
+    the tile face down to the map, then score the visible coins and the expertise tools spent."""
+    base = P0 + seat * PB
+    tile = state[base + B_SLOT + slot]
+    exp_tool = cfg[O.expertise + state[base + B_BOARD]]
+    spent_exp = 0
+    for t in range(N_TOOL_TYPES):
+        k = cfg[O.tile_cost + tile * 4 + t] - (1 if t == pay else 0)
+        state[base + B_TOOLS + t] -= k
+        state[S_BAG + t] += k
+        if t == exp_tool:
+            spent_exp = k
+    if pay != NO_TORCH:
+        state[base + B_TORCH] = 0
+        state[base + B_TORCH_USES] += 1
+    state[base + B_SLOT + slot] = -1
+    d = state[base + B_NDONE]
+    state[base + B_DONE + d] = tile
+    state[base + B_NDONE] = d + 1
+    coins = coins_visible(state, cfg, seat)  # after the tile has left its slot: that slot counts
+    exp_pts = spent_exp * cfg[O.expertise_points]
+    state[base + B_COIN_PTS] += coins
+    state[base + B_EXP_PTS] += exp_pts
+    state[S_DONE_TURN] += 1
+    n_ev = emit(log, n_ev, EV_COMPLETE, seat, tile, slot, pay, coins, exp_pts, d + 1)
+    if d + 1 >= cfg[O.end_discoveries] and state[S_TRIGGER] == 0:
+        state[S_TRIGGER] = seat + 1
+        n_ev = emit(log, n_ev, EV_TRIGGER, seat, d + 1)
+    return n_ev
+
+
+@njit(cache=True)
+def expedition(state, cfg, seat, code, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+    """Action b: take an expedition card, then complete discoveries while the player wants to."""
+    base = P0 + seat * PB
+    state[base + B_EXPEDITIONS] += 1
+    how = code - TAKE_FACEUP
+    card = take_card(state, cfg, seat, code)
+    n_ev = emit(log, n_ev, EV_TAKE_CARD, seat, card, how)
+    variant = cfg[O.variant] == VAR_NO_DICE
+    if variant and cfg[O.variant_extra_dice_card]:
+        n = 0
+        for k in range(cfg[O.faceup_cards]):
+            c = state[S_FACEUP + k]
+            if c >= 0 and cfg[O.card_kind + c] == KIND_DICE:
+                legal[n] = EXTRA_DICE + k
+                n += 1
+        if n > 0:
+            legal[n] = NO_EXTRA
+            n += 1
+            pick = ask(state, cfg, seat, PH_EXTRA_DICE, legal, n, seat_slot, fns, seat_params, rng)
+            if pick != NO_EXTRA:
+                c = take_card(state, cfg, seat, TAKE_FACEUP + pick - EXTRA_DICE)
+                n_ev = emit(log, n_ev, EV_EXTRA_DICE, seat, c)
+    while True:
+        n = completion_choices(state, cfg, seat, legal)
+        if variant and usable_dice_card(state, cfg, seat) >= 0:
+            for e in range(3):
+                legal[n] = USE_CARD + e
+                n += 1
+        if n == 0:
+            break
+        legal[n] = STOP
+        n += 1
+        pick = ask(state, cfg, seat, PH_COMPLETE, legal, n, seat_slot, fns, seat_params, rng)
+        if pick == STOP:
+            break
+        if pick >= USE_CARD:
+            n_ev = use_variant_card(state, cfg, seat, pick - USE_CARD, legal, seat_slot, fns, seat_params, rng,
+                                    log, n_ev)
+        else:
+            n_ev = complete(state, cfg, seat, (pick - COMPLETE) // 5, (pick - COMPLETE) % 5, log, n_ev)
+    return n_ev
+
+
+@njit(cache=True)
+def action_choices(state, cfg, legal):
+    """Prepare (any column with something on it) or an expedition (a face-up card, the deck's top,
+    or, once both are gone, no card)."""
+    n = 0
+    for col in range(N_COLUMNS):
+        if state[S_HQ_TILE + col] >= 0 or (state[S_HQ_TOOLS + col * 4] + state[S_HQ_TOOLS + col * 4 + 1]
+                                           + state[S_HQ_TOOLS + col * 4 + 2] + state[S_HQ_TOOLS + col * 4 + 3]) > 0:
+            legal[n] = PREPARE + col
+            n += 1
+    any_card = False
+    for k in range(cfg[O.faceup_cards]):
+        if state[S_FACEUP + k] >= 0:
+            legal[n] = TAKE_FACEUP + k
+            n += 1
+            any_card = True
+    if state[S_DECK_N] > 0:
+        legal[n] = TAKE_BLIND
+        n += 1
+        any_card = True
+    if not any_card:
+        legal[n] = TAKE_NOTHING
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def play_turn(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+    """One turn: the die (or the variant's dice cards), then one action."""
+    base = P0 + seat * PB
+    state[S_CUR] = seat
+    state[S_FACE] = -1
+    state[S_ROLL] = -1
+    state[S_COIN_BONUS] = 0
+    state[S_DONE_TURN] = 0
+    n_ev = emit(log, n_ev, EV_TURN, seat, state[S_ROUND])
+    if cfg[O.variant] == VAR_NO_DICE:
+        n_ev = variant_card_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+    else:
+        n_ev = roll_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+    n = action_choices(state, cfg, legal)
+    code = ask(state, cfg, seat, PH_ACTION, legal, n, seat_slot, fns, seat_params, rng)
+    if code < TAKE_FACEUP:
+        n_ev = prepare(state, cfg, seat, code - PREPARE, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+    else:
+        n_ev = expedition(state, cfg, seat, code, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+    bonus = state[S_COIN_BONUS] * state[S_DONE_TURN] * cfg[O.die_coin_points]
+    if bonus > 0:
+        state[base + B_DIE_PTS] += bonus
+        n_ev = emit(log, n_ev, EV_DIE_POINTS, seat, bonus, state[S_DONE_TURN])
+    state[base + B_TURNS] += 1
+    return n_ev
+
+
+# ---- setup, end and scoring ----------------------------------------------------------------------
+@njit(cache=True)
+def setup(state, cfg, n_players, rng, log, n_ev):
+    """Boards and lit torches, the shuffled tile stack and 4 HQ columns, the bag, the card row."""
+    state[:] = 0
+    state[S_PLAYERS] = n_players
+    state[S_ROUND] = 1
+    state[S_NEW_TILE] = -1
+    state[S_FACE] = -1
+    state[S_ROLL] = -1
+    for i in range(N_TILES):
+        state[S_STACK + i] = i
+        state[S_DISC + i] = -1
+    for i in range(N_CARDS):
+        state[S_DECK + i] = i
+        state[S_REMOVED + i] = -1
+    shuffle(rng, state[S_STACK:S_STACK + N_TILES], N_TILES)
+    shuffle(rng, state[S_DECK:S_DECK + N_CARDS], N_CARDS)
+    state[S_STACK_N] = N_TILES
+    state[S_DECK_N] = N_CARDS
+    for t in range(N_TOOL_TYPES):
+        state[S_BAG + t] = cfg[O.tools_per_type]
+    # boards: fixed ones first, the rest dealt at random from those left
+    pool = np.zeros(4, dtype=np.int64)
+    used = 0
+    for p in range(n_players):
+        b = cfg[O.boards + p]
+        if b > 0:
+            used |= 1 << (b - 1)
+    m = 0
+    for b in range(4):
+        if not (used >> b) & 1:
+            pool[m] = b
+            m += 1
+    shuffle(rng, pool, m)
+    k = 0
+    for p in range(n_players):
+        base = P0 + p * PB
+        b = cfg[O.boards + p]
+        if b > 0:
+            state[base + B_BOARD] = b - 1
+        else:
+            state[base + B_BOARD] = pool[k]
+            k += 1
+        state[base + B_TORCH] = 1
+        for s in range(N_SLOTS):
+            state[base + B_SLOT + s] = -1
+        for i in range(MAX_DONE):
+            state[base + B_DONE + i] = -1
+        for i in range(N_CARDS):
+            state[base + B_HAND + i] = -1
+        n_ev = emit(log, n_ev, EV_BOARD, p, state[base + B_BOARD], cfg[O.expertise + state[base + B_BOARD]])
+    for col in range(N_COLUMNS):
+        n_ev = refill_column(state, cfg, col, rng, log, n_ev)
+    for k in range(4):
+        state[S_FACEUP + k] = -1
+    refill_row(state, cfg)
+    for k in range(cfg[O.faceup_cards]):
+        n_ev = emit(log, n_ev, EV_FACEUP, k, state[S_FACEUP + k])
+    return n_ev
+
+
+@njit(cache=True)
+def symbol_counts(state, cfg, seat, counts):
+    """Symbols of the completed tiles plus the held discovery cards (what missions check)."""
+    base = P0 + seat * PB
+    counts[:] = 0
+    for i in range(state[base + B_NDONE]):
+        counts[cfg[O.tile_symbol + state[base + B_DONE + i]]] += 1
+    for h in range(state[base + B_NHAND]):
+        card = state[base + B_HAND + h]
+        if cfg[O.card_kind + card] == KIND_DISCOVERY:
+            for s in range(N_SYMBOLS):
+                counts[s] += cfg[O.card_need + card * 4 + s]
+
+
+@njit(cache=True)
+def mission_met(cfg, card, counts):
+    for s in range(N_SYMBOLS):
+        if counts[s] < cfg[O.card_need + card * 4 + s]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def final_scoring(state, cfg, log, n_ev):
+    """Reveal the cards: missions met (one tile may serve many), 1 point per dice card held."""
+    counts = np.zeros(N_SYMBOLS, dtype=np.int64)
+    for p in range(state[S_PLAYERS]):
+        base = P0 + p * PB
+        symbol_counts(state, cfg, p, counts)
+        for h in range(state[base + B_NHAND]):
+            card = state[base + B_HAND + h]
+            kind = cfg[O.card_kind + card]
+            if kind == KIND_MISSION:
+                met = mission_met(cfg, card, counts)
+                if met:
+                    state[base + B_MISSION_PTS] += cfg[O.card_points + card]
+                    state[base + B_MISSIONS] += 1
+                n_ev = emit(log, n_ev, EV_MISSION, p, card, met)
+            elif kind == KIND_DICE:
+                state[base + B_DICE_PTS] += cfg[O.dice_card_points]
+    return n_ev
+
+
+@njit(cache=True)
+def total_score(state, seat):
+    base = P0 + seat * PB
+    return (state[base + B_COIN_PTS] + state[base + B_EXP_PTS] + state[base + B_DIE_PTS]
+            + state[base + B_MISSION_PTS] + state[base + B_DICE_PTS])
+
+
+@njit(cache=True)
+def check_invariants(state, cfg):
+    """0 if the state is consistent, else the number of the first broken invariant:
+
+    1 tools not conserved (bag + HQ + backpacks != tools_per_type of each type) or a count < 0;
+    2 a tile not in exactly one place (stack, HQ, dig sites, maps, discard pile);
+    3 a card not in exactly one place (deck, face-up row, hands, removed);
+    4 a backpack over the tool limit or a board over the tile limit (between turns);
+    5 a torch not 0/1, a negative score part, or a pile size out of range.
+    """
+    n_players = state[S_PLAYERS]
+    for t in range(N_TOOL_TYPES):
+        total = state[S_BAG + t]
+        if state[S_BAG + t] < 0:
+            return 1
+        for col in range(N_COLUMNS):
+            total += state[S_HQ_TOOLS + col * 4 + t]
+            if state[S_HQ_TOOLS + col * 4 + t] < 0:
+                return 1
+        for p in range(n_players):
+            k = state[P0 + p * PB + B_TOOLS + t]
+            if k < 0:
+                return 1
+            total += k
+        if total != cfg[O.tools_per_type]:
+            return 1
+    if not (0 <= state[S_STACK_N] <= N_TILES and 0 <= state[S_DISC_N] <= N_TILES
+            and 0 <= state[S_DECK_N] <= N_CARDS and 0 <= state[S_REMOVED_N] <= N_CARDS):
+        return 5
+    seen = np.zeros(N_TILES, dtype=np.int64)
+    for i in range(state[S_STACK_N]):
+        seen[state[S_STACK + i]] += 1
+    for i in range(state[S_DISC_N]):
+        seen[state[S_DISC + i]] += 1
+    for col in range(N_COLUMNS):
+        if state[S_HQ_TILE + col] >= 0:
+            seen[state[S_HQ_TILE + col]] += 1
+    for p in range(n_players):
+        base = P0 + p * PB
+        for s in range(N_SLOTS):
+            if state[base + B_SLOT + s] >= 0:
+                seen[state[base + B_SLOT + s]] += 1
+        if not 0 <= state[base + B_NDONE] <= MAX_DONE:
+            return 5
+        for i in range(state[base + B_NDONE]):
+            seen[state[base + B_DONE + i]] += 1
+    for i in range(N_TILES):
+        if seen[i] != 1:
+            return 2
+    cards = np.zeros(N_CARDS, dtype=np.int64)
+    for i in range(state[S_DECK_N]):
+        cards[state[S_DECK + i]] += 1
+    for i in range(state[S_REMOVED_N]):
+        cards[state[S_REMOVED + i]] += 1
+    for k in range(4):
+        if state[S_FACEUP + k] >= 0:
+            cards[state[S_FACEUP + k]] += 1
+    for p in range(n_players):
+        base = P0 + p * PB
+        for h in range(state[base + B_NHAND]):
+            cards[state[base + B_HAND + h]] += 1
+    for i in range(N_CARDS):
+        if cards[i] != 1:
+            return 3
+    for p in range(n_players):
+        base = P0 + p * PB
+        if n_tools(state, p) > cfg[O.tool_limit] or n_held(state, p) > cfg[O.tile_limit]:
+            return 4
+        if state[base + B_TORCH] != 0 and state[base + B_TORCH] != 1:
+            return 5
+        for k in (B_COIN_PTS, B_EXP_PTS, B_DIE_PTS, B_MISSION_PTS, B_DICE_PTS):
+            if state[base + k] < 0:
+                return 5
+    return 0
+
+
+@njit(cache=True)
+def play_rounds(state, cfg, legal, seat_slot, fns, seat_params, rng, log, n_ev, checked, errors):
+    """Rounds from the start player (seat 0) until the end has been triggered; the triggering round
+    is finished, so everyone has had the same number of turns. With ``checked`` the invariants are
+    verified after every turn and the first failure is written to ``errors`` (code, round, seat)."""
+    n_players = state[S_PLAYERS]
+    while True:
+        for p in range(n_players):
+            n_ev = play_turn(state, cfg, p, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+            if checked and errors[0] == 0:
+                code = check_invariants(state, cfg)
+                if code != 0:
+                    errors[0] = code
+                    errors[1] = state[S_ROUND]
+                    errors[2] = p
+        if state[S_TRIGGER] > 0:
+            state[S_END_REASON] = END_SIXTH
+        elif state[S_TRIGGER] < 0:
+            state[S_END_REASON] = END_STACK
+        elif state[S_ROUND] >= cfg[O.max_rounds]:
+            state[S_END_REASON] = END_GUARD
+        if state[S_END_REASON] != END_RUNNING:
+            return n_ev
+        state[S_ROUND] += 1
+
+
+@njit(cache=True)
+def write_rows(state, cfg, rows):
+    """One result row per seat: score, tie-break (the later seat wins a tie) and the game columns."""
+    n_players = state[S_PLAYERS]
+    for p in range(n_players):
+        base = P0 + p * PB
+        r = rows[p]
+        r[COL_SCORE] = total_score(state, p)
+        r[COL_TIEBREAK] = p
+        dice_held = 0
+        disc_cards = 0
+        for h in range(state[base + B_NHAND]):
+            kind = cfg[O.card_kind + state[base + B_HAND + h]]
+            dice_held += kind == KIND_DICE
+            disc_cards += kind == KIND_DISCOVERY
+        r[C_DISCOVERIES] = state[base + B_NDONE]
+        r[C_MISSION_PTS] = state[base + B_MISSION_PTS]
+        r[C_MISSIONS] = state[base + B_MISSIONS]
+        r[C_COIN_PTS] = state[base + B_COIN_PTS]
+        r[C_EXP_PTS] = state[base + B_EXP_PTS]
+        r[C_DIE_PTS] = state[base + B_DIE_PTS]
+        r[C_DICE_HELD] = dice_held
+        r[C_DICE_PTS] = state[base + B_DICE_PTS]
+        r[C_DICE_USED] = state[base + B_DICE_USED]
+        r[C_TORCH_USES] = state[base + B_TORCH_USES]
+        r[C_TURNS] = state[base + B_TURNS]
+        r[C_TRIGGERED] = state[S_TRIGGER] == p + 1
+        r[C_PREPARES] = state[base + B_PREPARES]
+        r[C_EXPEDITIONS] = state[base + B_EXPEDITIONS]
+        r[C_CARDS] = state[base + B_CARDS]
+        r[C_DISCOVERY_CARDS] = disc_cards
+        r[C_TILES_DISC] = state[base + B_TILES_DISC]
+        r[C_TOOLS_DISC] = state[base + B_TOOLS_DISC]
+        r[C_ROUNDS] = state[S_ROUND]
+        r[C_TRIGGER_SEAT] = state[S_TRIGGER] - 1 if state[S_TRIGGER] > 0 else -1
+        r[C_END_REASON] = state[S_END_REASON]
+        r[C_STACK_OUT] = state[S_STACK_OUT]
+        r[C_RESHUFFLES] = state[S_RESHUFFLES]
+        r[C_TILES_LEFT] = state[S_STACK_N]
+
+
+@njit(PLAY_SIGNATURE, cache=True)
+def play_game(cfg, n_players, seat_slot, fns, seat_params, rng, rows, log):
+    state = np.zeros(STATE_SIZE, dtype=np.int32)
+    legal = np.zeros(MAX_CHOICES, dtype=np.int32)
+    n_ev = setup(state, cfg, n_players, rng, log, 0)
+    n_ev = play_rounds(state, cfg, legal, seat_slot, fns, seat_params, rng, log, n_ev, False, legal)
+    n_ev = emit(log, n_ev, EV_END, state[S_END_REASON], state[S_ROUND], state[S_TRIGGER])
+    n_ev = final_scoring(state, cfg, log, n_ev)
+    write_rows(state, cfg, rows)
+    for p in range(n_players):
+        base = P0 + p * PB
+        n_ev = emit(log, n_ev, EV_FINAL, p, state[base + B_COIN_PTS], state[base + B_EXP_PTS],
+                    state[base + B_DIE_PTS], state[base + B_MISSION_PTS], state[base + B_DICE_PTS], rows[p, COL_SCORE])
+    return n_ev
+
+
+@njit(cache=True)
+def play_checked(cfg, n_players, seat_slot, fns, seat_params, rng, state, errors):
+    """A whole game like :func:`play_game`, checking the invariants after setup and every turn.
+
+    ``state`` is filled with the final state; ``errors`` gets (code, round, seat) of the first
+    violation, or stays zero. Returns the number of rounds played.
+    """
+    legal = np.zeros(MAX_CHOICES, dtype=np.int32)
+    log = np.zeros((0, 8), dtype=np.int32)
+    errors[:] = 0
+    setup(state, cfg, n_players, rng, log, 0)
+    code = check_invariants(state, cfg)
+    if code != 0:
+        errors[0] = code
+    play_rounds(state, cfg, legal, seat_slot, fns, seat_params, rng, log, 0, True, errors)
+    final_scoring(state, cfg, log, 0)
+    if errors[0] == 0:
+        code = check_invariants(state, cfg)
+        if code != 0:
+            errors[0] = code
+            errors[1] = state[S_ROUND]
+            errors[2] = -1
+    return state[S_ROUND]

@@ -1,0 +1,128 @@
+"""Legend Raiders' game state: one flat int32 array, cheap to reset, copy and inspect.
+
+Seat 0 is the start player; play runs 0, 1, ..., n-1 each round. Tiles are 0..27 and cards
+0..27 (component tables in ``components.py``); -1 marks an empty place. Layout (offsets below;
+``P0 + seat * PB`` starts a player's block)::
+
+    shared part
+      S_PLAYERS        number of players
+      S_ROUND          current round (1, 2, ...)
+      S_CUR            seat whose turn it is
+      S_PHASE          the decision being asked (PH_* below), for strategies
+      S_TRIGGER        seat that completed the end-triggering discovery (+1; 0 = not triggered,
+                       -1 = triggered by the empty tile stack under empty_stack_rule=end_trigger)
+      S_END_REASON     0 running, 1 a 6th discovery, 2 empty tile stack, 3 max_rounds guard
+      S_FACE           effect in force this turn: -1 none, 0 tool, 1 torch, 2 coin (after cards)
+      S_ROLL           effect the die rolled before any dice card (-1 in the no-dice variant)
+      S_COIN_BONUS     coin effects in force this turn (each: +1 per discovery completed this turn)
+      S_DONE_TURN      discoveries completed this turn
+      S_NEW_TILE       tile being taken by a prepare (while its slot/discard is decided), -1 none
+      S_STACK_N        tiles left in the stack (the top is S_STACK + S_STACK_N - 1)
+      S_DISC_N         tiles in the discard pile
+      S_DECK_N         cards left in the expedition deck (top = last)
+      S_REMOVED_N      used dice cards removed from the game
+      S_RESHUFFLES     times the discard pile became the new stack
+      S_STACK_OUT      round in which a refill first found the stack empty (0 never)
+      S_BAG      +4    tools of each type in the bag
+      S_HQ_TILE  +4    tile on each HQ column (-1 none)
+      S_HQ_TOOLS +16   tools of each type (4) under each column (4): col * 4 + type
+      S_FACEUP   +4    face-up expedition cards (-1 empty)
+      S_STACK    +28   the tile stack (face down; the top's symbol shows on its back)
+      S_DISC     +28   the tile discard pile
+      S_DECK     +28   the expedition deck
+      S_REMOVED  +28   used dice cards out of the game
+    per player block, PB entries
+      B_BOARD          character board 0..3 (expertise tool, coin layout)
+      B_TORCH          1 lit, 0 unlit
+      B_TOOLS    +4    tools of each type in the backpack
+      B_SLOT     +3    tile on each dig-site slot (-1 empty)
+      B_NDONE          discoveries completed
+      B_DONE     +16   completed tiles, in order (map spaces 1..6, then beyond the map)
+      B_NHAND          expedition cards held
+      B_HAND     +28   the cards held
+      B_HAND_RND +28   round each held card was taken (dice cards: usable from a later turn)
+      B_COIN_PTS       points from visible coins
+      B_EXP_PTS        points from expertise tools
+      B_DIE_PTS        points from the coin effect (die face or variant dice card)
+      B_MISSION_PTS    mission points (final scoring)
+      B_MISSIONS       missions fulfilled
+      B_DICE_PTS       points for dice cards still held (final scoring)
+      B_DICE_USED      dice cards discarded for an effect
+      B_TORCH_USES     torch used as a wild
+      B_TURNS          turns taken
+      B_PREPARES, B_EXPEDITIONS    actions taken
+      B_TILES_DISC, B_TOOLS_DISC   tiles / tools discarded over the limits
+      B_CARDS                      expedition cards taken
+"""
+S_PLAYERS, S_ROUND, S_CUR, S_PHASE, S_TRIGGER, S_END_REASON = 0, 1, 2, 3, 4, 5
+S_FACE, S_ROLL, S_COIN_BONUS, S_DONE_TURN, S_NEW_TILE = 6, 7, 8, 9, 10
+S_STACK_N, S_DISC_N, S_DECK_N, S_REMOVED_N, S_RESHUFFLES, S_STACK_OUT = 11, 12, 13, 14, 15, 16
+S_BAG = 20
+S_HQ_TILE = 24
+S_HQ_TOOLS = 28
+S_FACEUP = 44
+S_STACK = 48
+S_DISC = 76
+S_DECK = 104
+S_REMOVED = 132
+P0 = 160
+
+B_BOARD = 0
+B_TORCH = 1
+B_TOOLS = 2
+B_SLOT = 6
+B_NDONE = 9
+B_DONE = 10
+MAX_DONE = 16
+B_NHAND = 26
+B_HAND = 27
+B_HAND_RND = 55
+B_COIN_PTS = 83
+B_EXP_PTS = 84
+B_DIE_PTS = 85
+B_MISSION_PTS = 86
+B_MISSIONS = 87
+B_DICE_PTS = 88
+B_DICE_USED = 89
+B_TORCH_USES = 90
+B_TURNS = 91
+B_PREPARES = 92
+B_EXPEDITIONS = 93
+B_TILES_DISC = 94
+B_TOOLS_DISC = 95
+B_CARDS = 96
+PB = 100
+
+MAX_PLAYERS = 4
+STATE_SIZE = P0 + MAX_PLAYERS * PB
+
+# Decisions (S_PHASE) and the choice codes a strategy sees in ``legal`` for each:
+PH_DIE_CARD = 1      # base game, after the roll: KEEP_ROLL or CHANGE_DIE + effect (0 tool, 1 torch, 2 coin)
+PH_VARIANT_CARD = 2  # no-dice variant: USE_CARD + effect (0 two tools, 1 relight, 2 coin) or NO_CARD
+PH_ACTION = 3        # PREPARE + column, or TAKE_FACEUP + k, TAKE_BLIND, TAKE_NOTHING (go on an expedition)
+PH_EXTRA_DICE = 4    # no-dice variant with variant_extra_dice_card: EXTRA_DICE + k or NO_EXTRA
+PH_COMPLETE = 5      # COMPLETE + slot * 5 + pay (pay 0..3: the torch replaces a tool of that type,
+                     # 4: no torch), USE_CARD + effect (no-dice variant), or STOP
+PH_TILE_LIMIT = 6    # over the tile limit: DISCARD_TILE + slot (a held tile) or DISCARD_TILE + 3 (the new one)
+PH_SLOT = 7          # choose the free dig-site slot for a new tile: PLACE_SLOT + slot (only if coins differ)
+PH_TOOL_LIMIT = 8    # over the tool limit: RETURN_TOOL + type, one at a time
+
+PREPARE = 0
+TAKE_FACEUP = 8
+TAKE_BLIND = 12
+TAKE_NOTHING = 13
+STOP = 16
+COMPLETE = 20
+KEEP_ROLL = 40
+CHANGE_DIE = 41
+RETURN_TOOL = 48
+DISCARD_TILE = 56
+PLACE_SLOT = 64
+USE_CARD = 72
+NO_CARD = 76
+EXTRA_DICE = 80
+NO_EXTRA = 84
+NO_TORCH = 4
+MAX_CHOICES = 32
+
+END_RUNNING, END_SIXTH, END_STACK, END_GUARD = 0, 1, 2, 3
