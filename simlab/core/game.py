@@ -40,6 +40,7 @@ class GameSpec:
     default_seats: tuple[str, ...]  # a sensible heuristic mix
     variants: dict[str, dict] = field(default_factory=dict)  # name -> parameter overrides
     rules_file: str = ""
+    bench_players: tuple[int, ...] = (4,)  # player counts the benchmark measures
 
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]

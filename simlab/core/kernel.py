@@ -40,6 +40,39 @@ PLAY_SIGNATURE = types.int64(
 
 
 @njit(cache=True)
+def emit(log, n, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
+    """Append one trace event when logging is on; returns the new event count."""
+    if n < log.shape[0]:
+        row = log[n]
+        row[0] = kind
+        row[1] = a
+        row[2] = b
+        row[3] = c
+        row[4] = d
+        row[5] = e
+        row[6] = f
+        row[7] = g
+        return n + 1
+    return n
+
+
+# Typed explicitly so that the game's play_game arrives as a plain function pointer: typed from
+# the dispatcher object instead, the cache would miss in every new process.
+CHUNK_SIGNATURE = types.int64(
+    types.FunctionType(PLAY_SIGNATURE),
+    types.uint64[::1],
+    types.int64,
+    types.int64[::1],
+    types.int64,
+    types.boolean,
+    types.UniTuple(DECIDE_TYPE, MAX_SEATS),
+    types.float64[:, ::1],
+    types.int32[:, :, ::1],
+    types.int32[:, ::1],
+)
+
+
+@njit(CHUNK_SIGNATURE, cache=True)
 def play_chunk(play_game, key, first_game, cfg, n_players, rotate, fns, seat_params, out, log):
     """Play games ``first_game .. first_game + len(out) - 1`` into ``out[g, seat, column]``.
 
@@ -64,20 +97,3 @@ def play_chunk(play_game, key, first_game, cfg, n_players, rotate, fns, seat_par
         for s in range(n_players):
             rows[s, COL_SLOT] = seat_slot[s]
     return n_events
-
-
-@njit(cache=True)
-def emit(log, n, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
-    """Append one trace event when logging is on; returns the new event count."""
-    if n < log.shape[0]:
-        row = log[n]
-        row[0] = kind
-        row[1] = a
-        row[2] = b
-        row[3] = c
-        row[4] = d
-        row[5] = e
-        row[6] = f
-        row[7] = g
-        return n + 1
-    return n

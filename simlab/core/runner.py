@@ -24,6 +24,7 @@ from .kernel import FIRST_GAME_COLUMN, MAX_SEATS, play_chunk
 from .params import ASSUMPTION
 from .results import MANIFEST, build_frame, part_paths, provenance, read_manifest, write_part
 from .rng import root_key
+from .summary import Summary
 from .strategy import MAX_STRATEGY_PARAMS, SeatSpec, get_strategy, load_strategy_file
 
 FORMAT = 1
@@ -141,30 +142,6 @@ def chunk_bounds(games: int, chunk_size: int) -> list[tuple[int, int]]:
     return [(start, min(chunk_size, games - start)) for start in range(0, games, chunk_size)]
 
 
-class Summary:
-    """Running per-seat and per-strategy tallies, so a huge run never needs all rows in memory."""
-
-    def __init__(self):
-        self.by_seat: dict[tuple[int, str], np.ndarray] = {}
-        self.by_strategy: dict[str, np.ndarray] = {}
-        self.games = 0
-        self.length = np.zeros(2)
-        self.shared_games = 0
-
-    def add(self, frame, length_column: str) -> None:
-        first = frame[frame["seat"] == 0]
-        self.games += len(first)
-        lengths = first[length_column].to_numpy(np.float64)
-        self.length += (lengths.sum(), (lengths * lengths).sum())
-        self.shared_games += int(frame.groupby("game")["shared_win"].any().sum())
-        score = frame["score"].to_numpy(np.float64)
-        stats = frame.assign(score2=score * score, n=1).groupby(["seat", "strategy"], observed=True)[
-            ["n", "win", "shared_win", "score", "score2"]].sum()
-        for key, row in stats.iterrows():
-            self.by_seat[key] = self.by_seat.get(key, 0) + row.to_numpy(np.float64)
-            self.by_strategy[key[1]] = self.by_strategy.get(key[1], 0) + row.to_numpy(np.float64)
-
-
 @dataclass
 class RunResult:
     run_dir: Path
@@ -177,10 +154,10 @@ def run(config: RunConfig, out: str | Path, workers: int | None = None, chunk_si
         executor: str = "processes", scheduler: str | None = None, resume: bool = False,
         overwrite: bool = False, progress: bool = True) -> RunResult:
     """Play a run into the directory ``out`` (parts + manifest), resuming if asked."""
-    prep = Prepared(config)  # validates everything before any work or file is touched
+    cfg_dict = config.to_dict()
+    prep = prepared(cfg_dict)  # validates everything before any work or file is touched
     workers = workers or os.cpu_count() or 1
     run_dir = Path(out)
-    cfg_dict = config.to_dict()
     if resume:
         manifest = read_manifest(run_dir)
         chunk_size = manifest["chunk_size"]

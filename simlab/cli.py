@@ -1,0 +1,198 @@
+"""The ``simlab`` command line: games, run, trace, bench (experiments and reports plug in here)."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from .core.errors import SimlabError
+from .core.game import available_games, get_game
+from .core.params import load_toml, parse_assignments
+from .core.strategy import load_strategy_file, strategies_for
+
+SEATS_HELP = "comma-separated strategy per seat, each name[:param=value...], e.g. builder:connect=3,racer"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="simlab")
+def cli():
+    """Monte Carlo balance analysis for tabletop games."""
+
+
+@cli.command()
+@click.argument("game", required=False)
+@click.option("--strategies", "strategy_files", multiple=True, type=click.Path(), help="extra strategy file(s)")
+def games(game, strategy_files):
+    """List the games, or one game's player counts, variants, strategies and parameters."""
+    for path in strategy_files:
+        load_strategy_file(path)
+    if not game:
+        for name in available_games():
+            spec = get_game(name)
+            click.echo(f"{name:<16}{spec.title:<18}{spec.min_players}-{spec.max_players} players   "
+                       f"variants: {', '.join(spec.variants) or '-'}")
+        click.echo("\n`simlab games NAME` lists a game's strategies and parameters.")
+        return
+    spec = get_game(game)
+    click.echo(f"{spec.title} ({spec.name}), {spec.min_players}-{spec.max_players} players")
+    click.echo(spec.summary)
+    if spec.rules_file:
+        click.echo(f"Rules and component sources: {spec.rules_file}")
+    click.echo("\nVariants (--variant NAME):")
+    for name, sets in spec.variants.items():
+        click.echo(f"  {name:<20}" + ", ".join(f"{k}={v}" for k, v in sets.items()))
+    click.echo("\nStrategies (--seats NAME[:param=value...]):")
+    for name, st in sorted(strategies_for(spec.name).items()):
+        click.echo(f"  {name:<14}{st.description}")
+        for p in st.params:
+            click.echo(f"      {p.name}={p.default:g}  {p.meaning} [{p.low:g}..{p.high:g}]")
+    click.echo("\nParameters (--set name=value, or [params] in a --config TOML file):")
+    for p in spec.params.params:
+        click.echo(f"  {p.name} = {p.describe_value(p.default)}   [{p.status.upper()}]")
+        click.echo(f"      {p.meaning}" + (f"  (source: {p.source})" if p.source else ""))
+
+
+def _config_from(game, players, seats, games_n, seed, sets, variants, config_file, rotate, strategy_files):
+    """Merge a TOML config file (if any) with command-line options; the command line wins."""
+    from .core.runner import RunConfig
+
+    file = load_toml(config_file) if config_file else {}
+    unknown = set(file) - {"game", "players", "seats", "games", "seed", "params", "rotate", "strategies", "variants"}
+    if unknown:
+        raise SimlabError(f"config file {config_file}: unknown key(s) {', '.join(sorted(unknown))}")
+    game = game or file.get("game")
+    if not game:
+        raise SimlabError("name a game (see `simlab games`)")
+    spec = get_game(game)
+    files = tuple(file.get("strategies", ())) + tuple(strategy_files)
+    for path in files:
+        load_strategy_file(path)
+    params = {}
+    for v in list(file.get("variants", ())) + list(variants):
+        if v not in spec.variants:
+            raise SimlabError(f"unknown variant {v!r} for {spec.name}; known: {', '.join(spec.variants) or 'none'}")
+        params.update(spec.variants[v])
+    params.update(file.get("params", {}))
+    params.update(parse_assignments(sets))
+    params = spec.params.changed(spec.params.resolve(params))
+    players = players or file.get("players") or (len(seats.split(",")) if seats else spec.max_players)
+    seat_list = seats.split(",") if seats else list(file.get("seats", ())) or list(spec.default_seats[:players])
+    while len(seat_list) < players and not seats and not file.get("seats"):
+        seat_list.append("random")
+    return RunConfig(game=spec.name, players=int(players), seats=tuple(s.strip() for s in seat_list),
+                     games=int(games_n or file.get("games", 10_000)), seed=int(seed if seed is not None else file.get("seed", 1)),
+                     params=params, rotate=bool(rotate or file.get("rotate", False)),
+                     strategy_files=tuple(str(Path(f).resolve()) for f in files))
+
+
+def run_options(fn):
+    for opt in reversed([
+        click.option("--players", "-p", type=int, help="number of players (default: one per seat)"),
+        click.option("--seats", "-s", help=SEATS_HELP),
+        click.option("--seed", type=int, help="root seed (default 1)"),
+        click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="override a rule parameter"),
+        click.option("--variant", "variants", multiple=True, help="switch on a named variant"),
+        click.option("--config", "config_file", type=click.Path(), help="TOML run config"),
+        click.option("--strategies", "strategy_files", multiple=True, type=click.Path(),
+                     help="Python file registering extra strategies"),
+    ]):
+        fn = opt(fn)
+    return fn
+
+
+@cli.command()
+@click.argument("game", required=False)
+@run_options
+@click.option("--games", "-n", "games_n", type=int, help="number of games (default 10,000)")
+@click.option("--rotate", is_flag=True, help="rotate strategies through the seats game by game")
+@click.option("--out", "-o", type=click.Path(), help="run directory of Parquet parts (default runs/GAME-Np-seedS)")
+@click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
+@click.option("--chunk-size", type=int, help="games per chunk (default: about 4 chunks per worker, <= 20,000)")
+@click.option("--executor", type=click.Choice(["processes", "serial", "dask"]), default="processes",
+              help="where chunks run (default: local processes)")
+@click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (implies --executor dask)")
+@click.option("--dask-local", type=int, help="start a local Dask cluster with this many workers")
+@click.option("--resume", is_flag=True, help="complete an interrupted run in --out")
+@click.option("--overwrite", is_flag=True, help="replace an existing run in --out")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+def run(game, players, seats, seed, sets, variants, config_file, strategy_files, games_n, rotate, out, workers,
+        chunk_size, executor, scheduler, dask_local, resume, overwrite, quiet):
+    """Play many games and write one row per game and seat to a Parquet run directory."""
+    from .core.runner import prepared
+    from .core.runner import run as run_games
+
+    config = _config_from(game, players, seats, games_n, seed, sets, variants, config_file, rotate, strategy_files)
+    prepared(config.to_dict())  # refuse bad input before printing anything
+    if scheduler or dask_local:
+        executor = "dask"
+        workers = dask_local or workers
+    out = out or f"runs/{config.game}-{config.players}p-seed{config.seed}"
+    click.echo(f"{config.game}: {config.games:,} games, {config.players} players, seats {', '.join(config.seats)}"
+               + (f", params {config.params}" if config.params else "") + f", seed {config.seed} -> {out}", err=True)
+    try:
+        result = run_games(config, out, workers=workers, chunk_size=chunk_size, executor=executor,
+                           scheduler=scheduler, resume=resume, overwrite=overwrite, progress=not quiet)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: finished chunks are saved in {out}; complete the run with "
+                   f"`simlab run ... --out {out} --resume`", err=True)
+        sys.exit(130)
+    click.echo(result.summary.format(config.players))
+    click.echo(f"\nRows: {result.run_dir} (read with simlab.load('{result.run_dir}'))")
+
+
+@cli.command()
+@click.argument("game", required=False)
+@run_options
+@click.option("--every", type=int, default=1, show_default=True, help="draw the board every N rounds (0: at the end)")
+def trace(game, players, seats, seed, sets, variants, config_file, strategy_files, every):
+    """Play one game and narrate it turn by turn in plain words."""
+    from .core.runner import Prepared
+
+    config = _config_from(game, players, seats, 1, seed, sets, variants, config_file, False, strategy_files)
+    prep = Prepared(config)
+    out, events = prep.play(0, 1, log_capacity=20_000)
+    assumed = {k: v for k, v in prep.provenance()["assumptions_in_force"].items()}
+    click.echo(f"{prep.spec.title}, {config.players} players, seed {config.seed}; seats: "
+               + ", ".join(f"{i + 1} {label}" for i, label in enumerate(prep.labels)))
+    if assumed:
+        click.echo("Assumed rule readings in force: " + "; ".join(f"{k}={v}" for k, v in assumed.items()))
+    click.echo(prep.spec.narrate(events, config.players, prep.values, prep.labels, every=every))
+
+
+@cli.command()
+@click.option("--game", "-g", "games_", multiple=True, help="benchmark only these games (default: all)")
+@click.option("--seconds", type=float, default=3.0, show_default=True, help="time per measurement")
+@click.option("--no-jit-games", type=int, default=20, show_default=True, help="games played with the JIT disabled")
+def bench(games_, seconds, no_jit_games):
+    """Games per second per core for each game and strategy mix, JIT speed-up, compile times."""
+    from .bench import run_bench
+
+    run_bench(list(games_) or available_games(), seconds, no_jit_games)
+
+
+def main(argv=None):
+    """Entry point: user errors print one line and exit 2, never a traceback."""
+    try:
+        cli.main(args=argv, prog_name="simlab", standalone_mode=False)
+    except SimlabError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    except click.exceptions.NoSuchOption as exc:
+        click.echo(f"error: {exc.format_message()} (see `simlab {exc.ctx.command.name if exc.ctx else ''} --help`)",
+                   err=True)
+        sys.exit(2)
+    except click.ClickException as exc:
+        click.echo(f"error: {exc.format_message()}", err=True)
+        sys.exit(exc.exit_code if exc.exit_code else 2)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

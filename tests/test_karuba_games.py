@@ -1,0 +1,121 @@
+"""Karuba invariants over whole games, reproducibility, and the trace."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from simlab.core.runner import Prepared, RunConfig
+from simlab.games.karuba import rules
+from simlab.games.karuba.components import PARAMS
+from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_CRYSTAL, B_DISCARDED, B_EXPL, B_FATE, B_GOLD,
+                                       B_HOME, B_OCC, B_PLACED, B_TILE, B_TREASURE, END_RUNNING, MAX_CHOICES, P0,
+                                       PB, S_END, S_PLAYERS, S_ROUND, S_SEQ, S_TAKEN, STATE_SIZE)
+from strategies.karuba import random_play
+
+MIX = ("builder", "racer", "collector", "random")
+
+
+def check_invariants(state, cfg):
+    n = state[S_PLAYERS]
+    rnd = state[S_ROUND]
+    revealed = set(int(t) for t in state[S_SEQ:S_SEQ + rnd])
+    for p in range(n):
+        b = P0 + p * PB
+        fate = state[b + B_FATE:b + B_FATE + 36]
+        assert {t + 1 for t in np.flatnonzero(fate)} == revealed, "each revealed tile used exactly once"
+        board = state[b + B_TILE:b + B_TILE + 30]
+        assert sorted(board[board > 0]) == sorted(t + 1 for t in np.flatnonzero(fate == 1))
+        assert state[b + B_PLACED] == (fate == 1).sum() and state[b + B_DISCARDED] == (fate == 2).sum()
+        cells = [state[b + B_EXPL + c] for c in range(4) if state[b + B_EXPL + c] < AT_BEACH]
+        assert len(cells) == len(set(cells)), "one explorer per tile"
+        assert all(board[c] > 0 for c in cells), "explorers stand on tiles"
+        assert state[b + B_OCC] == sum(1 << c for c in cells)
+        for c in range(4):
+            assert (state[b + B_EXPL + c] == AT_TEMPLE) == (state[b + B_HOME + c] > 0)
+        printed = PARAMS.defaults()["tile_treasure"]
+        for kind, collected in ((1, state[b + B_CRYSTAL:b + B_CRYSTAL + 4]), (2, state[b + B_GOLD:b + B_GOLD + 4])):
+            placed = sum(1 for t in np.flatnonzero(fate == 1) if printed[t] == kind)
+            lying = (state[b + B_TREASURE:b + B_TREASURE + 30] == kind).sum()
+            assert placed == collected.sum() + lying, "treasure conserved between tiles and explorers"
+        assert (state[b:b + PB] >= 0).all(), "no counter ever negative"
+    for c in range(4):
+        home = sum(state[P0 + p * PB + B_EXPL + c] == AT_TEMPLE for p in range(n))
+        assert state[S_TAKEN + c] == home <= n, "one token per arrival, never more than the stack"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_invariants_hold_after_every_round_of_random_games(players):
+    cfg = PARAMS.pack(PARAMS.resolve({"bonus_tiles": True}))
+    fns = (random_play,) * 6
+    seat_params = np.zeros((6, 8))
+    slots = np.arange(players, dtype=np.int64)
+    legal = np.zeros(MAX_CHOICES, dtype=np.int32)
+    chosen = np.zeros(players, dtype=np.int32)
+    no_log = np.zeros((0, 8), dtype=np.int32)
+    for game in range(15):
+        rng = np.array([game + 1, 7, 3, players], dtype=np.uint64)
+        state = np.zeros(STATE_SIZE, dtype=np.int32)
+        rules.setup(state, cfg, players, rng)
+        while state[S_END] == END_RUNNING:
+            rules.play_round(state, cfg, slots, fns, seat_params, rng, legal, chosen, no_log, 0)
+            check_invariants(state, cfg)
+
+
+def test_invariants_of_result_rows_over_many_heuristic_games():
+    frame = Prepared(RunConfig("karuba", 4, MIX, 1, seed=5, params={"bonus_tiles": True})).frame(0, 2000)
+    parts = frame.token_points + frame.crystals + 2 * frame.gold + frame.bonus_points
+    assert (frame.score == parts).all(), "score = sum of its parts"
+    assert (frame.tiles_placed + frame.tiles_discarded == frame.rounds).all(), "one tile per player per round"
+    assert (frame.tiles_placed <= 30).all()
+    for c in ("brown", "blue", "purple", "yellow"):
+        reached = frame[f"home_round_{c}"] > 0
+        assert (frame[f"home_round_{c}"] <= frame.rounds).all()
+        assert ((frame.groupby("game")[f"home_round_{c}"].transform(lambda s: (s > 0).sum())) <= 4).all()
+    assert (frame.temples == sum((frame[f"home_round_{c}"] > 0) for c in ("brown", "blue", "purple", "yellow"))).all()
+    ended_home = frame[frame.end_reason == 2].groupby("game").temples.max()
+    assert (ended_home == 4).all(), "the all-home ending needs someone with 4 explorers home"
+    assert (frame[frame.end_reason == 1].rounds == 36).all()
+    winners = frame[frame.win]
+    assert (winners.groupby("game").size() >= 1).all() and frame.game.nunique() == 2000
+    assert (frame.groupby("game").score.transform("max")[frame.win] == winners.score).all()
+    assert frame.compensation.min() >= 0 and frame.bonus_tiles.max() <= 15
+
+
+def test_same_seed_gives_identical_frames_and_other_seed_differs():
+    a = Prepared(RunConfig("karuba", 3, MIX[:3], 1, seed=42)).frame(0, 300)
+    b = Prepared(RunConfig("karuba", 3, MIX[:3], 1, seed=42)).frame(0, 300)
+    c = Prepared(RunConfig("karuba", 3, MIX[:3], 1, seed=43)).frame(0, 300)
+    pd.testing.assert_frame_equal(a, b)
+    assert not a.score.equals(c.score)
+
+
+def test_chunking_does_not_change_any_row():
+    prep = Prepared(RunConfig("karuba", 4, MIX, 1, seed=9))
+    whole = prep.frame(0, 500)
+    pieces = pd.concat([prep.frame(0, 123), prep.frame(123, 200), prep.frame(323, 177)], ignore_index=True)
+    pieces["strategy"] = pieces["strategy"].astype(whole["strategy"].dtype)
+    pd.testing.assert_frame_equal(whole, pieces)
+
+
+def test_seat_rotation_puts_each_strategy_in_each_seat_equally():
+    frame = Prepared(RunConfig("karuba", 4, MIX, 1, seed=2, rotate=True)).frame(0, 400)
+    counts = frame.groupby(["seat", "strategy"], observed=True).size()
+    assert (counts == 100).all() and len(counts) == 16
+
+
+def test_fixed_setup_is_used_in_every_game():
+    params = {"beaches": (60, 20, 110, 90), "temples": (70, 100, 60, 10)}
+    frame = Prepared(RunConfig("karuba", 2, ("random", "random"), 1, params=params)).frame(0, 50)
+    assert set(frame.beach_blue) == {20} and set(frame.temple_brown) == {70}
+
+
+def test_trace_narrates_the_game_the_kernel_played():
+    from simlab.games.karuba.trace import narrate
+
+    prep = Prepared(RunConfig("karuba", 3, MIX[:3], 1, seed=7))
+    out, events = prep.play(0, 1, log_capacity=5000)
+    text = narrate(events, 3, prep.values, prep.labels, every=0)
+    rounds = out[0, 0, 3 + [c.name for c in prep.spec.columns].index("rounds")]
+    assert f"Round {rounds}:" in text and f"Round {rounds + 1}:" not in text
+    for p in range(3):
+        assert f"Seat {p + 1} ({prep.labels[p]}): {out[0, p, 1]} points" in text
+    assert text.count("Setup:") == 4

@@ -1,0 +1,415 @@
+"""Karuba rules, one test per rule of the seed (shared/seeds/001_...) and spec (shared/rules/karuba.md)."""
+import numpy as np
+import pytest
+
+from simlab.core.results import ranks
+from simlab.games.karuba import rules
+from simlab.games.karuba.components import PARAMS, TILE_EXITS, TILE_TREASURE
+from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B_EXPL, B_FATE, B_GOLD, B_HOME,
+                                       B_OCC, B_PLACED, B_TOKENS, B_TREASURE, BONUS_OPEN, BONUS_REMOVED,
+                                       DISCARD_ONLY, END_HOME, END_RUNNING, END_TILES, P0, PB, S_BEACH, S_BONUS,
+                                       S_END, S_GOLD_SHORT, S_ROUND, S_SEQ, S_TAKEN, S_TEMPLE, S_TILE)
+
+from karuba_helpers import BLUE, BROWN, PURPLE, YELLOW, block, cell, lay, legal, make_cfg, move_code, new_game
+
+# A setup with blue's path running straight along row 2: beach 20 (west of r2c1) to temple 80
+# (east of r2c6). Brown 60/70, purple 110/60, yellow 90/10 as in the seed's example.
+ROW2 = {"beaches": (60, 20, 110, 90), "temples": (70, 80, 60, 10)}
+EW = (1, 2, 19, 20, 13, 14, 15, 16)   # straight east-west tiles (13/15 crystal, 14/16 gold)
+NS_STRAIGHT, CROSS, CURVE_NE = 17, 7, 9
+
+
+def put_explorer(state, seat, colour, at):
+    b = block(seat)
+    old = state[b + B_EXPL + colour]
+    if old < AT_BEACH:
+        state[b + B_OCC] &= ~(1 << old)
+    state[b + B_EXPL + colour] = at
+    if at < AT_BEACH:
+        state[b + B_OCC] |= 1 << at
+
+
+def row2_path(state, cfg, seat, tiles=(1, 2, 19, 20, 13, 14)):
+    for col, tile in enumerate(tiles, start=1):
+        lay(state, cfg, seat, tile, 2, col)
+
+
+def moves_of(choices, colour):
+    return {c - 32 - colour * 32 for c in choices if c >= 32 and (c - 32) // 32 == colour}
+
+
+# --- components -------------------------------------------------------------------------------
+
+def test_component_tile_table_matches_spec_counts():
+    exits = [bin(e).count("1") for e in TILE_EXITS]
+    assert len(TILE_EXITS) == 36
+    assert (exits.count(2), exits.count(3), exits.count(4)) == (24, 8, 4)
+    assert sum(exits) == 88
+    assert TILE_TREASURE.count(1) == 10 and TILE_TREASURE.count(2) == 4
+    assert all(exits[i] in (2, 3) for i, t in enumerate(TILE_TREASURE) if t)
+
+
+def test_component_token_stacks_by_player_count():
+    d = PARAMS.defaults()
+    assert d["tokens_2p"] == (5, 3) and d["tokens_3p"] == (5, 3, 2) and d["tokens_4p"] == (5, 4, 3, 2)
+
+
+# --- setup ------------------------------------------------------------------------------------
+
+def test_rule_setup_all_islands_identical_and_one_shared_tile_sequence():
+    state, cfg = new_game(4, beaches=(0, 0, 0, 0), temples=(0, 0, 0, 0))
+    blocks = [state[P0 + p * PB:P0 + (p + 1) * PB] for p in range(4)]
+    assert all((b == blocks[0]).all() for b in blocks)
+    assert sorted(state[S_SEQ:S_SEQ + 36]) == list(range(1, 37))
+    assert all(state[block(p) + B_EXPL + c] == AT_BEACH for p in range(4) for c in range(4))
+
+
+@pytest.mark.parametrize("rule, lo, hi", [("ring3", 40, 200), ("ring4", 50, 190)])
+def test_rule_setup_random_placements_respect_distance_rule(rule, lo, hi):
+    cfg = make_cfg(beaches=(0, 0, 0, 0), temples=(0, 0, 0, 0), distance_rule=rule)
+    state = np.zeros(P0 + 4 * PB, dtype=np.int32)
+    rng = np.array([9, 8, 7, 6], dtype=np.uint64)
+    seen_sums = set()
+    for _ in range(300):
+        rules.setup(state, cfg, 4, rng)
+        b = [10 * (state[S_BEACH + c] + 1) for c in range(4)]
+        t = [10 * (state[S_TEMPLE + c] + 1) for c in range(4)]
+        assert len(set(b)) == 4 and len(set(t)) == 4, "one explorer per beach space, one temple per jungle space"
+        for bb, tt in zip(b, t):
+            assert lo <= bb + tt <= hi
+            seen_sums.add(bb + tt)
+    assert min(seen_sums) == lo and max(seen_sums) == hi, "every legal distance occurs"
+
+
+def test_rule_setup_label30_reading_keeps_labels_30_apart():
+    cfg = make_cfg(beaches=(0, 0, 0, 0), temples=(0, 0, 0, 0), distance_rule="label30")
+    state = np.zeros(P0 + 4 * PB, dtype=np.int32)
+    rng = np.array([5, 5, 5, 5], dtype=np.uint64)
+    for _ in range(200):
+        rules.setup(state, cfg, 3, rng)
+        for c in range(4):
+            assert abs(state[S_BEACH + c] - state[S_TEMPLE + c]) >= 3
+
+
+def test_rule_seed_example_setup_is_legal_under_default_reading_only():
+    from simlab.games.karuba import check
+
+    values = PARAMS.resolve({"beaches": (60, 20, 110, 90), "temples": (70, 100, 60, 10)})
+    check(values, 4)  # the seed's own example: must be accepted
+    from simlab.core.errors import SimlabError
+
+    with pytest.raises(SimlabError, match="brown temple at jungle 70 is too close"):
+        check({**values, "distance_rule": "label30"}, 4)
+
+
+def test_rule_setup_refuses_temple_next_to_its_explorer():
+    from simlab.core.errors import SimlabError
+    from simlab.games.karuba import check
+
+    values = PARAMS.resolve({"beaches": (10, 0, 0, 0), "temples": (20, 0, 0, 0)})
+    with pytest.raises(SimlabError, match="too close"):
+        check(values, 2)
+    with pytest.raises(SimlabError, match="share a space"):
+        check(PARAMS.resolve({"beaches": (10, 10, 0, 0)}), 2)
+
+
+# --- action A: place ----------------------------------------------------------------------------
+
+def test_rule_place_on_any_empty_cell_without_touching_other_tiles():
+    state, cfg = new_game(2, **ROW2)
+    choices = legal(state, cfg, 0, 5)
+    assert set(range(30)) <= choices
+    lay(state, cfg, 0, 5, 3, 3)
+    choices = legal(state, cfg, 0, 6)
+    assert cell(3, 3) not in choices and len([c for c in choices if c < 30]) == 29
+    assert legal(state, cfg, 1, 6) >= set(range(30)), "other islands are separate"
+
+
+def test_rule_placed_treasure_tile_gets_its_item_and_discarded_never():
+    state, cfg = new_game(2, **ROW2)
+    lay(state, cfg, 0, 13, 1, 1)   # crystal tile
+    lay(state, cfg, 0, 14, 1, 2)   # gold tile
+    lay(state, cfg, 0, 1, 1, 3)    # plain tile
+    b = block(0)
+    assert [state[b + B_TREASURE + cell(1, c)] for c in (1, 2, 3)] == [1, 2, 0]
+    state[S_TILE] = 15
+    rules.apply_choice(state, 0, DISCARD_ONLY, cfg)
+    assert state[b + B_FATE + 14] == 2 and state[b + B_TREASURE:b + B_TREASURE + 30].sum() == 3
+
+
+# --- action B: discard and move -----------------------------------------------------------------
+
+def test_rule_discard_gives_as_many_steps_as_path_exits():
+    state, cfg = new_game(2, **ROW2)
+    row2_path(state, cfg, 0)
+    two = moves_of(legal(state, cfg, 0, NS_STRAIGHT), BLUE)
+    three = moves_of(legal(state, cfg, 0, 5), BLUE)           # tile 5 has 3 exits
+    four = moves_of(legal(state, cfg, 0, CROSS), BLUE)
+    assert two == {cell(2, 1), cell(2, 2)}
+    assert three == two | {cell(2, 3)}
+    assert four == three | {cell(2, 4)}
+
+
+def test_rule_steps_may_be_forfeited_and_pure_discard_is_legal():
+    state, cfg = new_game(2, **ROW2)
+    row2_path(state, cfg, 0)
+    choices = legal(state, cfg, 0, CROSS)
+    assert DISCARD_ONLY in choices
+    assert {cell(2, 1), cell(2, 2), cell(2, 3), cell(2, 4)} <= moves_of(choices, BLUE)
+
+
+def test_rule_a_step_needs_both_tiles_open_on_the_shared_edge():
+    state, cfg = new_game(2, **ROW2)
+    row2_path(state, cfg, 0, tiles=(1, 2, NS_STRAIGHT, 20))   # r2c3 has no east-west path
+    assert moves_of(legal(state, cfg, 0, CROSS), BLUE) == {cell(2, 1), cell(2, 2)}
+
+
+def test_rule_leaving_the_beach_needs_a_path_facing_it():
+    state, cfg = new_game(2, **ROW2)
+    lay(state, cfg, 0, NS_STRAIGHT, 2, 1)   # no west exit toward beach 20
+    assert moves_of(legal(state, cfg, 0, CROSS), BLUE) == set()
+    lay(state, cfg, 1, 1, 2, 1)
+    assert moves_of(legal(state, cfg, 1, CROSS), BLUE) == {cell(2, 1)}
+
+
+def test_rule_one_explorer_per_tile_and_no_passing_through():
+    state, cfg = new_game(2, **ROW2)
+    row2_path(state, cfg, 0)
+    put_explorer(state, 0, BROWN, cell(2, 3))
+    assert moves_of(legal(state, cfg, 0, CROSS), BLUE) == {cell(2, 1), cell(2, 2)}
+    put_explorer(state, 0, BLUE, cell(2, 2))
+    assert moves_of(legal(state, cfg, 0, CROSS), BLUE) == {cell(2, 1)}, "may step back, not onto or past brown"
+
+
+def test_rule_junctions_let_the_explorer_turn_any_way():
+    state, cfg = new_game(2, **ROW2)
+    lay(state, cfg, 0, 1, 2, 1)
+    lay(state, cfg, 0, CROSS, 2, 2)
+    lay(state, cfg, 0, NS_STRAIGHT, 1, 2)
+    lay(state, cfg, 0, NS_STRAIGHT, 3, 2)
+    assert moves_of(legal(state, cfg, 0, 5), BLUE) == {cell(2, 1), cell(2, 2), cell(1, 2), cell(3, 2)}
+
+
+def test_rule_treasure_is_collected_only_where_the_move_ends():
+    state, cfg = new_game(2, **ROW2)
+    row2_path(state, cfg, 0, tiles=(1, 13, 19, 14))   # crystal on r2c2, gold on r2c4
+    b = block(0)
+    state[S_TILE] = 5
+    assert rules.apply_choice(state, 0, move_code(BLUE, cell(2, 3)), cfg) == 0
+    assert state[b + B_CRYSTAL + BLUE] == 0 and state[b + B_TREASURE + cell(2, 2)] == 1, "passed over: stays"
+    state[S_TILE] = NS_STRAIGHT
+    assert rules.apply_choice(state, 0, move_code(BLUE, cell(2, 4)), cfg) == 2
+    assert state[b + B_GOLD + BLUE] == 1 and state[b + B_TREASURE + cell(2, 4)] == 0
+
+
+def test_rule_explorer_enters_only_its_own_temple_at_one_step_cost():
+    state, cfg = new_game(2, **ROW2)
+    row2_path(state, cfg, 0)
+    put_explorer(state, 0, BLUE, cell(2, 5))
+    two = moves_of(legal(state, cfg, 0, NS_STRAIGHT), BLUE)
+    assert AT_TEMPLE in two, "one step to r2c6, one into the temple"
+    put_explorer(state, 0, BLUE, cell(2, 4))
+    assert AT_TEMPLE not in moves_of(legal(state, cfg, 0, NS_STRAIGHT), BLUE), "three steps needed"
+    # Brown's temple (70) sits east of r1c6; a brown explorer on row 2 cannot use blue's temple.
+    put_explorer(state, 0, BLUE, AT_BEACH)
+    put_explorer(state, 0, BROWN, cell(2, 6))
+    assert moves_of(legal(state, cfg, 0, CROSS), BROWN) == {cell(2, 5), cell(2, 4), cell(2, 3), cell(2, 2)}
+
+
+def test_rule_temple_entry_cost_is_a_switch():
+    state, cfg = new_game(2, temple_step=0, **ROW2)
+    row2_path(state, cfg, 0)
+    put_explorer(state, 0, BLUE, cell(2, 4))
+    assert AT_TEMPLE in moves_of(legal(state, cfg, 0, NS_STRAIGHT), BLUE)
+
+
+def test_rule_explorer_in_temple_stays_and_blocks_nothing():
+    state, cfg = new_game(2, **ROW2)
+    row2_path(state, cfg, 0)
+    put_explorer(state, 0, BLUE, cell(2, 6))
+    state[S_ROUND] = 1
+    state[S_TILE] = NS_STRAIGHT
+    rules.apply_choice(state, 0, move_code(BLUE, AT_TEMPLE), cfg)
+    b = block(0)
+    assert state[b + B_EXPL + BLUE] == AT_TEMPLE and state[b + B_OCC] == 0
+    assert moves_of(legal(state, cfg, 0, CROSS), BLUE) == set()
+
+
+# --- temple treasures and ties ------------------------------------------------------------------
+
+def arrive(state, cfg, seat, colour, rnd):
+    put_explorer(state, seat, colour, cell(1, 6))
+    state[S_ROUND] = rnd
+    state[S_TILE] = 1
+    rules.apply_choice(state, seat, move_code(colour, AT_TEMPLE), cfg)
+
+
+def test_rule_first_arrival_takes_top_token_by_player_count():
+    for players, first, second in ((2, 5, 3), (3, 5, 3), (4, 5, 4)):
+        state, cfg = new_game(players, **ROW2)
+        for p in range(players):
+            lay(state, cfg, p, 1, 1, 6)
+        arrive(state, cfg, 0, BROWN, 1)
+        rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
+        arrive(state, cfg, 1, BROWN, 2)
+        rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
+        assert (state[block(0) + B_TOKENS], state[block(1) + B_TOKENS]) == (first, second)
+        assert state[S_TAKEN + BROWN] == 2
+
+
+def test_rule_same_round_tie_seed_example_louis_miriam_christina():
+    """Louis reaches brown first (5). Later Miriam and Christina arrive in the same round: Miriam
+    takes 4, Christina 3 plus 1 crystal; both score 4."""
+    louis, miriam, christina = 3, 0, 1
+    state, cfg = new_game(4, **ROW2)
+    for p in range(4):
+        lay(state, cfg, p, 1, 1, 6)
+    no_log = np.zeros((0, 8), np.int32)
+    arrive(state, cfg, louis, BROWN, 4)
+    rules.end_round(state, cfg, no_log, 0)
+    arrive(state, cfg, miriam, BROWN, 9)
+    arrive(state, cfg, christina, BROWN, 9)
+    rules.end_round(state, cfg, no_log, 0)
+    tok = lambda p: state[block(p) + B_TOKENS]
+    comp = lambda p: state[block(p) + B_COMP]
+    assert (tok(louis), comp(louis)) == (5, 0)
+    assert (tok(miriam), comp(miriam)) == (4, 0)
+    assert (tok(christina), comp(christina)) == (3, 1)
+    assert rules.score_parts(state, miriam, cfg)[4] == rules.score_parts(state, christina, cfg)[4] == 4
+    # A later arrival simply takes the next token: the tie does not push it down.
+    arrive(state, cfg, 2, BROWN, 12)
+    rules.end_round(state, cfg, no_log, 0)
+    assert (tok(2), comp(2)) == (2, 0)
+
+
+# --- end of game, scoring, tie-break ----------------------------------------------------------
+
+def test_rule_game_ends_when_a_player_has_all_explorers_home():
+    state, cfg = new_game(3, **ROW2)
+    for c in range(4):
+        put_explorer(state, 1, c, AT_TEMPLE)
+    state[S_ROUND] = 20
+    rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
+    assert state[S_END] == END_HOME
+
+
+def test_rule_game_ends_after_the_last_tile_is_played():
+    state, cfg = new_game(2, **ROW2)
+    state[S_ROUND] = 35
+    rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
+    assert state[S_END] == END_RUNNING
+    state[S_ROUND] = 36
+    rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
+    assert state[S_END] == END_TILES
+
+
+def test_rule_round_in_progress_is_finished_for_everyone_at_the_end():
+    from karuba_helpers import MAX_CHOICES
+    from simlab.core.runner import Prepared, RunConfig
+
+    prep = Prepared(RunConfig("karuba", 4, ("random",) * 4, 1, seed=11))
+    for g in range(40):
+        out, events = prep.play(g, 1, log_capacity=5000)
+        last = events[:, 1][events[:, 0] == rules.EV_TILE].max()
+        start = np.flatnonzero((events[:, 0] == rules.EV_TILE) & (events[:, 1] == last))[0]
+        acted = events[start:][np.isin(events[start:, 0], (rules.EV_PLACE, rules.EV_DISCARD, rules.EV_MOVE))]
+        assert sorted(acted[:, 1]) == [0, 1, 2, 3], "every player acts in the final round"
+
+
+def test_rule_score_is_tokens_plus_gold_twice_plus_crystals_plus_bonus():
+    state, cfg = new_game(2, **ROW2)
+    b = block(0)
+    state[b + B_TOKENS] = 9
+    state[b + B_COMP] = 1
+    state[b + B_CRYSTAL + BLUE] = 2
+    state[b + B_GOLD + PURPLE] = 3
+    assert rules.score_parts(state, 0, cfg) == (9, 3, 3, 0, 9 + 3 + 6)
+
+
+def test_rule_tie_break_most_tiles_placed_then_shared_victory():
+    score = np.array([[12, 12, 12, 7]])
+    placed = np.array([[20, 22, 22, 30]])
+    assert ranks(score, placed).tolist() == [[3, 1, 1, 4]]
+
+
+# --- bonus tiles --------------------------------------------------------------------------------
+
+def bonus_game(players=3, **kw):
+    return new_game(players, bonus_tiles=True, **ROW2, **kw)
+
+
+def test_variant_bonus_tiles_start_open_only_when_switched_on():
+    state, _ = new_game(2, **ROW2)
+    assert all(state[S_BONUS + k] == BONUS_REMOVED for k in range(4))
+    state, _ = bonus_game()
+    assert all(state[S_BONUS + k] == BONUS_OPEN for k in range(4))
+
+
+def test_rule_bonus_fastest_collector_first_player_takes_it():
+    state, cfg = bonus_game()
+    for c in range(4):
+        state[block(2) + B_CRYSTAL + c] = 1
+    state[S_ROUND] = 5
+    rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
+    assert state[S_BONUS + 0] == 2
+    assert rules.score_parts(state, 2, cfg)[3] == 2
+
+
+def test_rule_bonus_same_round_tie_removes_the_tile():
+    state, cfg = bonus_game()
+    for p in (0, 1):
+        state[block(p) + B_GOLD + YELLOW] = 2
+        state[block(p) + B_CRYSTAL + YELLOW] = 2
+    state[S_ROUND] = 7
+    rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
+    assert state[S_BONUS + 1] == BONUS_REMOVED
+    assert rules.score_parts(state, 0, cfg)[3] == rules.score_parts(state, 1, cfg)[3] == 0
+
+
+def test_rule_bonus_best_collector_reading_any_mix_or_one_kind():
+    for reading, expected in (("any_mix", 0), ("one_kind", BONUS_OPEN)):
+        state, cfg = bonus_game(best_collector_rule=reading)
+        state[block(0) + B_GOLD + BLUE] = 2
+        state[block(0) + B_CRYSTAL + BLUE] = 2
+        state[S_ROUND] = 3
+        rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
+        assert state[S_BONUS + 1] == expected
+
+
+def test_rule_bonus_path_builder_needs_every_explorer_connected_or_home():
+    state, cfg = bonus_game()
+    for c in (BROWN, PURPLE, YELLOW):
+        put_explorer(state, 0, c, AT_TEMPLE)
+    state[S_ROUND] = 3
+    rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
+    assert state[S_BONUS + 2] == BONUS_OPEN, "blue has no path yet"
+    row2_path(state, cfg, 0)
+    put_explorer(state, 0, BROWN, cell(2, 3))  # other explorers do not count as blockers
+    put_explorer(state, 0, BROWN, AT_TEMPLE)
+    state[S_ROUND] = 4
+    rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
+    assert state[S_BONUS + 2] == 0
+
+
+def test_rule_bonus_fastest_runner_every_explorer_moved_once():
+    state, cfg = bonus_game()
+    row2_path(state, cfg, 1)
+    from simlab.games.karuba.state import B_MOVES
+    for c in (BROWN, PURPLE, YELLOW):
+        state[block(1) + B_MOVES + c] = 1
+    state[S_ROUND] = 2
+    rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
+    assert state[S_BONUS + 3] == BONUS_OPEN
+    state[S_TILE] = CROSS
+    rules.apply_choice(state, 1, move_code(BLUE, cell(2, 2)), cfg)
+    state[S_ROUND] = 3
+    rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
+    assert state[S_BONUS + 3] == 1
+
+
+def test_assumption_gold_supply_limit_switch():
+    state, cfg = new_game(2, gold_supply=1, **ROW2)
+    lay(state, cfg, 0, 14, 1, 1)
+    lay(state, cfg, 1, 14, 1, 1)
+    assert state[block(0) + B_TREASURE + 0] == 2 and state[block(1) + B_TREASURE + 0] == 0
+    assert state[S_GOLD_SHORT] == 1
