@@ -475,6 +475,8 @@ def expedition(state, cfg, seat, code, legal, seat_slot, fns, seat_params, rng, 
     how = code - TAKE_FACEUP
     card = take_card(state, cfg, seat, code)
     n_ev = emit(log, n_ev, EV_TAKE_CARD, seat, card, how)
+    if how < 4:
+        n_ev = emit(log, n_ev, EV_FACEUP, how, state[S_FACEUP + how])
     variant = cfg[O.variant] == VAR_NO_DICE
     if variant and cfg[O.variant_extra_dice_card]:
         n = 0
