@@ -1,11 +1,33 @@
-"""Karuba strategies: uniform random, and three heuristics with different priorities.
+"""Karuba strategies: uniform random, and three route-planning heuristics with different priorities.
 
-* ``builder``  lays paths first: places each tile where it extends a path from an explorer
-  toward its temple, and discards only to step into a temple or when the tile is useless.
-* ``racer``    moves first: whenever a discard lets an explorer get closer to its temple along
-  built paths, it moves; otherwise it builds.
-* ``collector`` hunts treasure: walks explorers onto gold and crystals and lays treasure tiles
-  near them, heading for temples once the treasure runs out.
+All three heuristics share one planning tool, computed on the seat's own island each decision:
+
+* For every explorer not yet home, two **route fields** over the 6x5 grid, found by a 0-1
+  breadth-first search (tile levels as bitmask layers: ``f[k]`` = the cells whose best route from
+  the explorer needs exactly ``k`` more tiles, the cell itself included when empty). ``f`` starts at
+  the explorer's space (on the beach: the adjacent cell, which must be empty or open toward the
+  beach), ``g`` at the temple side (the temple cell, empty or open toward the temple). Placed
+  tiles are passable only through matching exits; an empty cell stands for any future tile.
+  The explorer's route cost ``R`` = fewest tiles still needed = min over cells of
+  ``f + g - empty(cell)``; the cells attaining it form its optimal-route set.
+* A placement of the revealed tile at empty cell ``c`` **helps** an explorer when two of the
+  tile's exits join a predecessor (f side, or the beach) and a successor (g side, or the temple)
+  with ``f_pred + g_succ = R - 1`` (a tile saved) or ``= R`` (an equally good alternative route,
+  the "detour" kind). It **harms** one when ``c`` is the only empty optimal-route cell of its
+  level (every best route passes there) and the tile does not fit; it **kills** one when it
+  closes the beach or temple cell.
+* A walking field: steps from each optimal-route cell to the temple, over optimal-route cells
+  only, so that moves go forward along the route and never into dead-end branches.
+
+Tile exits always come from ``cfg`` (designers may override the printed tiles).
+
+* ``builder``  places tiles that help routes (weighted by how close the explorer is to done,
+  treasure on the route, alternatives), steps into a temple whenever it can, and otherwise
+  discards to walk explorers along their routes; useless tiles go to cells on no route.
+* ``racer``    commits to its cheapest one or two explorers, builds only for them and moves them as
+  soon as their route is walkable, racing for the top temple tokens.
+* ``collector`` values gold and crystals: lays treasure tiles on or beside the explorers' routes,
+  walks explorers onto treasure, and heads for the temples late in the game.
 
 Choice codes are those of ``simlab.games.karuba.state`` (0..29 place, 30 discard, 32+ move).
 """
@@ -14,17 +36,19 @@ from numba import njit
 
 from simlab.core.rng import randint
 from simlab.core.strategy import StrategyParam, strategy
-from simlab.games.karuba.components import COLS, N_CELLS, ROWS
-from simlab.games.karuba.rules import BEACH_CELL, BEACH_SIDE, TEMPLE_CELL, TEMPLE_SIDE, temple_distances
-from simlab.games.karuba.components import O
-from simlab.games.karuba.rules import token_value
-from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_EXPL, B_TILE, B_TREASURE, MOVE_BASE, P0, PB,
-                                       S_BEACH, S_PLAYERS, S_TAKEN, S_TEMPLE, S_TILE)
+from simlab.games.karuba.components import COLS, N_CELLS, N_TILES, O
+from simlab.games.karuba.rules import (BEACH_CELL, BEACH_SIDE, EAST_COLUMN, TEMPLE_CELL, TEMPLE_SIDE,
+                                       WEST_COLUMN, _spread, token_value)
+from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_EXPL, B_OPEN, B_TILE, B_TREASURE, DISCARD_ONLY,
+                                       MOVE_BASE, P0, PB, S_BEACH, S_PLAYERS, S_ROUND, S_TAKEN, S_TEMPLE, S_TILE)
 
-OPPOSITE = np.array([0, 4, 8, 0, 1, 0, 0, 0, 2], dtype=np.int64)  # N<->S, E<->W by bit value
-DR = np.array([-1, 0, 1, 0], dtype=np.int64)
-DC = np.array([0, 1, 0, -1], dtype=np.int64)
-BIT = np.array([1, 2, 4, 8], dtype=np.int64)
+ALL = (1 << N_CELLS) - 1
+MAXL = 32          # tile levels: at most 30 cells + 1
+INF = 1000         # route cost of an explorer that can no longer reach its temple
+NOT_EAST = ALL & ~EAST_COLUMN
+NOT_WEST = ALL & ~WEST_COLUMN
+# Scratch rows: f layers of explorer 0..3, g layers of explorer 0..3 (one row each).
+F_ROW, G_ROW = 0, 4
 
 
 @strategy("karuba", "random", "uniform random legal play: any empty cell, a pure discard, or any legal move")
@@ -32,200 +56,767 @@ def random_play(state, cfg, seat, legal, n_legal, params, rng):
     return randint(rng, n_legal)
 
 
-@njit(cache=True)
-def _anchor(state, seat, colour):
-    """The cell an explorer stands on, or for one still on the beach the cell it must enter."""
-    pos = state[P0 + seat * PB + B_EXPL + colour]
-    if pos == AT_BEACH:
-        return BEACH_CELL[state[S_BEACH + colour]]
-    return pos
-
+# ---------------------------------------------------------------------------------------------
+# planning tool
+# ---------------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def place_value(state, cfg, seat, cell, w_connect, w_corridor, w_goal, w_dead, w_treasure):
-    """How much placing the revealed tile at ``cell`` helps explorers reach their temples."""
+def island_masks(state, seat):
+    """(placed, empty, wn, we, ws, ww): cells open toward N/E/S/W, an empty cell open every way."""
     base = P0 + seat * PB
-    exits = cfg[O.tile_exits + state[S_TILE] - 1]
-    r = cell // COLS
-    c = cell % COLS
-    v = 0.0
-    for d in range(4):
-        bit = BIT[d]
-        nr = r + DR[d]
-        nc = c + DC[d]
-        if 0 <= nr < ROWS and 0 <= nc < COLS:
-            nb = state[base + B_TILE + nr * COLS + nc]
-            if nb > 0:
-                back = (cfg[O.tile_exits + nb - 1] & OPPOSITE[bit]) != 0
-                if exits & bit:
-                    v += w_connect if back else -w_dead
-                elif back:
-                    v -= w_dead
-        elif exits & bit:
-            v -= w_dead * 0.5
-    for colour in range(4):
-        pos = state[base + B_EXPL + colour]
-        if pos == AT_TEMPLE:
-            continue
-        tcell = TEMPLE_CELL[state[S_TEMPLE + colour]]
-        if cell == tcell and exits & TEMPLE_SIDE[state[S_TEMPLE + colour]]:
-            v += w_goal + w_dead * 0.5
-        if pos == AT_BEACH:
-            bi = state[S_BEACH + colour]
-            if cell == BEACH_CELL[bi] and exits & BEACH_SIDE[bi]:
-                v += w_goal + w_dead * 0.5
-        a = _anchor(state, seat, colour)
-        ar, ac = a // COLS, a % COLS
-        tr, tc = tcell // COLS, tcell % COLS
-        if min(ar, tr) <= r <= max(ar, tr) and min(ac, tc) <= c <= max(ac, tc):
-            v += w_corridor
-            v += w_treasure * cfg[O.tile_treasure + state[S_TILE] - 1]
-    return v
+    placed = np.int64(0)
+    for c in range(N_CELLS):
+        if state[base + B_TILE + c] != 0:
+            placed |= np.int64(1) << c
+    empty = ALL & ~placed
+    wn = np.int64(state[base + B_OPEN]) | empty
+    we = np.int64(state[base + B_OPEN + 1]) | empty
+    ws = np.int64(state[base + B_OPEN + 2]) | empty
+    ww = np.int64(state[base + B_OPEN + 3]) | empty
+    return placed, empty, wn, we, ws, ww
 
 
 @njit(cache=True)
-def _best_place(state, cfg, seat, legal, n_legal, w):
-    best = -1
-    best_v = -1e18
-    for i in range(n_legal):
-        if legal[i] < N_CELLS:
-            v = place_value(state, cfg, seat, legal[i], w[0], w[1], w[2], w[3], w[4])
-            if v > best_v:
-                best_v = v
-                best = i
-    return best, best_v
+def components(placed, wn, we, ws, ww, comps):
+    """Split the placed tiles into path-connected groups (matching exits); returns their count."""
+    rem = placed
+    n = 0
+    while rem != 0:
+        comp = rem & -rem
+        front = comp
+        while front != 0:
+            front = _spread(front, wn, we, ws, ww) & placed & ~comp
+            comp |= front
+        comps[n] = comp
+        n += 1
+        rem &= ~comp
+    return n
 
 
 @njit(cache=True)
-def _distance_now(state, cfg, seat, colour, dist):
-    """Steps from the explorer to its temple along built paths, explorers ignored (-1: no path)."""
-    pos = state[P0 + seat * PB + B_EXPL + colour]
+def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, comps, n_comps, out):
+    """0-1 BFS by tile levels: ``out[k]`` = cells whose best route from the seeds needs ``k`` tiles.
+
+    ``seed0`` are placed seed cells (level 0), ``seed1`` empty ones (level 1: the cell itself is a
+    tile still needed). Moving onto a placed cell costs 0, onto an empty cell 1; passing needs
+    matching exits (empty cells match anything). The zero-cost moves are taken a whole group of
+    connected tiles at a time (``comps``). Returns the number of levels written.
+    """
+    seen = np.int64(0)
+    new_e = np.int64(0)
+    entry = seed0 & placed
+    pend = seed1 & empty
+    k = 0
+    while k < MAXL:
+        if new_e != 0:
+            entry |= _spread(new_e, wn, we, ws, ww) & placed
+        entry &= ~seen
+        layer = new_e
+        if entry != 0:
+            for i in range(n_comps):
+                if comps[i] & entry:
+                    layer |= comps[i]
+        seen |= layer
+        out[k] = layer
+        k += 1
+        new_e = ((_spread(layer, wn, we, ws, ww) & empty) | pend) & ~seen
+        pend = 0
+        entry = 0
+        if new_e == 0:
+            break
+    return k
+
+
+@njit(cache=True)
+def level_of(layers, n, bit):
+    """Tile level of the cell ``bit`` in a field (INF when the field never reaches it)."""
+    for k in range(n):
+        if layers[k] & bit:
+            return k
+    return INF
+
+
+def _debruijn_table():
+    table = np.zeros(64, dtype=np.int64)
+    for i in range(64):
+        table[((DEBRUIJN << i) & 0xFFFFFFFFFFFFFFFF) >> 58] = i
+    return table
+
+
+DEBRUIJN = 0x03F79D71B4CB0A89
+CTZ = _debruijn_table()
+
+
+@njit(cache=True)
+def _bit_index(low):
+    """Index of the single set bit of ``low`` (a power of two below 2**62)."""
+    return CTZ[((low * DEBRUIJN) >> 58) & 63]
+
+
+@njit(cache=True)
+def explorer_seed(state, seat, colour, cfg):
+    """(seed0, seed1, source bit, on the beach, beach side): where the explorer's route starts.
+
+    On the beach the route starts on the adjacent cell: level 0 when it holds a tile open toward
+    the beach, level 1 when empty, no seed when a tile there closes the beach off.
+    """
+    base = P0 + seat * PB
+    pos = state[base + B_EXPL + colour]
     if pos == AT_BEACH:
         bi = state[S_BEACH + colour]
-        cell = BEACH_CELL[bi]
-        tile = state[P0 + seat * PB + B_TILE + cell]
-        if tile == 0 or not cfg[O.tile_exits + tile - 1] & BEACH_SIDE[bi] or dist[colour, cell] < 0:
-            return -1
-        return dist[colour, cell] + cfg[O.beach_step]
-    return dist[colour, pos]
+        s = BEACH_CELL[bi]
+        bit = np.int64(1) << s
+        side = BEACH_SIDE[bi]
+        tile = state[base + B_TILE + s]
+        if tile == 0:
+            return np.int64(0), bit, bit, True, side
+        if cfg[O.tile_exits + tile - 1] & side:
+            return bit, np.int64(0), bit, True, side
+        return np.int64(0), np.int64(0), bit, True, side
+    bit = np.int64(1) << pos
+    return bit, np.int64(0), bit, False, 0
 
 
 @njit(cache=True)
-def _move_value(state, cfg, seat, code, dist, w_temple, w_progress, w_treasure):
-    colour = (code - MOVE_BASE) // 32
-    dest = (code - MOVE_BASE) % 32
-    if dest == AT_TEMPLE:
-        return w_temple * token_value(cfg, state[S_PLAYERS], state[S_TAKEN + colour])
-    before = _distance_now(state, cfg, seat, colour, dist)
-    after = dist[colour, dest]
-    v = w_treasure * state[P0 + seat * PB + B_TREASURE + dest]
-    if after >= 0:
-        v += w_progress * ((before - after) if before >= 0 else 1.0)
-    return v
+def temple_seed(state, seat, colour, cfg):
+    """(seed0, seed1, temple cell bit, temple side) of the colour's temple, like explorer_seed."""
+    base = P0 + seat * PB
+    ti = state[S_TEMPLE + colour]
+    t = TEMPLE_CELL[ti]
+    bit = np.int64(1) << t
+    side = TEMPLE_SIDE[ti]
+    tile = state[base + B_TILE + t]
+    if tile == 0:
+        return np.int64(0), bit, bit, side
+    if cfg[O.tile_exits + tile - 1] & side:
+        return bit, np.int64(0), bit, side
+    return np.int64(0), np.int64(0), bit, side
 
 
 @njit(cache=True)
-def _distances(state, cfg, seat, dist):
-    for colour in range(4):
-        temple_distances(state, seat, colour, cfg, dist[colour])
+def route_cells(lf, nf, lg, ng, r, slack, placed, empty):
+    """Cells on a route costing ``r + slack`` tiles: f + g - empty(cell) = r + slack."""
+    m = np.int64(0)
+    if r >= INF:
+        return m
+    total = r + slack
+    for k in range(nf):
+        j = total - k
+        if 0 <= j < ng:
+            m |= lf[k] & lg[j] & placed
+        j += 1
+        if 0 <= j < ng:
+            m |= lf[k] & lg[j] & empty
+    return m
 
 
 @njit(cache=True)
-def _best_move(state, cfg, seat, legal, n_legal, dist, w_temple, w_progress, w_treasure):
-    best = -1
-    best_v = -1e18
-    for i in range(n_legal):
-        if legal[i] >= MOVE_BASE:
-            v = _move_value(state, cfg, seat, legal[i], dist, w_temple, w_progress, w_treasure)
-            if v > best_v:
-                best_v = v
-                best = i
-    return best, best_v
+def critical_cells(lf, nf, opt, empty):
+    """Empty optimal-route cells alone on their tile level: every best route needs them."""
+    crit = np.int64(0)
+    for k in range(nf):
+        m = lf[k] & opt & empty
+        if m != 0 and (m & (m - 1)) == 0:
+            crit |= m
+    return crit
+
+
+# Columns of the per-explorer plan rows (``info[colour]``).
+(I_R, I_NF, I_NG, I_OPT, I_SBIT, I_BEACH, I_BSIDE, I_TBIT, I_TSIDE, I_CRIT, I_NEAR, I_REACH) = range(12)
+N_INFO = 12
+# Entries of the ``masks`` vector.
+M_PLACED, M_EMPTY, M_WN, M_WE, M_WS, M_WW = range(6)
 
 
 @njit(cache=True)
-def _discard_index(legal, n_legal):
-    for i in range(n_legal):
-        if legal[i] == 30:
-            return i
+def plan(state, seat, cfg, masks, comps, lay, info):
+    """Route fields (``lay[colour]`` = f layers, ``lay[4 + colour]`` = g layers), route costs and
+    route cell sets of every explorer not yet home (``info[colour, I_R]`` = -1 when home)."""
+    placed, empty, wn, we, ws, ww = island_masks(state, seat)
+    masks[M_PLACED] = placed
+    masks[M_EMPTY] = empty
+    masks[M_WN] = wn
+    masks[M_WE] = we
+    masks[M_WS] = ws
+    masks[M_WW] = ww
+    n_comps = components(placed, wn, we, ws, ww, comps)
+    base = P0 + seat * PB
+    for c in range(4):
+        row = info[c]
+        if state[base + B_EXPL + c] == AT_TEMPLE:
+            row[I_R] = -1
+            continue
+        lf = lay[F_ROW + c]
+        lg = lay[G_ROW + c]
+        s0, s1, sbit, beach, bside = explorer_seed(state, seat, c, cfg)
+        t0, t1, tbit, tside = temple_seed(state, seat, c, cfg)
+        row[I_SBIT] = sbit
+        row[I_BEACH] = 1 if beach else 0
+        row[I_BSIDE] = bside
+        row[I_TBIT] = tbit
+        row[I_TSIDE] = tside
+        if (s0 | s1) == 0 or (t0 | t1) == 0:
+            row[I_R] = INF
+            row[I_NF] = 0
+            row[I_NG] = 0
+            row[I_OPT] = 0
+            row[I_CRIT] = 0
+            row[I_NEAR] = 0
+            row[I_REACH] = 0
+            continue
+        nf = tile_layers(s0, s1, placed, empty, wn, we, ws, ww, comps, n_comps, lf)
+        ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, comps, n_comps, lg)
+        r = level_of(lg, ng, sbit)
+        row[I_R] = r
+        row[I_NF] = nf
+        row[I_NG] = ng
+        opt = route_cells(lf, nf, lg, ng, r, 0, placed, empty)
+        row[I_OPT] = opt
+        row[I_CRIT] = critical_cells(lf, nf, opt, empty)
+        row[I_NEAR] = route_cells(lf, nf, lg, ng, r, 1, placed, empty)
+        row[I_REACH] = lf[0]
+
+
+@njit(cache=True)
+def new_plan(state, seat, cfg):
+    """Allocate and fill a plan: (masks, lay, info)."""
+    masks = np.empty(6 + N_CELLS, dtype=np.int64)
+    lay = np.zeros((8, MAXL), dtype=np.int64)
+    info = np.zeros((4, N_INFO), dtype=np.int64)
+    plan(state, seat, cfg, masks, masks[6:], lay, info)
+    return masks, lay, info
+
+
+@njit(cache=True)
+def _from_side(m, d, wn, we, ws, ww):
+    """Cells whose neighbour in direction ``d`` (0 N, 1 E, 2 S, 3 W) is in ``m`` and open toward them."""
+    if d == 0:
+        return ((m & ws) << COLS) & ALL
+    if d == 1:
+        return ((m & ww) >> 1) & NOT_EAST
+    if d == 2:
+        return (m & wn) >> COLS
+    return ((m & we) << 1) & NOT_WEST
+
+
+@njit(cache=True)
+def fit_masks(exits, lf, nf, lg, ng, r, sbit, beach, bside, tbit, tside, wn, we, ws, ww):
+    """(saves, keeps): cells where a tile with ``exits`` lies on a route of r - 1 / r tiles.
+
+    The tile must join a predecessor (f level k, or the beach) and a successor (g level, or
+    the temple) through two different exits of its own.
+    """
+    saves = np.int64(0)
+    keeps = np.int64(0)
+    if r >= INF or r <= 0:
+        return saves, keeps
+    for d1 in range(4):
+        b1 = 1 << d1
+        if not exits & b1:
+            continue
+        for k in range(min(r + 1, nf)):
+            a = _from_side(lf[k], d1, wn, we, ws, ww)
+            if k == 0 and beach and b1 == bside:
+                a |= sbit
+            if a == 0:
+                continue
+            for d2 in range(4):
+                b2 = 1 << d2
+                if d2 == d1 or not exits & b2:
+                    continue
+                j = r - 1 - k
+                if 0 <= j < ng:
+                    b = _from_side(lg[j], d2, wn, we, ws, ww)
+                    if j == 0 and b2 == tside:
+                        b |= tbit
+                    saves |= a & b
+                j += 1
+                if 0 <= j < ng:
+                    b = _from_side(lg[j], d2, wn, we, ws, ww)
+                    if j == 0 and b2 == tside:
+                        b |= tbit
+                    keeps |= a & b
+    return saves, keeps & ~saves
+
+
+@njit(cache=True)
+def joins_network(exits, reach, wn, we, ws, ww):
+    """Cells where a tile with ``exits`` would join the cells ``reach`` (an explorer's network)."""
+    m = np.int64(0)
+    for d in range(4):
+        if exits & (1 << d):
+            m |= _from_side(reach, d, wn, we, ws, ww)
+    return m
+
+
+@njit(cache=True)
+def treasure_points(cfg, kind):
+    if kind == 2:
+        return cfg[O.gold_points]
+    if kind == 1:
+        return cfg[O.crystal_points]
     return 0
 
 
+@njit(cache=True)
+def tiles_left(state):
+    """Tiles still to be revealed after the current one."""
+    return N_TILES - state[S_ROUND]
+
+
+@njit(cache=True)
+def place_scores(state, cfg, masks, lay, info, w_help, w_close, w_treasure, w_keep, w_harm, focus, places,
+                 values):
+    """``values[cell]`` += value of placing the revealed tile on each placeable cell (tile units).
+
+    A tile saved on explorer e's best route is worth ``w_help * focus[e] * (1 + w_close / R)``; an
+    equally short alternative ``w_keep`` of that; blocking a cell every best route needs costs
+    ``w_harm`` of it (a quarter for a cell only some best routes use), closing its beach or temple
+    cell four times ``w_harm``. Treasure on a tile that lands on a route adds ``w_treasure`` per
+    point. Returns the cells where the tile lies on some explorer's route.
+    """
+    tile = state[S_TILE]
+    exits = cfg[O.tile_exits + tile - 1]
+    tpoints = treasure_points(cfg, cfg[O.tile_treasure + tile - 1])
+    empty = masks[M_EMPTY]
+    wn, we, ws, ww = masks[M_WN], masks[M_WE], masks[M_WS], masks[M_WW]
+    left = tiles_left(state) + 1
+    on_route = np.int64(0)
+    for e in range(4):
+        row = info[e]
+        r = row[I_R]
+        if r <= 0 or r >= INF:
+            continue
+        f = focus[e]
+        saves, keeps = fit_masks(exits, lay[F_ROW + e], row[I_NF], lay[G_ROW + e], row[I_NG], r, row[I_SBIT],
+                                 row[I_BEACH] == 1, row[I_BSIDE], row[I_TBIT], row[I_TSIDE], wn, we, ws, ww)
+        if f > 0:
+            on_route |= saves | keeps
+        w = f * (1.0 + w_close / r)
+        if r > left:  # can no longer be finished: only avoid making it worse
+            w *= 0.1
+        fits = saves | keeps
+        crit = row[I_CRIT] & ~fits
+        opt = row[I_OPT] & empty & ~fits & ~crit
+        kill = np.int64(0)
+        if row[I_BEACH] == 1 and (row[I_SBIT] & empty) and not exits & row[I_BSIDE]:
+            kill |= row[I_SBIT]
+        if (row[I_TBIT] & empty) and not exits & row[I_TSIDE]:
+            kill |= row[I_TBIT]
+        m = places & (fits | crit | opt | kill)
+        while m != 0:
+            low = m & -m
+            m ^= low
+            v = 0.0
+            if saves & low:
+                v = w_help * w
+            elif keeps & low:
+                v = w_keep * w_help * w
+            elif crit & low:
+                v = -w_harm * w
+            elif opt & low:
+                v = -0.25 * w_harm * w
+            if kill & low:
+                v -= 4.0 * w_harm * (f + 0.25)
+            values[_bit_index(low)] += v
+    if tpoints > 0 and w_treasure > 0:
+        m = places & on_route
+        while m != 0:
+            low = m & -m
+            m ^= low
+            values[_bit_index(low)] += w_treasure * tpoints
+    return on_route
+
+
+@njit(cache=True)
+def best_cell(values, places):
+    """(cell, value) of the best placeable cell by ``values`` (-1 when nothing is placeable)."""
+    best = -1
+    best_v = -1e18
+    for c in range(N_CELLS):
+        if (places >> c) & 1 and values[c] > best_v:
+            best_v = values[c]
+            best = c
+    return best, best_v
+
+
+@njit(cache=True)
+def junk_cell(info, places):
+    """The placeable cell farthest from every route: no explorer's best route (8 per explorer),
+    near-best route (1), beach or temple cell (8). -1 when nothing is placeable."""
+    best = -1
+    best_n = 1 << 20
+    for c in range(N_CELLS):
+        low = np.int64(1) << c
+        if not places & low:
+            continue
+        n = 0
+        for e in range(4):
+            r = info[e, I_R]
+            if r < 0 or r >= INF:
+                continue
+            if info[e, I_OPT] & low:
+                n += 8
+            if info[e, I_NEAR] & low:
+                n += 1
+            if info[e, I_SBIT] & low and info[e, I_BEACH] == 1:
+                n += 8
+            if info[e, I_TBIT] & low:
+                n += 8
+        if n < best_n:
+            best_n = n
+            best = c
+    return best
+
+
+@njit(cache=True)
+def walk_target(opt, tbit, cur_bit, beach, dests, wn, we, ws, ww):
+    """(steps left from the explorer, steps left after its best legal move, that move's cell).
+
+    Steps are counted along optimal-route cells only, from the temple outward, so progress
+    means walking forward along the route and never into a dead-end branch. The first value is
+    -1 when the explorer is off its routes; the cell is -1 when no legal destination is on one.
+    """
+    if not (opt & tbit):
+        return -1, -1, -1
+    seen = tbit
+    front = tbit
+    d = 1
+    best_d = -1
+    best = -1
+    while front != 0:
+        if best < 0:
+            hit = front & dests
+            if hit != 0:
+                best = _bit_index(hit & -hit)
+                best_d = d
+        if front & cur_bit:
+            return (d + 1 if beach else d), best_d, best
+        front = _spread(front, wn, we, ws, ww) & opt & ~seen
+        seen |= front
+        d += 1
+    return -1, best_d, best
+
+
+@njit(cache=True)
+def walk_options(state, seat, masks, info, dests, now, prog, cell_of):
+    """Per colour: ``now`` steps still to walk along its best routes (0 when lost or home),
+    ``prog`` steps its best legal move gains, ``cell_of`` that move's cell (-1: none)."""
+    base = P0 + seat * PB
+    wn, we, ws, ww = masks[M_WN], masks[M_WE], masks[M_WS], masks[M_WW]
+    for c in range(4):
+        now[c] = 0
+        prog[c] = 0
+        cell_of[c] = -1
+        r = info[c, I_R]
+        if r < 0 or r >= INF:
+            continue
+        beach = state[base + B_EXPL + c] == AT_BEACH
+        left, after, cell = walk_target(info[c, I_OPT], info[c, I_TBIT], info[c, I_SBIT], beach, dests[c],
+                                        wn, we, ws, ww)
+        now[c] = max(left, 0)
+        if left > 0 and cell >= 0 and after < left:
+            prog[c] = left - after
+            cell_of[c] = cell
+
+
+@njit(cache=True)
+def parse_legal(legal, n_legal, dests, temple_idx):
+    """Split the legal codes: returns (mask of placeable cells, index of the pure discard).
+
+    ``dests[colour]`` gets the mask of legal move destinations, ``temple_idx[colour]`` the index
+    of the legal temple step (-1: none).
+    """
+    places = np.int64(0)
+    discard = -1
+    for c in range(4):
+        dests[c] = 0
+        temple_idx[c] = -1
+    for i in range(n_legal):
+        code = legal[i]
+        if code < N_CELLS:
+            places |= np.int64(1) << code
+        elif code == DISCARD_ONLY:
+            discard = i
+        elif code >= MOVE_BASE:
+            colour = (code - MOVE_BASE) // 32
+            dest = (code - MOVE_BASE) % 32
+            if dest == AT_TEMPLE:
+                temple_idx[colour] = i
+            else:
+                dests[colour] |= np.int64(1) << dest
+    return places, discard
+
+
+@njit(cache=True)
+def find_code(legal, n_legal, code):
+    """Index of ``code`` among the legal choices (-1: not legal)."""
+    for i in range(n_legal):
+        if legal[i] == code:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def best_temple_step(state, cfg, temple_idx):
+    """Index of the legal temple step with the most valuable top token (-1: none)."""
+    best = -1
+    best_v = -1
+    n_players = state[S_PLAYERS]
+    for c in range(4):
+        i = temple_idx[c]
+        if i >= 0:
+            v = token_value(cfg, n_players, state[S_TAKEN + c])
+            if v > best_v:
+                best_v = v
+                best = i
+    return best
+
+
+@njit(cache=True)
+def work_left(info, now):
+    """Rough tiles still needed: placements plus discards to walk (about 2.5 steps each)."""
+    total = 0.0
+    for c in range(4):
+        r = info[c, I_R]
+        if r < 0 or r >= INF:
+            continue
+        total += r + now[c] / 2.5
+    return total
+
+
+@njit(cache=True)
+def move_code(colour, cell):
+    return MOVE_BASE + colour * 32 + cell
+
+
+# Layout of the small int64 work vector each heuristic allocates.
+V_DESTS, V_TEMPLE, V_NOW, V_PROG, V_CELL = 0, 4, 8, 12, 16
+N_WORK = 20
+
+
+@njit(cache=True)
+def start(state, cfg, seat, legal, n_legal):
+    """Common opening of every heuristic: (temple step index or -1, places, discard, work, plan)."""
+    work = np.empty(N_WORK, dtype=np.int64)
+    places, discard = parse_legal(legal, n_legal, work[V_DESTS:V_DESTS + 4], work[V_TEMPLE:V_TEMPLE + 4])
+    t = best_temple_step(state, cfg, work[V_TEMPLE:V_TEMPLE + 4])
+    return t, places, discard, work
+
+
+@njit(cache=True)
+def best_walk(info, work, done_bonus, focus):
+    """(colour, cell, value) of the walking move with the most progress; prefers finished routes
+    (``done_bonus``) and explorers with a higher ``focus``. Colour -1 when no move gains."""
+    best_c = -1
+    best_v = 0.0
+    for c in range(4):
+        if work[V_CELL + c] < 0:
+            continue
+        v = float(work[V_PROG + c]) * (0.5 + focus[c])
+        if info[c, I_R] == 0:
+            v += done_bonus
+        if v > best_v:
+            best_v = v
+            best_c = c
+    if best_c < 0:
+        return -1, -1, 0.0
+    return best_c, work[V_CELL + best_c], best_v
+
+
+@njit(cache=True)
+def fallback(legal, n_legal, info, places, values, discard):
+    """A tile nobody needs: put it on a cell far from every route, or discard it."""
+    j = junk_cell(info, places)
+    if j >= 0 and values[j] >= -1e-9:
+        return find_code(legal, n_legal, j)
+    return discard
+
+
+ONES = np.ones(4, dtype=np.float64)
+
+
+# ---------------------------------------------------------------------------------------------
+# builder
+# ---------------------------------------------------------------------------------------------
+
 @strategy("karuba", "builder",
-          "lays paths from explorers to temples first; discards only to enter a temple or when no placement helps",
-          (StrategyParam("connect", 2.0, "weight of each path exit joined to a neighbour", 0, 100),
-           StrategyParam("corridor", 1.0, "weight per explorer whose beach-to-temple box holds the cell", 0, 100),
-           StrategyParam("goal", 4.0, "weight of opening a path onto a temple or beach", 0, 100),
-           StrategyParam("dead_end", 1.0, "penalty per exit running into a wall or a closed neighbour", 0, 100),
-           StrategyParam("treasure", 0.5, "weight of a treasure tile in an explorer's box", 0, 100),
-           StrategyParam("move_below", 0.0, "discard and move when the best placement scores below this", -100, 100)))
+          "plans routes: places each tile where it saves a tile on an explorer's best route, steps into a "
+          "temple whenever it can, walks explorers along their routes with tiles that help no one",
+          (StrategyParam("help", 1.0, "value of a placement per tile it saves on an explorer's best route", 0, 100),
+           StrategyParam("close", 1.0, "preference for explorers closer to done: weight 1 + close / tiles needed",
+                         0, 100),
+           StrategyParam("treasure", 0.3, "value per treasure point of a tile placed on a route", 0, 100),
+           StrategyParam("detour", 0.35, "value of a placement that opens an equally short alternative route "
+                         "(share of a tile saved)", 0, 100),
+           StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100),
+           StrategyParam("walk", 0.6, "once tiles run short: walk a finished route instead of placing when "
+                         "steps gained x walk beat the placement's value", 0, 100)))
 def builder(state, cfg, seat, legal, n_legal, params, rng):
-    dist = np.empty((4, N_CELLS), dtype=np.int64)
-    _distances(state, cfg, seat, dist)
-    m, mv = _best_move(state, cfg, seat, legal, n_legal, dist, 10.0, 1.0, 0.5)
-    if m >= 0 and legal[m] % 32 == AT_TEMPLE:
-        return m
-    p, pv = _best_place(state, cfg, seat, legal, n_legal, params)
-    if p >= 0 and pv >= params[5]:
-        return p
-    if m >= 0 and mv > 0:
-        return m
-    return _discard_index(legal, n_legal) if p < 0 else p
+    t, places, discard, work = start(state, cfg, seat, legal, n_legal)
+    if t >= 0:
+        return t
+    masks, lay, info = new_plan(state, seat, cfg)
+    values = np.zeros(N_CELLS, dtype=np.float64)
+    place_scores(state, cfg, masks, lay, info, params[0], params[1], params[2], params[3], params[4], ONES,
+                 places, values)
+    cell, pv = best_cell(values, places)
+    walk_options(state, seat, masks, info, work[V_DESTS:V_DESTS + 4], work[V_NOW:V_NOW + 4],
+                 work[V_PROG:V_PROG + 4], work[V_CELL:V_CELL + 4])
+    mc, mcell, mv = best_walk(info, work, 0.5, ONES)
+    if mc >= 0 and info[mc, I_R] == 0 and params[5] * mv > pv:
+        if tiles_left(state) + 1 <= work_left(info, work[V_NOW:V_NOW + 4]) + 2:
+            return find_code(legal, n_legal, move_code(mc, mcell))
+    if cell >= 0 and pv > 0.05:
+        return find_code(legal, n_legal, cell)
+    if mc >= 0:
+        return find_code(legal, n_legal, move_code(mc, mcell))
+    return fallback(legal, n_legal, info, places, values, discard)
 
 
-RACER_PLACE = np.array([2.0, 1.0, 4.0, 1.0, 0.0])
+# ---------------------------------------------------------------------------------------------
+# racer
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def pick_targets(state, cfg, info, n_targets, others, focus):
+    """``focus[c]`` = 1 for the ``n_targets`` explorers with the cheapest routes (ties: the more
+    valuable top token), ``others`` for the rest, 0 for explorers home or lost."""
+    n_players = state[S_PLAYERS]
+    for c in range(4):
+        r = info[c, I_R]
+        focus[c] = 0.0 if r < 0 or r >= INF else others
+    for _ in range(n_targets):
+        best = -1
+        best_key = 1 << 30
+        for c in range(4):
+            r = info[c, I_R]
+            if r < 0 or r >= INF or focus[c] == 1.0:
+                continue
+            key = r * 16 - token_value(cfg, n_players, state[S_TAKEN + c])
+            if key < best_key:
+                best_key = key
+                best = c
+        if best >= 0:
+            focus[best] = 1.0
 
 
 @strategy("karuba", "racer",
-          "moves first: discards to advance any explorer along built paths, builds only when no move gains",
-          (StrategyParam("min_gain", 1.0, "steps of progress a move must gain before the racer moves", 0, 10),))
+          "races for the top temple tokens: commits to its cheapest explorers, builds only their routes and "
+          "walks them the moment a route is walkable",
+          (StrategyParam("targets", 2.0, "explorers it commits to at a time (cheapest routes first)", 1, 4),
+           StrategyParam("others", 0.15, "weight of the other explorers' routes when placing", 0, 1),
+           StrategyParam("detour", 0.3, "value of a placement that opens an equally short alternative route",
+                         0, 100),
+           StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100),
+           StrategyParam("min_steps", 1.0, "steps a walk must gain before a target explorer races on", 1, 4)))
 def racer(state, cfg, seat, legal, n_legal, params, rng):
-    dist = np.empty((4, N_CELLS), dtype=np.int64)
-    _distances(state, cfg, seat, dist)
-    m, mv = _best_move(state, cfg, seat, legal, n_legal, dist, 10.0, 1.0, 0.2)
-    if m >= 0 and mv >= params[0]:
-        return m
-    p, pv = _best_place(state, cfg, seat, legal, n_legal, RACER_PLACE)
-    if p >= 0:
-        return p
-    return m if m >= 0 and mv > 0 else _discard_index(legal, n_legal)
+    t, places, discard, work = start(state, cfg, seat, legal, n_legal)
+    if t >= 0:
+        return t
+    masks, lay, info = new_plan(state, seat, cfg)
+    focus = np.empty(4, dtype=np.float64)
+    pick_targets(state, cfg, info, int(params[0]), params[1], focus)
+    walk_options(state, seat, masks, info, work[V_DESTS:V_DESTS + 4], work[V_NOW:V_NOW + 4],
+                 work[V_PROG:V_PROG + 4], work[V_CELL:V_CELL + 4])
+    best_c = -1
+    best_p = 0
+    for c in range(4):  # race: a target on a walkable route moves at once
+        if focus[c] == 1.0 and info[c, I_R] == 0 and work[V_CELL + c] >= 0 and work[V_PROG + c] >= params[4]:
+            if work[V_PROG + c] > best_p:
+                best_p = work[V_PROG + c]
+                best_c = c
+    if best_c >= 0:
+        return find_code(legal, n_legal, move_code(best_c, work[V_CELL + best_c]))
+    values = np.zeros(N_CELLS, dtype=np.float64)
+    place_scores(state, cfg, masks, lay, info, 1.0, 0.5, 0.1, params[2], params[3], focus, places, values)
+    cell, pv = best_cell(values, places)
+    if cell >= 0 and pv > 0.05:
+        return find_code(legal, n_legal, cell)
+    mc, mcell, mv = best_walk(info, work, 0.5, focus)
+    if mc >= 0:
+        return find_code(legal, n_legal, move_code(mc, mcell))
+    return fallback(legal, n_legal, info, places, values, discard)
 
 
-COLLECTOR_PLACE = np.array([1.5, 1.0, 3.0, 0.5, 4.0])
+# ---------------------------------------------------------------------------------------------
+# collector
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def best_treasure_move(state, cfg, seat, info, dests, w_treasure, w_off):
+    """(colour, cell, value) of the best move ending on treasure: points x ``w_treasure`` less
+    ``w_off`` when the cell is off the explorer's best routes (half that one tile off)."""
+    base = P0 + seat * PB
+    best_c = -1
+    best_cell = -1
+    best_v = 0.0
+    for c in range(4):
+        m = dests[c]
+        r = info[c, I_R]
+        while m != 0:
+            low = m & -m
+            m ^= low
+            cell = _bit_index(low)
+            kind = state[base + B_TREASURE + cell]
+            if kind == 0:
+                continue
+            v = w_treasure * treasure_points(cfg, kind)
+            if r >= 0 and r < INF and not info[c, I_OPT] & low:
+                v -= 0.5 * w_off if info[c, I_NEAR] & low else w_off
+            if v > best_v:
+                best_v = v
+                best_c = c
+                best_cell = cell
+    return best_c, best_cell, best_v
 
 
 @strategy("karuba", "collector",
-          "hunts treasure: walks explorers onto gold and crystals, lays treasure tiles near them, then heads home",
-          (StrategyParam("temple_at", 4.0, "enter a temple at once when its top token is worth at least this", 0, 10),))
+          "hunts treasure: lays gold and crystal tiles on or beside its explorers' routes, walks explorers "
+          "onto them, and heads for the temples late in the game",
+          (StrategyParam("treasure", 1.0, "value per point of a move ending on treasure", 0, 100),
+           StrategyParam("lay", 0.8, "value per point of a treasure tile placed where an explorer can reach it",
+                         0, 100),
+           StrategyParam("off_route", 1.0, "penalty for collecting off the explorer's best routes", 0, 100),
+           StrategyParam("late", 8.0, "tiles left at which it stops hunting and heads for the temples", 0, 36),
+           StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100)))
 def collector(state, cfg, seat, legal, n_legal, params, rng):
-    base = P0 + seat * PB
-    best_t = -1
-    best_tv = -1.0
-    best_g = -1
-    best_gv = 0
-    for i in range(n_legal):
-        code = legal[i]
-        if code < MOVE_BASE:
-            continue
-        dest = (code - MOVE_BASE) % 32
-        if dest == AT_TEMPLE:
-            v = token_value(cfg, state[S_PLAYERS], state[S_TAKEN + (code - MOVE_BASE) // 32])
-            if v > best_tv:
-                best_tv = v
-                best_t = i
-        elif state[base + B_TREASURE + dest] > best_gv:
-            best_gv = state[base + B_TREASURE + dest]
-            best_g = i
-    if best_t >= 0 and best_tv >= params[0]:
-        return best_t
-    if best_g >= 0:
-        return best_g
-    if best_t >= 0:
-        return best_t
-    p, pv = _best_place(state, cfg, seat, legal, n_legal, COLLECTOR_PLACE)
-    if p >= 0:
-        return p
-    dist = np.empty((4, N_CELLS), dtype=np.int64)
-    _distances(state, cfg, seat, dist)
-    m, mv = _best_move(state, cfg, seat, legal, n_legal, dist, 10.0, 1.0, 1.0)
-    return m if m >= 0 and mv > 0 else _discard_index(legal, n_legal)
+    t, places, discard, work = start(state, cfg, seat, legal, n_legal)
+    if t >= 0:
+        return t
+    masks, lay, info = new_plan(state, seat, cfg)
+    hunting = tiles_left(state) > params[3]
+    if hunting:
+        tc, tcell, tv = best_treasure_move(state, cfg, seat, info, work[V_DESTS:V_DESTS + 4], params[0], params[2])
+        if tc >= 0 and tv >= 0.9:
+            return find_code(legal, n_legal, move_code(tc, tcell))
+    values = np.zeros(N_CELLS, dtype=np.float64)
+    lay_w = params[1] if hunting else 0.2 * params[1]
+    on_route = place_scores(state, cfg, masks, lay, info, 1.0, 1.0, lay_w, 0.3, params[4], ONES, places, values)
+    tile = state[S_TILE]
+    tpoints = treasure_points(cfg, cfg[O.tile_treasure + tile - 1])
+    if tpoints > 0 and hunting:  # treasure beside an explorer's network, off its routes, still reachable
+        exits = cfg[O.tile_exits + tile - 1]
+        near = np.int64(0)
+        for c in range(4):
+            r = info[c, I_R]
+            if r >= 0 and r < INF:
+                near |= joins_network(exits, info[c, I_REACH], masks[M_WN], masks[M_WE], masks[M_WS], masks[M_WW])
+        m = places & near & ~on_route
+        while m != 0:
+            low = m & -m
+            m ^= low
+            values[_bit_index(low)] += 0.6 * lay_w * tpoints
+    cell, pv = best_cell(values, places)
+    if cell >= 0 and pv > 0.05:
+        return find_code(legal, n_legal, cell)
+    walk_options(state, seat, masks, info, work[V_DESTS:V_DESTS + 4], work[V_NOW:V_NOW + 4],
+                 work[V_PROG:V_PROG + 4], work[V_CELL:V_CELL + 4])
+    mc, mcell, mv = best_walk(info, work, 0.5, ONES)
+    if mc >= 0:
+        return find_code(legal, n_legal, move_code(mc, mcell))
+    if hunting:
+        tc, tcell, tv = best_treasure_move(state, cfg, seat, info, work[V_DESTS:V_DESTS + 4], params[0], params[2])
+        if tc >= 0 and tv > 0:
+            return find_code(legal, n_legal, move_code(tc, tcell))
+    return fallback(legal, n_legal, info, places, values, discard)
