@@ -88,3 +88,58 @@ def run_bench(games: list[str], seconds: float, no_jit_games: int) -> None:
     click.echo(f"{'game':<16}{'cold cache':>12}{'warm cache':>12}")
     for name, cold, warm in compile_rows:
         click.echo(f"{name:<16}{cold['import'] + cold['first_game']:>12.1f}{warm['import'] + warm['first_game']:>12.2f}")
+
+
+SCALE_PROBE = """
+import json, resource, sys, tempfile, time, warnings
+warnings.simplefilter("ignore")
+from simlab.core.runner import RunConfig, run
+cfg = RunConfig.from_dict(json.loads(sys.argv[1]))
+workers, executor = int(sys.argv[2]), sys.argv[3]
+with tempfile.TemporaryDirectory() as tmp:
+    t0 = time.perf_counter()
+    run(cfg, tmp + "/run", workers=workers, executor=executor, progress=False)
+    wall = time.perf_counter() - t0
+me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(json.dumps({"wall": wall, "parent_mb": me, "worker_mb": kids}))
+"""
+
+
+def _scale_probe(config, workers: int, executor: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", SCALE_PROBE, json.dumps(config.to_dict()), str(workers), executor],
+                         capture_output=True, text=True, timeout=24 * 3600)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip()[-500:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def run_scale_bench(games: list[str], n_games: int, memory_games: int, dask: bool) -> None:
+    """Whole runs through the run engine (start-up, chunking, Parquet writing included)."""
+    from dataclasses import replace
+
+    from .core.game import get_game
+
+    click.echo(f"simlab scaling benchmark: heuristic mix, {n_games:,} games per run, {os.cpu_count()} cores here")
+    click.echo(f"{'game':<16}{'players':>7}{'1 worker g/s':>14}{'2 workers g/s':>15}{'scaling':>9}"
+               + (f"{'dask 2 g/s':>12}{'dask cost':>11}" if dask else ""))
+    for name in games:
+        spec = get_game(name)
+        for mix, config in bench_configs(spec):
+            if mix != "heuristic mix":
+                continue
+            config = replace(config, games=n_games)
+            one = n_games / _scale_probe(config, 1, "processes")["wall"]
+            two = n_games / _scale_probe(config, 2, "processes")["wall"]
+            line = f"{spec.name:<16}{config.players:>7}{one:>14,.0f}{two:>15,.0f}{two / one:>8.2f}x"
+            if dask:
+                d = n_games / _scale_probe(config, 2, "dask")["wall"]
+                line += f"{d:>12,.0f}{(two - d) / two:>10.1%}"
+            click.echo(line)
+    if memory_games:
+        spec = get_game("karuba")
+        config = replace(next(c for m, c in bench_configs(spec) if m == "heuristic mix"), games=memory_games)
+        r = _scale_probe(config, 2, "processes")
+        click.echo(f"\nPeak memory, karuba {memory_games:,} games with 2 workers: parent {r['parent_mb']:.0f} MiB, "
+                   f"largest worker {r['worker_mb']:.0f} MiB ({memory_games / r['wall']:,.0f} games/s, "
+                   f"{r['wall']:.0f} s)")

@@ -172,6 +172,18 @@ def bench(games_, seconds, no_jit_games):
     run_bench(list(games_) or available_games(), seconds, no_jit_games)
 
 
+@cli.command("bench-scale")
+@click.option("--game", "-g", "games_", multiple=True, help="benchmark only these games (default: all)")
+@click.option("--games", "-n", "n_games", type=int, default=200_000, show_default=True, help="games per run")
+@click.option("--memory-games", type=int, default=0, help="also measure peak memory of a Karuba run this long")
+@click.option("--dask/--no-dask", default=True, show_default=True, help="compare a 2-worker local Dask cluster")
+def bench_scale(games_, n_games, memory_games, dask):
+    """Whole-run throughput with 1 and 2 workers and on Dask, and peak memory of a long run."""
+    from .bench import run_scale_bench
+
+    run_scale_bench(list(games_) or available_games(), n_games, memory_games, dask)
+
+
 def main(argv=None):
     """Entry point: user errors print one line and exit 2, never a traceback."""
     try:
@@ -194,5 +206,5 @@ def main(argv=None):
         sys.exit(130)
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # python -m simlab.cli
     main()

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import multiprocessing
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 
 from .errors import SimlabError
+
+RETRIES = 3  # a chunk whose worker died is run again this many times before the run gives up
 
 
 class SerialExecutor:
@@ -37,26 +40,46 @@ def _warm_worker(config):
 
 
 class ProcessExecutor:
-    """Spawned processes (no fork: safe with threads from pandas/pyarrow), at most ``workers``
-    chunks in flight so an interrupt cancels cleanly."""
+    """Spawned processes (no fork: safe with threads from pandas/pyarrow), at most two chunks
+    per worker in flight so an interrupt cancels cleanly. If a worker process dies, the pool is
+    rebuilt and the unfinished chunks run again."""
 
     def __init__(self, workers, scheduler, config):
+        self.workers, self.config = workers, config
+        self.pool = self._new_pool()
+
+    def _new_pool(self):
         ctx = multiprocessing.get_context("spawn")
-        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_warm_worker,
-                                        initargs=(config,))
-        self.workers = workers
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_warm_worker,
+                                   initargs=(self.config,))
 
     def map_unordered(self, fn, tasks):
         tasks = list(tasks)
+        tries = {key: 0 for key, _ in tasks}
         pending = {}
         while tasks or pending:
             while tasks and len(pending) < 2 * self.workers:
                 key, args = tasks.pop(0)
-                pending[self.pool.submit(fn, *args)] = key
+                pending[self.pool.submit(fn, *args)] = (key, args)
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            broken = False
             for fut in finished:
-                key = pending.pop(fut)
-                yield key, fut.result()
+                key, args = pending.pop(fut)
+                try:
+                    result = fut.result()
+                except BrokenProcessPool:
+                    tries[key] += 1
+                    if tries[key] > RETRIES:
+                        raise SimlabError(f"chunk {key} killed its worker {RETRIES + 1} times; giving up") from None
+                    tasks.insert(0, (key, args))
+                    broken = True
+                    continue
+                yield key, result
+            if broken:  # every in-flight chunk died with the pool: run them again on a new one
+                tasks[:0] = list(pending.values())
+                pending.clear()
+                self.pool.shutdown(wait=False, cancel_futures=True)
+                self.pool = self._new_pool()
 
     def __enter__(self):
         return self
@@ -83,14 +106,17 @@ class DaskExecutor:
                                         dashboard_address=None)
             self.client = Client(self.cluster)
         self.client.run(_warm_worker, config)
-        self.prefix = f"simlab-{abs(hash(str(config))) % 10**10}"
+        from .runner import RunConfig, fingerprint
+
+        run_config = RunConfig.from_dict(config)
+        self.prefix = f"simlab-{run_config.game}-seed{run_config.seed}-{fingerprint(run_config, 0)[:10]}-chunk"
 
     def map_unordered(self, fn, tasks):
         from dask.distributed import as_completed
 
         futures = {}
         for key, args in tasks:
-            fut = self.client.submit(fn, *args, key=f"{self.prefix}-{key}", retries=3, pure=False)
+            fut = self.client.submit(fn, *args, key=f"{self.prefix}{key}-first{args[1]}", retries=RETRIES)
             futures[fut] = key
         for fut in as_completed(futures):
             yield futures[fut], fut.result()
