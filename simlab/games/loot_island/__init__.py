@@ -1,0 +1,92 @@
+"""Loot Island (Aaron Haag, What's Your Game? 2017), 2-5 players, with Allen for 2 players."""
+from simlab.core.errors import SimlabError
+from simlab.core.game import Column, GameSpec
+
+from . import rules
+from .components import EVENT_NAMES, N_TREASURE, PARAMS, TYPE_NAMES
+from .trace import narrate
+
+
+def check(values: dict, n_players: int) -> None:
+    """Refuse settings the engine cannot play, naming the parameter."""
+    forced = [v for v in values["forced_events"] if v]
+    if len(set(forced)) != len(forced):
+        raise SimlabError(f"forced_events names an event twice: {values['forced_events']}")
+    for r, v in enumerate(values["forced_events"]):
+        if v and r == 0 and v > 4 and not values["events_enabled"]:
+            raise SimlabError("forced_events needs events_enabled=true")
+    corner, facing = values["forced_ship"]
+    if facing not in (-1, 0, 1):
+        raise SimlabError(f"forced_ship facing must be -1, 0 (random) or 1, got {facing}")
+    if sum(values["compasses"] for _ in range(1)) < 1:
+        raise SimlabError("compasses must be at least 1")
+    decks = values["treasure_decks"][n_players - 2]
+    if not 1 <= decks <= 15:
+        raise SimlabError(f"treasure_decks for {n_players} players must be a bitmask 1..15, got {decks}")
+
+
+_SOURCES = ("amulet", "money", "book", "jewel", "crown", "skull", "start")
+SEAT_COLUMNS = (
+    Column("curses", "curse cubes at game end"),
+    Column("eliminated", "0 in the game; 1 eliminated with too many curse cubes; 2 eliminated by the healer fee"),
+    Column("healer", "healer card taken (1..14 = spec section 3 row; 0 none: no cubes or eliminated)"),
+    Column("healer_fee", "gold paid to the healer"),
+    Column("gross_gold", "treasure value incl. crown prize and start tile, before the healer fee (0 if eliminated "
+                         "by curses)"),
+    Column("net_gold", "gross_gold - healer_fee (the score of a player still in; negative = eliminated by the fee)"),
+    *(Column(f"gold_{s}", f"gold from {s}" + (" (base + set bonus)" if s in ("jewel", "skull") else
+                                               " (base + crown prize)" if s == "crown" else
+                                               " (book x paired curse numbers)" if s == "book" else ""))
+      for s in _SOURCES),
+    *(Column(f"n_{TYPE_NAMES[i].split()[0]}", f"{TYPE_NAMES[i]} treasures kept") for i in range(6)),
+    Column("crosses", "crown crosses collected"),
+    Column("treasures_taken", "treasures taken (kept or discarded)"),
+    Column("treasures_discarded", "treasures discarded when taken"),
+    Column("cubes_taken", "curse cubes taken over the game (start cubes excluded)"),
+    Column("cubes_discarded", "curse cubes discarded over the game"),
+    Column("start_tile", "1 if the player holds the start-player tile at game end (+5 gold)"),
+    Column("start_taken", "times the player passed first and took the start-player tile"),
+    Column("islets_used", "islets used with the player's own cards"),
+    Column("allen_uses", "turns the player played Allen's cards (2 players)"),
+    Column("cards_played", "own map cards played to the island"),
+    Column("a1_drawn", "1 if the player drew event A1's two extra cards"),
+    Column("kept_1_25", "bitmask of kept treasures numbered 1..25 (bit k = number k + 1)", dtype="int32"),
+    Column("kept_26_50", "bitmask of kept treasures numbered 26..50 (bit k = number k + 26)", dtype="int32"),
+    Column("kept_51_74", "bitmask of kept treasures numbered 51..74 (bit k = number k + 51)", dtype="int32"),
+)
+GAME_COLUMNS = (
+    Column("allen_crosses", "crown crosses Allen collected (-1: no Allen)", "game"),
+    Column("events", "bitmask of events revealed: bit 0..3 = A1..A4, bit 4..17 = B1..B14", "game", "int32"),
+    Column("islets_in_game", "bitmask of islets T1..T7 in the game", "game"),
+    Column("islets_used_mask", "bitmask of islets T1..T7 used at least once", "game"),
+    Column("healers_dealt", "bitmask of healer cards 1..14 dealt (bit k = healer k + 1)", "game"),
+    Column("no_winner", "1 if every player was eliminated (then all share rank 1 in the frame)", "game"),
+    Column("deck_out", "1 if the treasure deck ran dry and the game jumped to its end", "game"),
+    Column("start_player_end", "seat holding the start-player tile at game end (tie-break origin)", "game"),
+    Column("turns", "phase-2 turns taken, all rounds", "game"),
+    Column("rounds", "rounds played (5 unless the treasure deck ran dry)", "game"),
+)
+assert len(SEAT_COLUMNS) + len(GAME_COLUMNS) == rules.N_RESULT_COLUMNS
+
+GAME = GameSpec(
+    name="loot-island",
+    title="Loot Island",
+    min_players=2,
+    max_players=5,
+    summary=("Cooperative-competitive card play: players lay ascending same-colour map cards at 8 landings to "
+             "find loot, compass order decides who picks treasure first; treasures bring gold and curse cubes; "
+             "chance in map draws, treasure reveals, events and healers; decisions at every play, pick, "
+             "keep/discard and pass. Utility: gold after the healer fee; 13+ cubes or a negative result "
+             "eliminates. 2 players add the open bot Allen (crowns only)."),
+    params=PARAMS,
+    columns=SEAT_COLUMNS + GAME_COLUMNS,
+    play_game=rules.play_game,
+    narrate=narrate,
+    check=check,
+    length_column="turns",
+    default_seats=("hunter", "cautious", "collector", "random", "hunter"),
+    variants={"healers-face-up": {"healers_face_up": True}, "events-face-up": {"events_face_up": True},
+              "start-hand": {"start_hand_variant": True}, "no-allen": {"allen": False},
+              "no-events": {"events_enabled": False}},
+    rules_file="shared/rules/loot_island.md",
+)

@@ -1,0 +1,581 @@
+"""Loot Island strategies: uniform random, and three heuristics built differently.
+
+* ``cautious``  keeps curses low: discards any treasure that would push it past its curse cap
+  (``cap``, the risk appetite), values every cube it can shed, passes early for the start tile,
+  joins a landing only near the bottom of its compass stack, and never draws A1's cursed cards.
+* ``hunter``    a greedy treasure hunter: ranks treasures by gold per curse cube, keeps almost all,
+  pushes landings on the explored coast to the loot count with chests and +1 cards, and uses
+  Allen's cards whenever they complete a loot it shares in.
+* ``collector`` a crown and set collector: values crosses (crown places) and jewel/skull/book set
+  completion, plants compasses early on coming coasts to be first in their stacks, and plays
+  Allen's cards only to deny his crowns or to reach loot it is first in.
+
+All read only public information (the hands of others and face-down cards are never looked at:
+face-down healers and events only under their face-up variants). Choice codes are those of
+``simlab.games.loot_island.state``.
+"""
+import numpy as np
+from numba import njit
+
+from simlab.core.rng import randint
+from simlab.core.strategy import StrategyParam, strategy
+from simlab.games.loot_island.components import (EV_A1, EV_B8, EV_B12, EV_B14, I_BOTTOM, I_DISCARD, I_DRAW2, I_MOVE,
+                                                 I_SHIP, I_TREASURE, N_MAP, N_TREASURE, O, PER_COLOUR, SYM_CHEST,
+                                                 SYM_DISCARD, SYM_DOUBLE, SYM_DRAW, T_AMULET, T_BOOK, T_CROWN, T_JEWEL,
+                                                 T_SKULL)
+from simlab.games.loot_island.rules import (card_symbol, card_value, cards_needed, compass_pos, current_coast,
+                                            event_now, healer_fee, is_allen, last_is_one, near_landing, treasure_value)
+from simlab.games.loot_island.state import (B_CROSSES, B_CURSES, B_HAND_N, B_TYPES, D_A1, D_A2, D_ACTION, D_B4,
+                                            D_CARD, D_COPY, D_DISCARD, D_DO, D_HEALER, D_KEEP, D_PAY, D_PICK,
+                                            D_SOURCE, D_TARGET, ISLET_ALLEN, ISLET_OWN, L0, L_CHESTS, L_COMP, L_COUNT,
+                                            L_NCOMP, LB, M_HAND, P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN,
+                                            S_ALLEN_CROSSES, S_DCTX, S_DKIND, S_FACING, S_FIRST_PASSED, S_MLOC,
+                                            S_PLAYERS, S_ROUND, S_STAGE, S_STAGE_N, S_TLOC, SKIP, STOP, SUPPLY,
+                                            T_KEPT)
+
+STYLE_CAUTIOUS, STYLE_HUNTER, STYLE_COLLECTOR = 0, 1, 2
+
+
+@strategy("loot-island", "random", "uniform random legal choice at every decision")
+def random_play(state, cfg, seat, legal, n_legal, params, rng):
+    return randint(rng, n_legal)
+
+
+# ---------------------------------------------------------------------------------------------------
+# shared evaluation helpers
+# ---------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def curses(state, seat):
+    return state[P0 + seat * PB + B_CURSES]
+
+
+@njit(cache=True)
+def cube_cost(state, cfg, seat, k, cap, per_cube):
+    """Gold-equivalent cost of taking ``k`` more cubes: the healer's rate plus a steep price past the cap."""
+    now = curses(state, seat)
+    after = now + k
+    cost = per_cube * k
+    if after > cap:
+        over = after - max(now, cap)
+        cost += 6.0 * over
+    if after >= cfg[O.curse_threshold]:
+        cost += 60.0
+    return cost
+
+
+@njit(cache=True)
+def kept_list(state, seat, ids):
+    n = 0
+    for t in range(N_TREASURE):
+        if state[S_TLOC + t] == T_KEPT + seat:
+            ids[n] = t
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def gain_of(state, cfg, seat, t, crown_w, set_w):
+    """Marginal gold of keeping ``t`` (scored with the real rules) plus crown and set potential."""
+    ids = np.empty(N_TREASURE, dtype=np.int64)
+    parts = np.empty(6, dtype=np.int64)
+    n = kept_list(state, seat, ids)
+    before = treasure_value(cfg, ids, n, parts)
+    ids[n] = t
+    after = treasure_value(cfg, ids, n + 1, parts)
+    g = float(after - before)
+    ty = cfg[O.treasure_type + t]
+    base = P0 + seat * PB
+    if ty == T_CROWN:
+        g += crown_w * cfg[O.treasure_crosses + t]
+    elif ty == T_JEWEL:
+        k = state[base + B_TYPES + T_JEWEL]
+        if k % 3 == 0:
+            g += set_w * 3.0
+    elif ty == T_SKULL:
+        g += set_w * 1.0
+    elif ty == T_BOOK and g == 0:
+        g += set_w * 1.5 * cfg[O.treasure_book + t]
+    elif ty == T_AMULET:
+        g += 1.0
+    return g
+
+
+@njit(cache=True)
+def keep_and_drop(state, cfg, seat, t, w):
+    """(value of keeping, value of discarding) treasure ``t`` under weights ``w``."""
+    cap = w[0]
+    per_cube = w[1]
+    keep = gain_of(state, cfg, seat, t, w[2], w[3])
+    curse = cfg[O.treasure_curse + t]
+    crossed = cfg[O.treasure_crossed + t]
+    net = curse - crossed
+    if net > 0:
+        keep -= cube_cost(state, cfg, seat, net, cap, per_cube)
+    elif net < 0:
+        keep += per_cube * min(-net, curses(state, seat) + curse)
+    can = cfg[O.treasure_discard_cubes] + cfg[O.amulet_cubes] * state[P0 + seat * PB + B_TYPES + T_AMULET]
+    drop = per_cube * min(can, curses(state, seat))
+    if curses(state, seat) > cap:
+        drop += 2.0 * min(can, curses(state, seat) - cap)
+    return keep, drop
+
+
+@njit(cache=True)
+def explore_delay(state, cfg, landing):
+    """Rounds until ``landing``'s coast is explored (0 this round); 9 = only the final exploration."""
+    coast = landing // 2
+    cur = current_coast(state)
+    d = ((coast - cur) * state[S_FACING]) % 4
+    if d == 1 and event_now(state, cfg) == EV_B14:
+        return 0
+    if d <= cfg[O.rounds] - state[S_ROUND]:
+        return d
+    return 9
+
+
+@njit(cache=True)
+def share(revealed, pos, n):
+    """Treasures the compass at ``pos`` (0 = bottom) gets when ``revealed`` go round ``n`` compasses."""
+    if n <= 0 or revealed <= pos:
+        return 0
+    return 1 + (revealed - pos - 1) // n
+
+
+@njit(cache=True)
+def landing_picks(state, cfg, landing, seat, add_count, add_chests, joiner, extra_comp):
+    """Picks ``seat`` expects at ``landing`` explored now after ``joiner`` adds cards (big or small loot)."""
+    base = L0 + landing * LB
+    need = cards_needed(cfg, state[S_PLAYERS])
+    cnt = state[base + L_COUNT] + add_count
+    if cnt < need:
+        return 0.0
+    nc = state[base + L_NCOMP]
+    pos = compass_pos(state, landing, seat)
+    n = nc + extra_comp
+    if pos < 0:
+        if seat != joiner:
+            return 0.0
+        pos = nc
+    other = state[L0 + (landing ^ 1) * LB + L_COUNT]
+    near = near_landing(state, landing // 2) == landing
+    big = cnt > other or (cnt == other and near)
+    if event_now(state, cfg) == EV_B12 and other >= need:
+        big = cnt < other or (cnt == other and near)
+    revealed = state[base + L_CHESTS] + add_chests + (n if big else 0)
+    return float(share(revealed, pos, n))
+
+
+@njit(cache=True)
+def hand_scan(state, cfg, owner, landing, colour, counts):
+    """Eligible cards of ``colour`` in ``owner``'s hand for ``landing``: counts[0] cards, [1] loot count
+    (doubles count 2), [2] chests, [3] plain 1s that would curse everybody, [4] discard symbols."""
+    for j in range(5):
+        counts[j] = 0
+    last = state[L0 + landing * LB + 4]
+    one_normal = last_is_one(state, cfg, landing)
+    for m in range(colour * PER_COLOUR, (colour + 1) * PER_COLOUR):
+        if state[S_MLOC + m] != M_HAND + owner:
+            continue
+        v = card_value(cfg, m)
+        if not (v == 0 or v == 1 or v >= last):
+            continue
+        s = card_symbol(cfg, m)
+        counts[0] += 1
+        counts[1] += 2 if s == SYM_DOUBLE else 1
+        if s == SYM_CHEST:
+            counts[2] += 1
+        if v == 1 and one_normal:
+            counts[3] += 1
+        if s == SYM_DISCARD:
+            counts[4] += 1
+
+
+@njit(cache=True)
+def play_value(state, cfg, seat, code, w, style):
+    """Heuristic value of a PLAY code (own cards or Allen's)."""
+    allen = code >= PLAY_ALLEN
+    if allen and w[6] <= 0:
+        return -1e9
+    x = (code - PLAY_OWN) % 100
+    landing = x // 4
+    colour = x % 4
+    owner = state[S_PLAYERS] if allen else seat
+    counts = np.empty(5, dtype=np.int64)
+    hand_scan(state, cfg, owner, landing, colour, counts)
+    need = cards_needed(cfg, state[S_PLAYERS])
+    base = L0 + landing * LB
+    cnt = state[base + L_COUNT]
+    nc = state[base + L_NCOMP]
+    pos = compass_pos(state, landing, seat)
+    delay = explore_delay(state, cfg, landing)
+    vt = w[4]
+    # plan: just enough cards to reach the loot count now, else one card to claim a place
+    missing = need - cnt
+    if delay == 0 and missing > 0:
+        use = min(counts[0], missing)
+        add = min(counts[1], max(missing, 1))
+    else:
+        use = 1
+        add = 1
+    chests = counts[2] if (style == STYLE_HUNTER or use >= counts[0]) else 0
+    v = 0.0
+    if delay == 0:
+        if allen:
+            mine = landing_picks(state, cfg, landing, seat, add, chests, -1, 0 if compass_pos(state, landing, owner) >= 0 else 1)
+            had = landing_picks(state, cfg, landing, seat, 0, 0, -1, 0)
+            v = (mine - had) * vt
+            opp_gain = 0.0
+            for q in range(state[S_PLAYERS]):
+                if q != seat:
+                    opp_gain += landing_picks(state, cfg, landing, q, add, chests, -1, 0) - landing_picks(
+                        state, cfg, landing, q, 0, 0, -1, 0)
+            v -= opp_gain * vt * 0.8
+            v *= w[6]
+        else:
+            after = landing_picks(state, cfg, landing, seat, add, chests, seat, 1 if pos < 0 else 0)
+            before = landing_picks(state, cfg, landing, seat, 0, 0, -1, 0) if pos >= 0 else 0.0
+            v = (after - before) * vt
+            if after == 0.0 and cnt + counts[1] < need:
+                # a start others may complete; worth little, more when low in the stack
+                v = 0.15 * vt * add / need if pos < 0 and nc < 2 else 0.0
+            v -= w[5] * use
+    elif delay < 9:
+        if allen:
+            v = -0.2
+        elif pos < 0:
+            place = nc
+            v = vt * (0.6 if style == STYLE_COLLECTOR else 0.35) / (1.0 + place) / (1.0 + 0.5 * delay)
+            v -= w[5] * use
+        else:
+            v = 0.05 * vt - w[5] * use
+    else:
+        if allen:
+            v = -0.2
+        elif pos < 0 and nc < 2:
+            v = vt * 0.2 / (1.0 + nc) - w[5] * use
+        else:
+            v = -w[5] * use
+    if counts[3] > 0 and counts[0] == counts[3]:
+        v -= cube_cost(state, cfg, seat, 1, w[0], w[1])
+    if counts[4] > 0 and (pos >= 0 or not allen) and curses(state, seat) > 0:
+        v += 0.5 * w[1]
+    return v
+
+
+@njit(cache=True)
+def islet_value(state, cfg, seat, code, w, style):
+    allen = code >= ISLET_ALLEN
+    i = ((code - ISLET_OWN) % 100) // 4
+    action = cfg[O.islet_action + i]
+    value = cfg[O.islet_value + i]
+    cost = 0.0 if allen else 2.0 * w[5] + 1.0
+    v = 0.0
+    if action == I_DISCARD:
+        if not allen:
+            v = w[1] * min(value, curses(state, seat)) * (1.5 if style == STYLE_CAUTIOUS else 1.0)
+    elif action == I_TREASURE:
+        if allen:
+            v = 0.3
+        else:
+            v = w[4] - cube_cost(state, cfg, seat, value + 1, w[0], w[1])
+    elif action == I_BOTTOM:
+        best = 0.0
+        owner = state[S_PLAYERS] if allen else seat
+        for landing in range(8):
+            pos = compass_pos(state, landing, owner)
+            if pos > 0 and explore_delay(state, cfg, landing) == 0 and owner == seat:
+                p_now = landing_picks(state, cfg, landing, seat, 0, 0, -1, 0)
+                if p_now > 0:
+                    best = max(best, 0.5 * w[4] * pos / (1.0 + pos))
+        v = best
+    elif action == I_DRAW2:
+        v = 0.0 if allen else 0.8 * value * w[5]
+    elif action == I_MOVE or action == I_SHIP:
+        v = 0.0
+    return v - cost
+
+
+@njit(cache=True)
+def pass_value(state, cfg, seat, w, style):
+    v = w[7]
+    if state[S_FIRST_PASSED] == 0:
+        v += 0.4 * cfg[O.start_tile_bonus] * (1.5 if style == STYLE_CAUTIOUS else 1.0)
+        if event_now(state, cfg) == EV_B8:
+            v += 2.0 * w[1] * (state[S_PLAYERS] - 1) * 0.5
+    return v
+
+
+@njit(cache=True)
+def choose_action(state, cfg, seat, legal, n_legal, w, style):
+    best = 0
+    best_v = -1e9
+    for i in range(n_legal):
+        code = legal[i]
+        if code == PASS:
+            v = pass_value(state, cfg, seat, w, style)
+        elif code < ISLET_OWN:
+            v = play_value(state, cfg, seat, code, w, style)
+        else:
+            v = islet_value(state, cfg, seat, code, w, style)
+        if v > best_v:
+            best_v = v
+            best = i
+    return best
+
+
+@njit(cache=True)
+def card_score(state, cfg, seat, m, landing, allen, style, w):
+    s = card_symbol(cfg, m)
+    v = card_value(cfg, m)
+    score = 1.0
+    if s == SYM_DOUBLE:
+        score += 2.0
+    elif s == SYM_CHEST:
+        score += 1.5 if style == STYLE_HUNTER else 0.3
+    elif s == SYM_DISCARD:
+        score += 0.8 if curses(state, seat) > 0 else 0.0
+    elif s == SYM_DRAW:
+        score += 0.6
+    if v == 1:
+        if last_is_one(state, cfg, landing):
+            score -= 2.0 + (3.0 if style == STYLE_CAUTIOUS else 0.0)
+        else:
+            score += 0.5
+    elif v == 0:
+        score -= 0.5  # keep wilds for later
+    else:
+        score -= 0.04 * v
+    return score
+
+
+@njit(cache=True)
+def choose_card(state, cfg, seat, legal, n_legal, w, style):
+    landing = state[S_DCTX]
+    allen = state[S_DCTX + 2] == 1
+    staged = state[S_STAGE_N]
+    need = cards_needed(cfg, state[S_PLAYERS])
+    cnt = state[L0 + landing * LB + L_COUNT]
+    for j in range(staged):
+        cnt += 2 if card_symbol(cfg, state[S_STAGE + j]) == SYM_DOUBLE else 1
+    delay = explore_delay(state, cfg, landing)
+    stop = -1
+    for i in range(n_legal):
+        if legal[i] == STOP:
+            stop = i
+    if stop >= 0:
+        if delay != 0 and not allen:
+            return stop
+        if cnt >= need and not (style == STYLE_HUNTER and compass_pos(state, landing, seat) == 0):
+            return stop
+    best = -1
+    best_v = -1e9
+    for i in range(n_legal):
+        m = legal[i]
+        if m == STOP:
+            continue
+        v = card_score(state, cfg, seat, m, landing, allen, style, w)
+        if cnt >= need:  # extra cards only for chests
+            v = 1.0 if card_symbol(cfg, m) == SYM_CHEST else -1.0
+        if v > best_v:
+            best_v = v
+            best = i
+    if best < 0 or (best_v < 0 and stop >= 0):
+        return stop if stop >= 0 else 0
+    return best
+
+
+@njit(cache=True)
+def landing_worth(state, cfg, seat, landing, owner):
+    """How much ``owner``'s compass at ``landing`` is worth to ``seat`` (for moving one away)."""
+    pos = compass_pos(state, landing, owner)
+    if pos < 0:
+        return -1.0
+    delay = explore_delay(state, cfg, landing)
+    p = landing_picks(state, cfg, landing, owner, 0, 0, -1, 0) if delay == 0 else 0.0
+    return p * 3.0 + 1.0 / (1.0 + pos) + (1.0 if delay < 9 else 0.0) / (1.0 + delay)
+
+
+@njit(cache=True)
+def decide_all(state, cfg, seat, legal, n_legal, w, style):
+    kind = state[S_DKIND]
+    if kind == D_ACTION:
+        return choose_action(state, cfg, seat, legal, n_legal, w, style)
+    if kind == D_CARD:
+        return choose_card(state, cfg, seat, legal, n_legal, w, style)
+    if kind == D_PICK or kind == D_A2:
+        best = 0
+        best_v = -1e9
+        for i in range(n_legal):
+            keep, drop = keep_and_drop(state, cfg, seat, legal[i], w)
+            v = keep if kind == D_A2 else max(keep, drop)
+            if style == STYLE_HUNTER and kind == D_PICK:
+                v = max(keep, drop - 1.0)
+            if v > best_v:
+                best_v = v
+                best = i
+        return best
+    if kind == D_KEEP:
+        t = state[S_DCTX]
+        keep, drop = keep_and_drop(state, cfg, seat, t, w)
+        if style == STYLE_CAUTIOUS:
+            net = cfg[O.treasure_curse + t] - cfg[O.treasure_crossed + t]
+            if curses(state, seat) + net > w[0]:
+                keep = -1e9
+        want = 1 if keep >= drop else 0
+        for i in range(n_legal):
+            if legal[i] == want:
+                return i
+        return 0
+    if kind == D_A1:
+        ok = curses(state, seat) + 2 <= w[0] - 3 and style != STYLE_CAUTIOUS
+        for i in range(n_legal):
+            if legal[i] == (1 if ok else 0):
+                return i
+        return 0
+    if kind == D_COPY:
+        best = 0
+        for i in range(n_legal):
+            if legal[i] == SYM_DISCARD and curses(state, seat) > 0:
+                return i
+            if legal[i] == SYM_DRAW:
+                best = i
+        return best
+    if kind == D_HEALER:
+        best = 0
+        best_v = 1 << 30
+        c = curses(state, seat)
+        for i in range(n_legal):
+            fee = healer_fee(cfg, legal[i], c)
+            if fee < best_v:
+                best_v = fee
+                best = i
+        return best
+    if kind == D_DISCARD:
+        if state[S_DCTX] == 0:  # phase 1: drop plain 1s (curse traps) when cautious, else keep all
+            for i in range(n_legal):
+                m = legal[i]
+                if m != STOP and style == STYLE_CAUTIOUS and card_value(cfg, m) == 1:
+                    return i
+            for i in range(n_legal):
+                if legal[i] == STOP:
+                    return i
+            return 0
+        worst = 0
+        worst_v = 1e9
+        for i in range(n_legal):
+            m = legal[i]
+            v = 1.0 + (2.0 if card_symbol(cfg, m) != 0 else 0.0) - (1.0 if card_value(cfg, m) == 1 else 0.0)
+            if v < worst_v:
+                worst_v = v
+                worst = i
+        return worst
+    if kind == D_PAY:
+        worst = 0
+        worst_v = 1e9
+        for i in range(n_legal):
+            m = legal[i]
+            v = card_score(state, cfg, seat, m, 0, False, style, w) + (2.0 if card_value(cfg, m) == 0 else 0.0)
+            if v < worst_v:
+                worst_v = v
+                worst = i
+        return worst
+    if kind == D_SOURCE or kind == D_B4:
+        owner = state[S_PLAYERS] if (kind == D_SOURCE and state[S_DCTX + 1] == 1) else seat
+        if kind == D_B4:
+            owner = state[S_DCTX]
+        best = 0
+        best_v = 1e9
+        for i in range(n_legal):
+            if legal[i] == SUPPLY:
+                return i
+            v = landing_worth(state, cfg, seat, legal[i], owner)
+            if v < best_v:
+                best_v = v
+                best = i
+        return best
+    if kind == D_TARGET:
+        action = state[S_DCTX + 1]
+        allen = state[S_DCTX + 2] == 1
+        best = -1
+        best_v = 0.0
+        for i in range(n_legal):
+            landing = legal[i]
+            if landing == SKIP:
+                continue
+            if action == I_BOTTOM:
+                if allen:
+                    continue
+                pos = compass_pos(state, landing, seat)
+                v = pos * landing_picks(state, cfg, landing, seat, 0, 0, -1, 0)
+            else:
+                if allen:
+                    continue
+                v = landing_picks(state, cfg, landing, seat, 0, 0, seat, 1) if explore_delay(
+                    state, cfg, landing) == 0 else 0.0
+            if v > best_v:
+                best_v = v
+                best = i
+        if best >= 0:
+            return best
+        for i in range(n_legal):
+            if legal[i] == SKIP:
+                return i
+        return 0
+    if kind == D_DO:
+        action = state[S_DCTX + 1]
+        allen = state[S_DCTX + 2] == 1
+        do = False
+        if action == I_TREASURE:
+            do = allen or w[4] > cube_cost(state, cfg, seat, cfg[O.islet_value + state[S_DCTX]] + 1, w[0], w[1])
+        elif action == I_SHIP:
+            cur = current_coast(state)
+            nxt = (cur + state[S_FACING]) % 4
+            here = landing_picks(state, cfg, 2 * cur, seat, 0, 0, -1, 0) + landing_picks(
+                state, cfg, 2 * cur + 1, seat, 0, 0, -1, 0)
+            there = landing_picks(state, cfg, 2 * nxt, seat, 0, 0, -1, 0) + landing_picks(
+                state, cfg, 2 * nxt + 1, seat, 0, 0, -1, 0)
+            do = there > here
+        for i in range(n_legal):
+            if legal[i] == (1 if do else 0):
+                return i
+        return 0
+    return 0
+
+
+_COMMON = (
+    StrategyParam("per_cube", 1.6, "gold a curse cube is worth (healer rate) when keeping or shedding cubes", 0, 20),
+    StrategyParam("crown_weight", 2.0, "extra gold per crown cross (hope of a crown place)", 0, 20),
+    StrategyParam("set_weight", 1.0, "weight of jewel/skull/book set potential", 0, 20),
+    StrategyParam("treasure_gold", 5.0, "gold one treasure pick is expected to bring", 0, 50),
+    StrategyParam("card_cost", 0.8, "gold-equivalent of spending one own map card", 0, 20),
+    StrategyParam("allen_weight", 1.0, "how readily Allen's cards are played (2 players; 0 = never)", 0, 10),
+    StrategyParam("pass_bias", 0.3, "value of passing (higher = passes earlier)", -20, 20),
+)
+
+
+def _params(cap, per_cube, crown, sets, gold, card, allen, pass_bias):
+    defaults = (per_cube, crown, sets, gold, card, allen, pass_bias)
+    return (StrategyParam("cap", cap, "risk appetite: most curse cubes the player accepts (curse-threshold studies)",
+                          0, 40),) + tuple(StrategyParam(p.name, d, p.meaning, p.low, p.high)
+                                           for p, d in zip(_COMMON, defaults))
+
+
+@strategy("loot-island", "cautious",
+          "keeps curses low: discards treasures past its curse cap, sheds cubes, passes early, joins low in stacks",
+          _params(6.0, 2.5, 1.5, 0.8, 4.5, 0.9, 0.8, 1.2))
+def cautious(state, cfg, seat, legal, n_legal, params, rng):
+    return decide_all(state, cfg, seat, legal, n_legal, params, STYLE_CAUTIOUS)
+
+
+@strategy("loot-island", "hunter",
+          "greedy treasure hunter: keeps most treasure, pushes explored landings to loot with chests, uses Allen freely",
+          _params(11.0, 1.2, 1.5, 0.8, 6.0, 0.6, 1.5, -0.2))
+def hunter(state, cfg, seat, legal, n_legal, params, rng):
+    return decide_all(state, cfg, seat, legal, n_legal, params, STYLE_HUNTER)
+
+
+@strategy("loot-island", "collector",
+          "crown and set collector: values crosses and set completion, plants compasses early on coming coasts",
+          _params(9.0, 1.6, 4.0, 2.5, 5.0, 0.8, 0.7, 0.3))
+def collector(state, cfg, seat, legal, n_legal, params, rng):
+    return decide_all(state, cfg, seat, legal, n_legal, params, STYLE_COLLECTOR)
