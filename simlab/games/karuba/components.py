@@ -20,7 +20,7 @@ TILE_TREASURE = tuple(1 if t in (3, 4, 9, 10, 11, 13, 15, 27, 31, 33) else 2 if 
 
 PARAMS = ParamTable((
     Param("tile_exits", TILE_EXITS, "path exits of tiles 1-36 (bitmask N=1 E=2 S=4 W=8); exits = steps when discarded",
-          FACT, "S2-S6: tile art and three data sets agree", low=0, high=15),
+          FACT, "S2-S6: tile art and three data sets agree", low=1, high=15),
     Param("tile_treasure", TILE_TREASURE, "treasure printed on tiles 1-36: 0 none, 1 crystal, 2 gold",
           FACT, "S2, S4, S6 (S5 misses the crystal on 27)", low=0, high=2),
     Param("tokens_2p", (5, 3), "temple treasure stack per colour, 2 players, top first", FACT, "S1", low=0, high=20),

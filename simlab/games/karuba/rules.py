@@ -8,6 +8,7 @@ space is ``label / 10 - 1``.
 import numpy as np
 from numba import njit
 
+from simlab.core.bits import bit_index
 from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, PLAY_SIGNATURE, emit
 from simlab.core.rng import randint, shuffle
 
@@ -189,20 +190,11 @@ def temple_distances(state, seat, colour, cfg, dist):
         m = front
         while m != 0:
             low = m & -m
-            dist[_bit_index(low)] = d
+            dist[bit_index(low)] = d
             m ^= low
         front = _spread(front, o_n, o_e, o_s, o_w) & ~seen
         seen |= front
         d += 1
-
-
-@njit(cache=True)
-def _bit_index(low):
-    i = 0
-    while low > 1:
-        low >>= 1
-        i += 1
-    return i
 
 
 @njit(cache=True)
@@ -216,10 +208,15 @@ def legal_choices(state, seat, cfg, legal):
     """Fill ``legal`` with the seat's choice codes for the revealed tile; return their count."""
     base = P0 + seat * PB
     n = 0
-    for cell in range(N_CELLS):
-        if state[base + B_TILE + cell] == 0:
-            legal[n] = cell
-            n += 1
+    # every tile has at least two exits, so the cells with any exit are exactly the placed ones
+    placed = np.int64(state[base + B_OPEN] | state[base + B_OPEN + 1] | state[base + B_OPEN + 2] |
+                      state[base + B_OPEN + 3])
+    empty = ALL_CELLS & ~placed
+    while empty != 0:
+        low = empty & -empty
+        legal[n] = bit_index(low)
+        n += 1
+        empty ^= low
     legal[n] = DISCARD_ONLY
     n += 1
     steps = steps_of(state[S_TILE], cfg)
@@ -232,7 +229,7 @@ def legal_choices(state, seat, cfg, legal):
         cells, temple = reach(state, seat, c, steps, cfg, blocked)
         while cells != 0:
             low = cells & -cells
-            legal[n] = MOVE_BASE + c * 32 + _bit_index(low)
+            legal[n] = MOVE_BASE + c * 32 + bit_index(low)
             n += 1
             cells ^= low
         if temple:
