@@ -4,10 +4,11 @@ Every decision the rules leave to a player goes through :func:`ask`, which calls
 strategy with the legal choice codes and validates its answer.
 """
 import numpy as np
-from numba import njit
+from numba import njit, types
 
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, PLAY_SIGNATURE, emit
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_SEATS, PLAY_SIGNATURE, emit
 from simlab.core.rng import randint, shuffle
+from simlab.core.strategy import DECIDE_TYPE
 
 from .components import (DIE_SIDES, EFFECT_COIN, EFFECT_TOOL, EFFECT_TORCH, KIND_DICE, KIND_DISCOVERY,
                          KIND_MISSION, N_CARDS, N_COLUMNS, N_MAP, N_SLOTS, N_SYMBOLS, N_TILES, N_TOOL_TYPES, O,
@@ -838,7 +839,12 @@ def play_game(cfg, n_players, seat_slot, fns, seat_params, rng, rows, log):
     return n_ev
 
 
-@njit(cache=True)
+CHECKED_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64[::1],
+                                 types.UniTuple(DECIDE_TYPE, MAX_SEATS), types.float64[:, ::1], types.uint64[::1],
+                                 types.int32[::1], types.int32[::1])
+
+
+@njit(CHECKED_SIGNATURE, cache=True)
 def play_checked(cfg, n_players, seat_slot, fns, seat_params, rng, state, errors):
     """A whole game like :func:`play_game`, checking the invariants after setup and every turn.
 
@@ -848,7 +854,7 @@ def play_checked(cfg, n_players, seat_slot, fns, seat_params, rng, state, errors
     legal = np.zeros(MAX_CHOICES, dtype=np.int32)
     log = np.zeros((0, 8), dtype=np.int32)
     errors[:] = 0
-    setup(state, cfg, n_players, rng, log, 0)
+    setup(state, cfg, n_players, rng, log, np.int64(0))
     code = check_invariants(state, cfg)
     if code != 0:
         errors[0] = code
