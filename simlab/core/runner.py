@@ -180,6 +180,9 @@ def run(config: RunConfig, out: str | Path, workers: int | None = None, chunk_si
     bounds = chunk_bounds(config.games, chunk_size)
     done = {int(p.stem.split("-")[1]) for p in part_paths(run_dir)} & set(range(len(bounds)))
     todo = [i for i in range(len(bounds)) if i not in done]
+    if executor == "processes" and min(workers, len(todo)) <= 1:
+        executor = "serial"  # one chunk or one worker: spawning a process would only add start-up time
+    workers = max(1, min(workers, len(todo)))
     summary = Summary()
     meta = manifest["provenance"]
     bar = _progress(config.games, sum(bounds[i][1] for i in done), progress, config.game)
