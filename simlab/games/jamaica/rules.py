@@ -24,7 +24,7 @@ from .state import (B_ATTACKS, B_CARD, B_COMBATS, B_DISC, B_DISC_N, B_DONE, B_DR
                     END_RUNNING, GHOST, LOOT_BLIND, LOOT_CARD, LOOT_GIVE, LOOT_HOLD, LOOT_NONE, MAX_CHOICES,
                     MAX_TARGETS, N_SHIPS, OWN_DECK, OWN_REMOVED, S_BANK, S_BANK_SHORT, S_CAPTAIN, S_DAY, S_DEC,
                     S_DEC_A, S_DEC_B, S_DEC_C, S_DEC_SHIP, S_DIE1, S_DIE2, S_END, S_ENDER, S_GHOST, S_NIGHT,
-                    S_PLAYERS, S_PREV_A, S_PREV_B, S_ROUND, S_TDECK, S_TDECK_N, S_TGT_DONE, S_TGT_LAP, S_TOKEN,
+                    S_PLAYERS, S_PREV_A, S_PREV_B, S_ROUND, S_STACK, S_TDECK, S_TDECK_N, S_TGT_DONE, S_TGT_LAP, S_TOKEN,
                     S_TOWNER, SB, SH0, STATE_SIZE)
 
 # Event kinds of the trace log.
@@ -304,7 +304,7 @@ def pay(state, cfg, ship, res, cost, decider, seat_slot, fns, seat_params, rng, 
     if cost <= 0:
         return
     b = base_of(ship)
-    slots = np.empty(MAX_HOLDS, dtype=np.int64)
+    slots = state[S_STACK + 96:S_STACK + 96 + MAX_HOLDS]
     k = 0
     total = 0
     for h in range(MAX_HOLDS):
@@ -357,9 +357,9 @@ def walk(state, cfg, ship, pos, lap, steps, backward, out_dest, out_lap, out_don
     ``ghost_ends_game``. Backward out of Port Royal puts a ship behind the start line.
     Writes destination / lap / finished into the out arrays; returns how many.
     """
-    stack_s = np.empty(32, dtype=np.int64)
-    stack_l = np.empty(32, dtype=np.int64)
-    stack_k = np.empty(32, dtype=np.int64)
+    stack_s = state[S_STACK:S_STACK + 32]
+    stack_l = state[S_STACK + 32:S_STACK + 64]
+    stack_k = state[S_STACK + 64:S_STACK + 96]
     top = 1
     stack_s[0] = pos
     stack_l[0] = lap
@@ -410,7 +410,7 @@ def retreat_targets(state, cfg, ship, out_dest):
 
     Port Royal is free, so a retreat never crosses the start line backwards (A5)."""
     b = base_of(ship)
-    stack = np.empty(16, dtype=np.int64)
+    stack = state[S_STACK:S_STACK + 16]
     stack[0] = state[b + B_POS]
     top = 1
     n = 0
@@ -697,7 +697,7 @@ def place(state, ship, dest, lap, done, backward, steps, log, ev):
     start = state[b + B_POS]
     state[b + B_POS] = dest
     state[b + B_LAP] = lap
-    ev[0] = emit(log, ev[0], EV_MOVE, ship, start, dest, backward, steps, lap)
+    ev[0] = emit(log, ev[0], EV_MOVE, ship, start, dest, backward, steps, lap, done)
     if done:
         finish(state, ship, log, ev)
 
@@ -734,9 +734,9 @@ def ghost_turn(state, cfg, seat_slot, fns, seat_params, rng, legal, log, ev):
     cap = state[S_CAPTAIN]
     tl = state[S_TGT_LAP:S_TGT_LAP + MAX_TARGETS]
     td = state[S_TGT_DONE:S_TGT_DONE + MAX_TARGETS]
-    dest = np.empty(MAX_TARGETS, dtype=np.int32)
-    lp = np.empty(MAX_TARGETS, dtype=np.int32)
-    dn = np.empty(MAX_TARGETS, dtype=np.int32)
+    dest = state[S_STACK + 104:S_STACK + 112]
+    lp = state[S_STACK + 112:S_STACK + 120]
+    dn = state[S_STACK + 120:S_STACK + 128]
     fwd_ok = True
     back_ok = True
     for m in range(2):

@@ -26,6 +26,8 @@ of the 2-player game. Layout (``SH0 + ship * SB`` starts a ship's block)::
       S_DIE1, S_DIE2  the two action dice as rolled, before the captain places them
       S_TGT_LAP +8    lap of each move target offered in ``legal`` (DEC_MOVE / DEC_GHOST / DEC_RETREAT)
       S_TGT_DONE+8    1 when that target finishes the race
+      S_STACK   +128  the engine's scratch for track walks and payments (no meaning between calls)
+      S_SSCRATCH+24   scratch for strategies (the engine never reads it)
     per ship block, SB entries
       B_POS           space 0..49
       B_LAP           0 on the race lap; -1 behind the start line; +1 (ghost) past Port Royal
@@ -59,7 +61,9 @@ S_PREV_B = 142
 S_DIE1, S_DIE2 = 192, 193
 S_TGT_LAP = 194
 S_TGT_DONE = 202
-SH0 = 210
+S_STACK = 210
+S_SSCRATCH = 338
+SH0 = 362
 
 B_POS, B_LAP, B_DONE = 0, 1, 2
 B_HTYPE = 3
