@@ -47,8 +47,8 @@ MAXL = 32          # tile levels: at most 30 cells + 1
 INF = 1000         # route cost of an explorer that can no longer reach its temple
 NOT_EAST = ALL & ~EAST_COLUMN
 NOT_WEST = ALL & ~WEST_COLUMN
-# Scratch rows: f layers of explorer 0..3, g layers of explorer 0..3 (one row each).
-F_ROW, G_ROW = 0, 4
+# Rows of the plan's layer array: f layers of explorer 0..3, g layers of explorer 0..3, scratch.
+F_ROW, G_ROW, T_ROW = 0, 4, 8
 
 
 @strategy("karuba", "random", "uniform random legal play: any empty cell, a pure discard, or any legal move")
@@ -94,13 +94,14 @@ def components(placed, wn, we, ws, ww, comps):
 
 
 @njit(cache=True)
-def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, comps, n_comps, out):
+def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, comps, n_comps, out, stop_bit, extra, max_k):
     """0-1 BFS by tile levels: ``out[k]`` = cells whose best route from the seeds needs ``k`` tiles.
 
     ``seed0`` are placed seed cells (level 0), ``seed1`` empty ones (level 1: the cell itself is a
     tile still needed). Moving onto a placed cell costs 0, onto an empty cell 1; passing needs
     matching exits (empty cells match anything). The zero-cost moves are taken a whole group of
-    connected tiles at a time (``comps``). Returns the number of levels written.
+    connected tiles at a time (``comps``). The search stops ``extra`` levels after the one that
+    reaches ``stop_bit``, or after level ``max_k``. Returns the number of levels written.
     """
     seen = np.int64(0)
     new_e = np.int64(0)
@@ -118,7 +119,11 @@ def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, comps, n_comps, out
                     layer |= comps[i]
         seen |= layer
         out[k] = layer
+        if layer & stop_bit:
+            max_k = min(max_k, k + extra)
         k += 1
+        if k > max_k:
+            break
         new_e = ((_spread(layer, wn, we, ws, ww) & empty) | pend) & ~seen
         pend = 0
         entry = 0
@@ -264,9 +269,18 @@ def plan(state, seat, cfg, masks, comps, lay, info):
             row[I_NEAR] = 0
             row[I_REACH] = 0
             continue
-        nf = tile_layers(s0, s1, placed, empty, wn, we, ws, ww, comps, n_comps, lf)
-        ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, comps, n_comps, lg)
+        ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, comps, n_comps, lg, sbit, 2, MAXL)
         r = level_of(lg, ng, sbit)
+        if r >= INF:
+            row[I_R] = INF
+            row[I_NF] = 0
+            row[I_NG] = 0
+            row[I_OPT] = 0
+            row[I_CRIT] = 0
+            row[I_NEAR] = 0
+            row[I_REACH] = 0
+            continue
+        nf = tile_layers(s0, s1, placed, empty, wn, we, ws, ww, comps, n_comps, lf, np.int64(0), 0, r + 2)
         row[I_R] = r
         row[I_NF] = nf
         row[I_NG] = ng
@@ -281,7 +295,7 @@ def plan(state, seat, cfg, masks, comps, lay, info):
 def new_plan(state, seat, cfg):
     """Allocate and fill a plan: (masks, lay, info)."""
     masks = np.empty(6 + N_CELLS, dtype=np.int64)
-    lay = np.zeros((8, MAXL), dtype=np.int64)
+    lay = np.zeros((12, MAXL), dtype=np.int64)
     info = np.zeros((4, N_INFO), dtype=np.int64)
     plan(state, seat, cfg, masks, masks[6:], lay, info)
     return masks, lay, info
@@ -300,42 +314,54 @@ def _from_side(m, d, wn, we, ws, ww):
 
 
 @njit(cache=True)
-def fit_masks(exits, lf, nf, lg, ng, r, sbit, beach, bside, tbit, tside, wn, we, ws, ww):
-    """(saves, keeps): cells where a tile with ``exits`` lies on a route of r - 1 / r tiles.
+def _neighbours(m):
+    """Cells next to a cell of ``m`` (any side, exits ignored)."""
+    return (((m << 1) & NOT_WEST) | ((m >> 1) & NOT_EAST) | (m << COLS) | (m >> COLS)) & ALL
+
+
+@njit(cache=True)
+def fit_masks(exits, lf, nf, lg, ng, r, sbit, beach, bside, tbit, tside, wn, we, ws, ww, cand, tmp):
+    """(saves, keeps): cells of ``cand`` where a tile with ``exits`` lies on a route of r - 1 / r
+    tiles (``tmp``: scratch rows, one per direction).
 
     The tile must join a predecessor (f level k, or the beach) and a successor (g level, or
     the temple) through two different exits of its own.
     """
     saves = np.int64(0)
     keeps = np.int64(0)
-    if r >= INF or r <= 0:
+    if r >= INF or r <= 0 or cand == 0:
         return saves, keeps
+    nc = _neighbours(cand)
+    top = min(r + 1, ng)
+    for d in range(4):  # successors: cells of cand joined on side d to a g level j
+        if exits & (1 << d):
+            row = tmp[d]
+            for j in range(top):
+                m = lg[j] & nc
+                b = _from_side(m, d, wn, we, ws, ww) & cand if m != 0 else np.int64(0)
+                if j == 0 and (1 << d) == tside:
+                    b |= tbit & cand
+                row[j] = b
     for d1 in range(4):
         b1 = 1 << d1
         if not exits & b1:
             continue
         for k in range(min(r + 1, nf)):
-            a = _from_side(lf[k], d1, wn, we, ws, ww)
+            m = lf[k] & nc
+            a = _from_side(m, d1, wn, we, ws, ww) & cand if m != 0 else np.int64(0)
             if k == 0 and beach and b1 == bside:
-                a |= sbit
+                a |= sbit & cand
             if a == 0:
                 continue
             for d2 in range(4):
-                b2 = 1 << d2
-                if d2 == d1 or not exits & b2:
+                if d2 == d1 or not exits & (1 << d2):
                     continue
                 j = r - 1 - k
-                if 0 <= j < ng:
-                    b = _from_side(lg[j], d2, wn, we, ws, ww)
-                    if j == 0 and b2 == tside:
-                        b |= tbit
-                    saves |= a & b
+                if 0 <= j < top:
+                    saves |= a & tmp[d2, j]
                 j += 1
-                if 0 <= j < ng:
-                    b = _from_side(lg[j], d2, wn, we, ws, ww)
-                    if j == 0 and b2 == tside:
-                        b |= tbit
-                    keeps |= a & b
+                if 0 <= j < top:
+                    keeps |= a & tmp[d2, j]
     return saves, keeps & ~saves
 
 
@@ -388,8 +414,10 @@ def place_scores(state, cfg, masks, lay, info, w_help, w_close, w_treasure, w_ke
         if r <= 0 or r >= INF:
             continue
         f = focus[e]
+        cand = places & (row[I_OPT] | row[I_NEAR])
         saves, keeps = fit_masks(exits, lay[F_ROW + e], row[I_NF], lay[G_ROW + e], row[I_NG], r, row[I_SBIT],
-                                 row[I_BEACH] == 1, row[I_BSIDE], row[I_TBIT], row[I_TSIDE], wn, we, ws, ww)
+                                 row[I_BEACH] == 1, row[I_BSIDE], row[I_TBIT], row[I_TSIDE], wn, we, ws, ww,
+                                 cand, lay[T_ROW:T_ROW + 4])
         if f > 0:
             on_route |= saves | keeps
         w = f * (1.0 + w_close / r)
@@ -625,6 +653,15 @@ def best_walk(info, work, done_bonus, focus):
 
 
 @njit(cache=True)
+def walkable_with_move(info, work):
+    """Has some explorer a finished route and a legal move?"""
+    for c in range(4):
+        if info[c, I_R] == 0 and work[V_DESTS + c] != 0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def fallback(legal, n_legal, info, places, values, discard):
     """A tile nobody needs: put it on a cell far from every route, or discard it."""
     j = junk_cell(info, places)
@@ -661,6 +698,8 @@ def builder(state, cfg, seat, legal, n_legal, params, rng):
     place_scores(state, cfg, masks, lay, info, params[0], params[1], params[2], params[3], params[4], ONES,
                  places, values)
     cell, pv = best_cell(values, places)
+    if cell >= 0 and pv > 0.05 and not walkable_with_move(info, work):
+        return find_code(legal, n_legal, cell)
     walk_options(state, seat, masks, info, work[V_DESTS:V_DESTS + 4], work[V_NOW:V_NOW + 4],
                  work[V_PROG:V_PROG + 4], work[V_CELL:V_CELL + 4])
     mc, mcell, mv = best_walk(info, work, 0.5, ONES)
@@ -717,11 +756,15 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
     masks, lay, info = new_plan(state, seat, cfg)
     focus = np.empty(4, dtype=np.float64)
     pick_targets(state, cfg, info, int(params[0]), params[1], focus)
-    walk_options(state, seat, masks, info, work[V_DESTS:V_DESTS + 4], work[V_NOW:V_NOW + 4],
-                 work[V_PROG:V_PROG + 4], work[V_CELL:V_CELL + 4])
+    race = False
+    for c in range(4):
+        race |= focus[c] == 1.0 and info[c, I_R] == 0 and work[V_DESTS + c] != 0
+    if race:
+        walk_options(state, seat, masks, info, work[V_DESTS:V_DESTS + 4], work[V_NOW:V_NOW + 4],
+                     work[V_PROG:V_PROG + 4], work[V_CELL:V_CELL + 4])
     best_c = -1
     best_p = 0
-    for c in range(4):  # race: a target on a walkable route moves at once
+    for c in range(4 if race else 0):  # race: a target on a walkable route moves at once
         if focus[c] == 1.0 and info[c, I_R] == 0 and work[V_CELL + c] >= 0 and work[V_PROG + c] >= params[4]:
             if work[V_PROG + c] > best_p:
                 best_p = work[V_PROG + c]
@@ -733,6 +776,9 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
     cell, pv = best_cell(values, places)
     if cell >= 0 and pv > 0.05:
         return find_code(legal, n_legal, cell)
+    if not race:
+        walk_options(state, seat, masks, info, work[V_DESTS:V_DESTS + 4], work[V_NOW:V_NOW + 4],
+                     work[V_PROG:V_PROG + 4], work[V_CELL:V_CELL + 4])
     mc, mcell, mv = best_walk(info, work, 0.5, focus)
     if mc >= 0:
         return find_code(legal, n_legal, move_code(mc, mcell))
