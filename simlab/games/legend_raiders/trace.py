@@ -31,6 +31,10 @@ def tools_words(counts) -> str:
     return ", ".join(parts) if parts else "no tools"
 
 
+def plural(k: int, one: str, many: str = "") -> str:
+    return f"{k} {one if k == 1 else (many or one + 's')}"
+
+
 class Names:
     def __init__(self, values):
         self.v = values
@@ -65,7 +69,8 @@ class Names:
 
 def narrate(events, n_players, values, seat_labels, every=1) -> str:
     names = Names(values)
-    assumed = [p for p in COMPONENT_PARAMS if values[p] == PARAMS[p].default]
+    assumed = [p for p in COMPONENT_PARAMS if values[p] == PARAMS[p].default
+               and not (p == "die_faces" and values["variant"] == "no_dice")]  # no die in the variant
     lines = [f"Legend Raiders, {n_players} players, "
              + ("no-dice variant" if values["variant"] == "no_dice" else "base game with the die")
              + f", empty_stack_rule={values['empty_stack_rule']}."]
@@ -176,9 +181,9 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
             wild = f" and the lit torch for a {TOOLS[pay]} (now unlit)" if pay < 4 else ""
             map_note = f" on map space {n_done}" if n_done <= N_MAP else " beyond the map"
             lines.append(f"    completes {names.tile_names[tile]} from dig site {slot + 1}, paying "
-                         f"{tools_words(cost)}{wild}; it goes face down{map_note}: {coins} coins showing + "
-                         f"{exp_pts} expertise ({TOOLS[expertise[a]]}) = {coins + exp_pts} points "
-                         f"[{n_done} discoveries].")
+                         f"{tools_words(cost)}{wild}; it goes face down{map_note}: {plural(coins, 'coin')} showing"
+                         f" + {exp_pts} expertise ({TOOLS[expertise[a]]}) = {plural(coins + exp_pts, 'point')} "
+                         f"[{plural(n_done, 'discovery', 'discoveries')}].")
         elif kind == EV_DIE_POINTS:
             points[a] += b
             lines.append(f"    the coin effect pays {b} point{'s' if b != 1 else ''} for {c} "
