@@ -1,0 +1,101 @@
+"""Helpers for the Jamaica tests: hand-built states, a scripted strategy, step-function contexts."""
+import numpy as np
+from numba import njit
+
+from simlab.core.kernel import EVENT_WIDTH
+from simlab.core.rng import root_key, seed_stream
+from simlab.core.strategy import DECIDE_SIGNATURE
+from simlab.games.jamaica import rules
+from simlab.games.jamaica.components import MAX_HOLDS, PARAMS, R_NONE
+from simlab.games.jamaica.state import (B_HAND_N, B_HN, B_HTYPE, B_POS, S_DEC, S_PLAYERS, S_SSCRATCH, SB, SH0,
+                                        STATE_SIZE)
+
+ASKED = 12      # state[S_SSCRATCH + ASKED + kind] = number of options the last such decision offered
+SAME_STATE = 0  # state[S_SSCRATCH + SAME_STATE] = smallest hand any player held while someone picked a card
+
+
+@njit(DECIDE_SIGNATURE)
+def scripted(state, cfg, seat, legal, n_legal, params, rng):
+    """Pick the code written in state[S_SSCRATCH + kind] (stored + 1; 0 = take the first option)."""
+    kind = state[S_DEC]
+    state[S_SSCRATCH + ASKED + kind] = n_legal
+    if kind == 2:  # DEC_CARD: record the smallest hand any player holds right now
+        low = 99
+        for p in range(state[S_PLAYERS]):
+            low = min(low, state[SH0 + p * SB + B_HAND_N])
+        state[S_SSCRATCH + SAME_STATE] = min(state[S_SSCRATCH + SAME_STATE], low)
+    want = state[S_SSCRATCH + kind]
+    if want > 0:
+        for i in range(n_legal):
+            if legal[i] == want - 1:
+                return i
+    return 0
+
+
+@njit(DECIDE_SIGNATURE)
+def out_of_range(state, cfg, seat, legal, n_legal, params, rng):
+    return n_legal
+
+
+class Table:
+    """A game state plus everything the step functions need, built by hand."""
+
+    def __init__(self, players=4, seed=1, decide=scripted, **overrides):
+        self.values = PARAMS.resolve(overrides)
+        self.cfg = PARAMS.pack(self.values)
+        self.state = np.zeros(STATE_SIZE, dtype=np.int32)
+        self.rng = np.zeros(4, dtype=np.uint64)
+        seed_stream(root_key(seed), 0, self.rng)
+        rules.setup(self.state, self.cfg, players, self.rng)
+        self.state[S_SSCRATCH + SAME_STATE] = 99
+        self.seat_slot = np.arange(6, dtype=np.int64)
+        self.fns = (decide,) * 6
+        self.seat_params = np.zeros((6, 8), dtype=np.float64)
+        self.legal = np.zeros(64, dtype=np.int32)
+        self.log = np.zeros((4000, EVENT_WIDTH), dtype=np.int32)
+        self.ev = np.zeros(1, dtype=np.int64)
+
+    # -- the common tail of every step function's arguments
+    @property
+    def ctx(self):
+        return self.seat_slot, self.fns, self.seat_params, self.rng, self.legal, self.log, self.ev
+
+    def want(self, kind, code):
+        self.state[S_SSCRATCH + kind] = code + 1
+
+    def asked(self, kind):
+        return int(self.state[S_SSCRATCH + ASKED + kind])
+
+    def b(self, ship):
+        return SH0 + ship * SB
+
+    def set_holds(self, ship, holds):
+        """holds: list of (resource, count) for slots 0.. (the rest emptied)."""
+        b = self.b(ship)
+        for h in range(MAX_HOLDS):
+            r, c = holds[h] if h < len(holds) else (R_NONE, 0)
+            old_r, old_c = self.state[b + B_HTYPE + h], self.state[b + B_HN + h]
+            if old_c:
+                self.state[rules.S_BANK + old_r - 1] += old_c
+            self.state[b + B_HTYPE + h] = r if c else R_NONE
+            self.state[b + B_HN + h] = c
+            if c:
+                self.state[rules.S_BANK + r - 1] -= c
+
+    def holds(self, ship):
+        b = self.b(ship)
+        return [(int(self.state[b + B_HTYPE + h]), int(self.state[b + B_HN + h])) for h in range(MAX_HOLDS)]
+
+    def put(self, ship, space, lap=0):
+        self.state[self.b(ship) + B_POS] = space
+        self.state[self.b(ship) + rules.B_LAP] = lap
+
+    def pos(self, ship):
+        return int(self.state[self.b(ship) + B_POS])
+
+    def events(self, kind=None):
+        evs = self.log[:self.ev[0]]
+        return [tuple(int(x) for x in e) for e in evs if kind is None or e[0] == kind]
+
+    def check(self):
+        return int(rules.check_state(self.state, self.cfg))
