@@ -429,8 +429,8 @@ def test_rule_expertise_scores_one_per_expertise_tool_spent_not_for_the_torch():
 def test_rule_sixth_discovery_triggers_the_end_and_the_round_is_finished():
     state, cfg, rng = fresh(4)
     cfg = force_die(cfg, EFFECT_COIN)
-    give_done(state, 1, list(state[S.S_STACK:S.S_STACK + 5]))
     tile = tile_costing((1, 1, 0, 0))
+    give_done(state, 1, [t for t in state[S.S_STACK:S.S_STACK + state[S.S_STACK_N]] if t != tile][:5])
     give_tile(state, 1, 0, tile)
     set_tools(state, 1, (1, 1, 0, 0))
     for p in range(4):
@@ -691,3 +691,30 @@ def test_params_setup_check_refuses_unplayable_tables():
     bad[16 * 4:16 * 4 + 4] = [1, 1, 0, 0]                  # card 17 is a discovery card
     with pytest.raises(SimlabError):
         check(PARAMS.resolve({"card_need": tuple(bad)}), 4)
+
+
+def test_rule_worked_example_up_to_eight_discoveries_five_plus_three_on_the_last_turn():
+    state, cfg, rng = fresh(2)
+    cfg = force_die(cfg, EFFECT_COIN)
+    mine = [tile_costing(c) for c in ((1, 1, 0, 0), (0, 0, 1, 1), (0, 2, 0, 0))]
+    give_done(state, 0, [t for t in state[S.S_STACK:S.S_STACK + state[S.S_STACK_N]] if t not in mine][:5])
+    for s, t in enumerate(mine):
+        give_tile(state, 0, s, t)
+    set_tools(state, 0, (1, 3, 1, 1))
+    finish = (S.TAKE_BLIND, S.COMPLETE + 0 * 5 + 4, S.COMPLETE + 1 * 5 + 4, S.COMPLETE + 2 * 5 + 4)
+    log = log_of()
+    n = run_turn(state, cfg, 0, FNS, plan(finish), rng, log)
+    assert state[base(0) + S.B_NDONE] == 8 and state[S.S_TRIGGER] == 1
+    assert [e[7] for e in events(log, n, rules.EV_COMPLETE)] == [6, 7, 8]
+    # coins: 1 slot empty after the first, 2 after the second, 3 after the third; +1 each for the coin face
+    assert state[base(0) + S.B_COIN_PTS] == 1 + 2 + 3 and state[base(0) + S.B_DIE_PTS] == 3
+
+
+def test_rule_worked_example_mission_aab_needs_two_a_and_one_b():
+    state, cfg, _ = fresh(2)
+    need = PARAMS["card_need"].default
+    aab = next(c for c in cards_of_kind(KIND_MISSION) if tuple(need[4 * c:4 * c + 4]) == (2, 1, 0, 0))
+    counts = np.zeros(4, np.int64)
+    for have, met in (((2, 1, 0, 0), True), ((1, 2, 3, 3), False), ((3, 0, 0, 0), False), ((5, 1, 0, 0), True)):
+        counts[:] = have
+        assert rules.mission_met(cfg, aab, counts) == met

@@ -88,6 +88,8 @@ GAME = GameSpec(
     variants={"no-dice": {"variant": "no_dice"},
               "stack-tools-only": {"empty_stack_rule": "tools_only"},
               "stack-ends-game": {"empty_stack_rule": "end_trigger"},
-              "coins-0-1-2": {"slot_coins": (0, 1, 2) * 4}},
+              "coins-0-1-2": {"slot_coins": (0, 1, 2) * 4},   # spec section 2 sensitivity knobs
+              "coins-1-2-3": {"slot_coins": (1, 2, 3) * 4},
+              "die-3-2-1": {"die_faces": (0, 0, 0, 2, 2, 1)}},  # spec section 6: 3 tool / 2 coin / 1 torch
     rules_file="shared/rules/legend_raiders.md",
 )
