@@ -97,5 +97,17 @@ class Table:
         evs = self.log[:self.ev[0]]
         return [tuple(int(x) for x in e) for e in evs if kind is None or e[0] == kind]
 
+    def give(self, card, ship):
+        """Hand a treasure card to a ship, taking it out of the draw pile if it lies there."""
+        st = self.state
+        n = int(st[rules.S_TDECK_N])
+        deck = [int(st[rules.S_TDECK + i]) for i in range(n)]
+        if card in deck:
+            deck.remove(card)
+            for i, k in enumerate(deck):
+                st[rules.S_TDECK + i] = k
+            st[rules.S_TDECK_N] = n - 1
+        st[rules.S_TOWNER + card] = ship
+
     def check(self):
         return int(rules.check_state(self.state, self.cfg))

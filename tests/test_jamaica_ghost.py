@@ -1,0 +1,130 @@
+"""Jamaica: the two-player ghost ship (seed 5) and the switch that plays 2 players without it."""
+import pytest
+
+from jamaica_helpers import Table, out_of_range, scripted
+from simlab.games.jamaica import rules
+from simlab.games.jamaica.components import R_FOOD, R_GOLD, STAR, T_BETH
+from simlab.games.jamaica.state import (BACKWARD_FLAG, DEC_GHOST, DEC_LOOT, GHOST, LOOT_CARD, LOOT_GIVE, LOOT_HOLD,
+                                        OWN_DECK, OWN_REMOVED, S_BANK, S_CAPTAIN, S_DAY, S_GHOST, S_NIGHT,
+                                        S_TDECK_N, S_TOKEN, S_TOWNER)
+
+FOOD, GOLD = R_FOOD, R_GOLD
+
+
+def ghost_turn(t, day=3, night=3):
+    t.state[S_DAY] = day
+    t.state[S_NIGHT] = night
+    rules.ghost_turn(t.state, t.cfg, *t.ctx)
+
+
+def ghost_moves(t):
+    return [e for e in t.events(rules.EV_MOVE) if e[1] == GHOST]
+
+
+def test_ghost_rule_setup_5_and_3_doubloons_lady_beth_and_a_full_pile_for_the_lairs():
+    t = Table(2)
+    assert t.state[S_GHOST] == 1
+    assert t.holds(GHOST)[:2] == [(GOLD, 5), (GOLD, 3)]
+    assert t.state[S_TOWNER + T_BETH] == GHOST
+    owners = [int(t.state[S_TOWNER + k]) for k in range(12)]
+    assert owners.count(OWN_REMOVED) == 2 and owners.count(OWN_DECK) == 9 == t.state[S_TDECK_N]
+    assert t.check() == 0
+
+
+def test_ghost_rule_switch_plays_two_players_without_the_ghost_ship():
+    t = Table(2, ghost_ship=False)
+    assert t.state[S_GHOST] == 0 and t.state[S_TOWNER + T_BETH] in (OWN_DECK, OWN_REMOVED)
+    assert Table(3).state[S_GHOST] == 0
+
+
+def test_ghost_rule_moves_forward_when_behind_both_players():
+    t = Table(2)
+    t.put(0, 10)
+    t.put(1, 20)
+    t.put(GHOST, 2)
+    ghost_turn(t, 1, 2)
+    moves = ghost_moves(t)
+    assert [(m[2], m[3], m[4]) for m in moves] == [(2, 3, 0), (3, 5, 0)]   # day die, then night die
+
+
+def test_ghost_rule_moves_backward_when_ahead_of_both_players():
+    t = Table(2)
+    t.put(0, 10)
+    t.put(1, 20)
+    t.put(GHOST, 30)
+    ghost_turn(t, 2, 1)
+    assert [(m[2], m[3], m[4]) for m in ghost_moves(t)] == [(30, 28, 1), (28, 27, 1)]
+
+
+def test_ghost_rule_between_the_players_the_captain_chooses_its_direction():
+    t = Table(2)
+    t.put(0, 10)
+    t.put(1, 30)
+    t.put(GHOST, 20)
+    t.state[S_CAPTAIN] = 1
+    t.want(DEC_GHOST, 17 + BACKWARD_FLAG)
+    ghost_turn(t, 3, 1)
+    assert t.asked(DEC_GHOST) >= 2
+    assert ghost_moves(t)[0][3] == 17
+
+
+def test_ghost_rule_never_pays_and_takes_a_lairs_treasure_face_down():
+    t = Table(2)
+    t.put(0, 20)
+    t.put(1, 30)
+    before = t.holds(GHOST)
+    ghost_turn(t, 2, 2)                        # 0 -> 2 (sea) -> 4 (lair)
+    assert t.pos(GHOST) == 4 and t.holds(GHOST) == before
+    assert t.state[S_TOKEN + 4] == 0
+    assert sum(1 for k in range(12) if t.state[S_TOWNER + k] == GHOST) == 2
+    assert t.check() == 0
+
+
+def test_ghost_rule_the_other_player_decides_for_it_in_battle_and_it_keeps_only_doubloons():
+    t = Table(2, combat_faces=(STAR,) * 6)
+    t.fns = (scripted, out_of_range) + (scripted,) * 4     # seat 1 must never be asked here
+    t.put(1, 10)
+    t.put(GHOST, 10)
+    t.set_holds(1, [(FOOD, 4), (GOLD, 2)])
+    bank_food = int(t.state[S_BANK + FOOD - 1])
+    t.want(DEC_LOOT, LOOT_HOLD + 0)
+    rules.battle(t.state, t.cfg, GHOST, 10, *t.ctx)
+    assert [e[1:3] for e in t.events(rules.EV_RESULT)] == [(GHOST, 1)]
+    assert t.holds(1)[0] == (0, 0) and t.state[S_BANK + FOOD - 1] == bank_food + 4
+    assert t.holds(GHOST)[:3] == [(GOLD, 5), (GOLD, 3), (0, 0)]
+    t.want(DEC_LOOT, LOOT_HOLD + 1)
+    rules.battle(t.state, t.cfg, GHOST, 10, *t.ctx)
+    assert t.holds(GHOST)[:3] == [(GOLD, 5), (GOLD, 3), (GOLD, 2)]
+    assert t.check() == 0
+
+
+def test_ghost_rule_it_never_gives_cursed_cards_and_never_loses_lady_beth():
+    t = Table(2)
+    t.give(11, GHOST)
+    t.give(10, 1)
+    n = rules.loot_choices(t.state, t.cfg, GHOST, 1, t.legal)
+    assert not any(c >= LOOT_GIVE for c in t.legal[:n])
+    n = rules.loot_choices(t.state, t.cfg, 1, GHOST, t.legal)
+    opts = [int(c) for c in t.legal[:n]]
+    assert LOOT_CARD + T_BETH not in opts and LOOT_GIVE + 10 in opts
+    assert rules.LOOT_BLIND in opts                # its lair cards are face down
+
+
+def test_ghost_rule_battles_against_it_use_lady_beth():
+    t = Table(2, combat_faces=(4,) * 6)
+    t.put(0, 10)
+    t.put(GHOST, 10)
+    rules.battle(t.state, t.cfg, 0, 10, *t.ctx)
+    assert [e[1:3] for e in t.events(rules.EV_RESULT)] == [(GHOST, 0)]
+
+
+@pytest.mark.parametrize("ends", [False, True])
+def test_ghost_rule_reaching_port_royal_ends_the_game_only_under_that_reading(ends):
+    t = Table(2, ghost_ends_game=ends)
+    t.put(0, 49)
+    t.put(1, 20)
+    t.put(GHOST, 48)
+    t.state[t.b(GHOST) + rules.B_LAP] = 0
+    t.want(DEC_GHOST, 1)                       # sail on past Port Royal when allowed
+    ghost_turn(t, 3, 1)
+    assert (t.state[rules.S_ENDER] == GHOST) == ends
