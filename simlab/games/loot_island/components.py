@@ -53,7 +53,7 @@ MAP_SYMBOLS = (
     SYM_DOUBLE, 0,            # 3
     SYM_DRAW, 0,              # 4
     SYM_DRAW, 0,              # 5
-    0, 0,                     # 6
+    SYM_CHEST, 0,             # 6  (chest added: the seed's loot example needs 4 chests in one column)
     SYM_DISCARD, 0,           # 7
     SYM_CHEST, 0,             # 8
     SYM_DISCARD, 0,           # 9
@@ -139,7 +139,8 @@ PARAMS = ParamTable((
           "[S3], [S5]: values 1-10 and a wild, each twice", low=0, high=10),
     Param("map_symbols", MAP_SYMBOLS,
           "symbol of map slots 0..21 in every colour: 0 none, 1 +1 (counts 2), 2 draw, 3 discard, 4 chest",
-          ASSUMPTION, "spec 1.2: no card list found; fits every seed example", low=0, high=4),
+          ASSUMPTION, "spec 1.2 layout plus a chest on copy A of 6: the seed's phase-3 example reveals 7 "
+          "treasures for 3 compasses, so one column held 4 chests (spec 1.2 has only 3 per colour)", low=0, high=4),
     Param("treasure_deck", TREASURE_DECK, "deck (1=I..4=IV) of treasures 1..74", FACT, "[S1] card_data.csv",
           low=1, high=4),
     Param("treasure_type", TREASURE_TYPE, "type of treasures 1..74: 0 amulet 1 money 2 book 3 jewel 4 crown 5 skull",

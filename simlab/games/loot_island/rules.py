@@ -40,7 +40,7 @@ from .state import (B_A1, B_ALLEN_USES, B_CROSSES, B_CUBES_GONE, B_CUBES_TAKEN, 
 # Trace event kinds.
 (EV_SETUP, EV_ROUND, EV_EVENT, EV_SHIP, EV_ISLET_FLIP, EV_A1_DRAW, EV_A2_REVEAL, EV_PLAY, EV_CARD, EV_COMPASS,
  EV_EFFECT, EV_ISLET, EV_PASS, EV_EXPLORE, EV_TAKE, EV_CLEANUP, EV_DECKOUT, EV_ELIM, EV_HEALER, EV_SCORE, EV_REFILL,
- EV_FINAL, EV_CROWNS, EV_B10_DISCARD, EV_HAND) = range(25)
+ EV_FINAL, EV_CROWNS, EV_B10_DISCARD, EV_HAND, EV_ISLET_RESULT) = range(26)
 # EV_EFFECT kinds
 FX_ONE_CURSE, FX_DRAW, FX_DISCARD, FX_COPY_DRAW, FX_COPY_DISCARD, FX_ISLET_CUBES, FX_ISLET_DRAW, FX_B8, FX_A3 = range(9)
 # EV_COMPASS reasons
@@ -878,6 +878,7 @@ def use_islet(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, i, c):
         state[P0 + p * PB + B_ISLETS] += 1
     action = cfg[O.islet_action + i]
     value = cfg[O.islet_value + i]
+    log_ev(state, log, EV_ISLET, p, h, i, action, value)
     result = 0
     if action == I_DISCARD:
         result = drop_curses(state, h, value)
@@ -943,7 +944,7 @@ def use_islet(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, i, c):
                     state[S_REVEAL_N] = 0
                     state[S_REVEAL] = 0
                     take_one(state, cfg, seat_slot, fns, sp, rng, legal, log, h, t, True, TAKE_ISLET)
-    log_ev(state, log, EV_ISLET, p, h, i, action, result)
+    log_ev(state, log, EV_ISLET_RESULT, h, action, result)
     if e == EV_B9:
         state[S_MUST_PASS] = 1
 
