@@ -227,8 +227,9 @@ def critical_cells(lf, nf, opt, empty):
 
 
 # Columns of the per-explorer plan rows (``info[colour]``).
-(I_R, I_NF, I_NG, I_OPT, I_SBIT, I_BEACH, I_BSIDE, I_TBIT, I_TSIDE, I_CRIT, I_NEAR, I_REACH) = range(12)
-N_INFO = 12
+(I_R, I_NF, I_NG, I_OPT, I_SBIT, I_BEACH, I_BSIDE, I_TBIT, I_TSIDE, I_CRIT, I_NEAR, I_REACH,
+ I_RISK) = range(13)
+N_INFO = 13
 # Entries of the ``masks`` vector.
 M_PLACED, M_EMPTY, M_WN, M_WE, M_WS, M_WW = range(6)
 
@@ -396,10 +397,12 @@ def place_scores(state, cfg, masks, lay, info, w_help, w_close, w_treasure, w_ke
     """``values[cell]`` += value of placing the revealed tile on each placeable cell (tile units).
 
     A tile saved on explorer e's best route is worth ``w_help * focus[e] * (1 + w_close / R)``; an
-    equally short alternative ``w_keep`` of that; blocking a cell every best route needs costs
-    ``w_harm`` of it (a quarter for a cell only some best routes use), closing its beach or temple
-    cell four times ``w_harm``. Treasure on a tile that lands on a route adds ``w_treasure`` per
-    point. Returns the cells where the tile lies on some explorer's route.
+    equally short alternative ``w_keep`` of that. Blocking a cell every best route needs costs
+    ``w_harm * (1 + w_close / R)`` (whatever the focus: nobody wrecks their own explorers), closing
+    its beach or temple cell four times that; ``refine`` replaces these estimates by the exact
+    loss for the cell finally chosen (``info[e, I_RISK]`` = the cells to check). Treasure on a tile
+    that lands on a route adds ``w_treasure`` per point. Returns the cells where the tile lies on
+    some explorer's route.
     """
     tile = state[S_TILE]
     exits = cfg[O.tile_exits + tile - 1]
@@ -420,18 +423,21 @@ def place_scores(state, cfg, masks, lay, info, w_help, w_close, w_treasure, w_ke
                                  cand, lay[T_ROW:T_ROW + 4])
         if f > 0:
             on_route |= saves | keeps
-        w = f * (1.0 + w_close / r)
+        w_loss = 1.0 + w_close / r
         if r > left:  # can no longer be finished: only avoid making it worse
-            w *= 0.1
+            w_loss *= 0.1
+        w = f * w_loss
         fits = saves | keeps
         crit = row[I_CRIT] & ~fits
-        opt = row[I_OPT] & empty & ~fits & ~crit
         kill = np.int64(0)
         if row[I_BEACH] == 1 and (row[I_SBIT] & empty) and not exits & row[I_BSIDE]:
             kill |= row[I_SBIT]
         if (row[I_TBIT] & empty) and not exits & row[I_TSIDE]:
             kill |= row[I_TBIT]
-        m = places & (fits | crit | opt | kill)
+        # a "keep" may lean on a neighbour whose own best route ran through this very cell:
+        # only the exact check in ``refine`` tells, so keeps count as risky too
+        row[I_RISK] = places & ((row[I_OPT] & empty & ~saves) | kill)
+        m = places & (fits | crit | kill)
         while m != 0:
             low = m & -m
             m ^= low
@@ -440,12 +446,7 @@ def place_scores(state, cfg, masks, lay, info, w_help, w_close, w_treasure, w_ke
                 v = w_help * w
             elif keeps & low:
                 v = w_keep * w_help * w
-            elif crit & low:
-                v = -w_harm * w
-            elif opt & low:
-                v = -0.25 * w_harm * w
-            if kill & low:
-                v -= 4.0 * w_harm * (f + 0.25)
+            v -= soft_harm(low, crit, kill, w_harm, w_loss)
             values[_bit_index(low)] += v
     if tpoints > 0 and w_treasure > 0:
         m = places & on_route
@@ -454,6 +455,87 @@ def place_scores(state, cfg, masks, lay, info, w_help, w_close, w_treasure, w_ke
             m ^= low
             values[_bit_index(low)] += w_treasure * tpoints
     return on_route
+
+
+@njit(cache=True)
+def soft_harm(low, crit, kill, w_harm, w_loss):
+    """Estimated loss of placing a non-fitting tile on cell ``low``: kill 4, critical 1 (x w_harm)."""
+    if kill & low:
+        return 4.0 * w_harm * w_loss
+    if crit & low:
+        return w_harm * w_loss
+    return 0.0
+
+
+@njit(cache=True)
+def cost_after(state, seat, cfg, colour, placed, empty, wn, we, ws, ww, comps, n_comps, cell, exits, row):
+    """Exact route cost of the explorer once a tile with ``exits`` lies on ``cell``."""
+    bit = np.int64(1) << cell
+    s0, s1, sbit, beach, bside = explorer_seed(state, seat, colour, cfg)
+    if sbit == bit:
+        s0 = bit if exits & bside else np.int64(0)
+        s1 = np.int64(0)
+    t0, t1, tbit, tside = temple_seed(state, seat, colour, cfg)
+    if tbit == bit:
+        t0 = bit if exits & tside else np.int64(0)
+        t1 = np.int64(0)
+    if (s0 | s1) == 0 or (t0 | t1) == 0:
+        return INF
+    ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, comps, n_comps, row, sbit, 0, MAXL)
+    return level_of(row, ng, sbit)
+
+
+@njit(cache=True)
+def refine(state, seat, cfg, masks, lay, info, values, places, w_harm, w_close):
+    """Best placement after replacing the estimated losses by exact ones for the leading cells.
+
+    Up to four times: take the best cell; if it may hurt an explorer (``info[e, I_RISK]``),
+    recompute that explorer's route cost with the tile in place and correct the value.
+    Returns (cell, value).
+    """
+    checked = np.int64(0)
+    exits = cfg[O.tile_exits + state[S_TILE] - 1]
+    left = tiles_left(state) + 1
+    comps = lay[T_ROW + 1, :N_CELLS]
+    for _ in range(4):
+        cell, v = best_cell(values, places)
+        if cell < 0:
+            return cell, v
+        bit = np.int64(1) << cell
+        if checked & bit:
+            return cell, v
+        checked |= bit
+        risky = False
+        for e in range(4):
+            if info[e, I_R] > 0 and info[e, I_R] < INF and info[e, I_RISK] & bit:
+                risky = True
+        if not risky:
+            return cell, v
+        placed = masks[M_PLACED] | bit
+        empty = masks[M_EMPTY] & ~bit
+        wn = (masks[M_WN] & ~bit) | (bit if exits & 1 else 0)
+        we = (masks[M_WE] & ~bit) | (bit if exits & 2 else 0)
+        ws = (masks[M_WS] & ~bit) | (bit if exits & 4 else 0)
+        ww = (masks[M_WW] & ~bit) | (bit if exits & 8 else 0)
+        n_comps = components(placed, wn, we, ws, ww, comps)
+        for e in range(4):
+            r = info[e, I_R]
+            if r <= 0 or r >= INF or not info[e, I_RISK] & bit:
+                continue
+            w_loss = 1.0 + w_close / r
+            if r > left:
+                w_loss *= 0.1
+            kill = np.int64(0)
+            if info[e, I_BEACH] == 1 and not exits & info[e, I_BSIDE]:
+                kill |= info[e, I_SBIT]
+            if not exits & info[e, I_TSIDE]:
+                kill |= info[e, I_TBIT]
+            soft = soft_harm(bit, info[e, I_CRIT], kill, w_harm, w_loss)
+            r2 = cost_after(state, seat, cfg, e, placed, empty, wn, we, ws, ww, comps, n_comps, cell, exits,
+                            lay[T_ROW])
+            exact = 4.0 * w_harm * w_loss if r2 >= INF else w_harm * w_loss * (r2 - r)
+            values[cell] += soft - exact
+    return best_cell(values, places)
 
 
 @njit(cache=True)
@@ -697,7 +779,7 @@ def builder(state, cfg, seat, legal, n_legal, params, rng):
     values = np.zeros(N_CELLS, dtype=np.float64)
     place_scores(state, cfg, masks, lay, info, params[0], params[1], params[2], params[3], params[4], ONES,
                  places, values)
-    cell, pv = best_cell(values, places)
+    cell, pv = refine(state, seat, cfg, masks, lay, info, values, places, params[4], params[1])
     if cell >= 0 and pv > 0.05 and not walkable_with_move(info, work):
         return find_code(legal, n_legal, cell)
     walk_options(state, seat, masks, info, work[V_DESTS:V_DESTS + 4], work[V_NOW:V_NOW + 4],
@@ -773,7 +855,7 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
         return find_code(legal, n_legal, move_code(best_c, work[V_CELL + best_c]))
     values = np.zeros(N_CELLS, dtype=np.float64)
     place_scores(state, cfg, masks, lay, info, 1.0, 0.5, 0.1, params[2], params[3], focus, places, values)
-    cell, pv = best_cell(values, places)
+    cell, pv = refine(state, seat, cfg, masks, lay, info, values, places, params[3], 0.5)
     if cell >= 0 and pv > 0.05:
         return find_code(legal, n_legal, cell)
     if not race:
@@ -853,7 +935,7 @@ def collector(state, cfg, seat, legal, n_legal, params, rng):
             low = m & -m
             m ^= low
             values[_bit_index(low)] += 0.6 * lay_w * tpoints
-    cell, pv = best_cell(values, places)
+    cell, pv = refine(state, seat, cfg, masks, lay, info, values, places, params[4], 1.0)
     if cell >= 0 and pv > 0.05:
         return find_code(legal, n_legal, cell)
     walk_options(state, seat, masks, info, work[V_DESTS:V_DESTS + 4], work[V_NOW:V_NOW + 4],
