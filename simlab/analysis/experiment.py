@@ -1,0 +1,379 @@
+"""The experiment layer: an experiment declares its runs and its analysis and writes a report.
+
+An experiment is a module in the ``experiments`` package holding ``EXPERIMENT = Experiment(...)``
+whose ``analyse(ctx)`` function asks the :class:`Context` for runs and returns a
+:class:`~simlab.analysis.report.Report`. The context does the bookkeeping every experiment
+needs, so an experiment is only its question::
+
+    def analyse(ctx):
+        spec = ctx.spec                                           # the game (GameSpec)
+        base = ctx.config(players=2, seats=("hunter", "cautious"), params={"allen": True})
+        arms = ctx.compare("allen", base, {"allen": False})       # same seed: paired by game id
+        rep = ctx.report("Allen's effect", "Does the virtual player change who wins?")
+        diff = paired_column_difference(arms.base.frame(), arms.variant.frame(), "win", by="seat")
+        ...
+        return rep
+
+    EXPERIMENT = Experiment("allen-effect", "Allen's effect", __doc__, analyse, game="loot-island")
+
+Runs go through :func:`simlab.core.runner.run` into ``<runs>/<point>/``: rerunning an experiment
+reuses finished runs, resumes interrupted ones and extends smaller ones (game ids continue, so
+the rows are those a single larger run would have written). The context records every run
+and adds the caveats (strategies, assumed rule readings, command, seeds, code version) to the
+report.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+import shlex
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+import pandas as pd
+
+from simlab.core.errors import SimlabError
+from simlab.core.game import GameSpec, get_game
+from simlab.core.params import ASSUMPTION
+from simlab.core.results import MANIFEST, git_commit, load, part_paths, read_manifest
+from simlab.core.runner import RunConfig, chunk_bounds, fingerprint, prepared
+from simlab.core.runner import run as run_games
+
+from .report import Report
+from .stats import Estimate, SequentialResult, StoppingRule, sequential
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str                                   # CLI name, e.g. "karuba-temples"
+    title: str
+    question: str                               # the designer's question, one paragraph
+    analyse: Callable[["Context"], Report]
+    game: str | None = None                     # fixed game, or None: the user names one (--game)
+    players: tuple[int, ...] = ()               # informational: the player counts it covers
+
+
+def experiment_modules() -> list[str]:
+    import experiments
+
+    return sorted(m.name for m in pkgutil.iter_modules(experiments.__path__) if not m.name.startswith("_"))
+
+
+def available_experiments() -> dict[str, Experiment | str]:
+    """name -> Experiment, or name -> error text when its module cannot be imported yet."""
+    out: dict[str, Experiment | str] = {}
+    for mod in experiment_modules():
+        try:
+            exp = importlib.import_module(f"experiments.{mod}").EXPERIMENT
+            out[exp.name] = exp
+        except Exception as exc:  # an experiment whose game is not there yet must not break the list
+            out[mod.replace("_", "-")] = f"unavailable: {type(exc).__name__}: {exc}"
+    return out
+
+
+def get_experiment(name: str) -> Experiment:
+    known = available_experiments()
+    key = name.strip().lower().replace("_", "-")
+    if key not in known:
+        raise SimlabError(f"unknown experiment {name!r}; known: {', '.join(sorted(known))}")
+    if isinstance(known[key], str):
+        raise SimlabError(f"experiment {key} is {known[key]}")
+    return known[key]
+
+
+# ---------------------------------------------------------------------------------------------
+# runs
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Run:
+    """A finished run directory of the experiment."""
+
+    point: str
+    config: RunConfig
+    run_dir: Path
+    sequential: SequentialResult | None = None
+    _frame: pd.DataFrame | None = field(default=None, repr=False)
+
+    def frame(self) -> pd.DataFrame:
+        if self._frame is None:
+            self._frame = load(self.run_dir)
+        return self._frame
+
+    @property
+    def provenance(self) -> dict:
+        return read_manifest(self.run_dir)["provenance"]
+
+    @property
+    def games(self) -> int:
+        return self.config.games
+
+
+@dataclass
+class Arms:
+    base: Run
+    variant: Run
+
+
+def extend_run(run_dir: Path, config: RunConfig) -> None:
+    """Let a finished or partial run directory grow to ``config.games`` games (same everything else).
+
+    Existing parts stay (their game ids and rows do not depend on the total); a partial last
+    chunk is dropped because its size changes; the manifest gets the new config and fingerprint,
+    and the provenance records each batch (games, code version, time), so
+    ``runner.run(..., resume=True)`` then plays only the new game ids.
+    """
+    manifest = read_manifest(run_dir)
+    old = RunConfig.from_dict(manifest["config"])
+    if replace(old, games=config.games) != config or config.games < old.games:
+        raise SimlabError(f"{run_dir}: can only extend the same configuration to more games")
+    chunk = manifest["chunk_size"]
+    done = set(manifest["done"])
+    old_bounds = chunk_bounds(old.games, chunk)
+    if old.games % chunk:
+        last = len(old_bounds) - 1
+        (run_dir / f"part-{last:06d}.parquet").unlink(missing_ok=True)
+        done.discard(last)
+    prov = manifest["provenance"]
+    batches = prov.setdefault("batches", [{"games": old.games, "git_commit": prov.get("git_commit"),
+                                           "created": prov.get("created")}])
+    batches.append({"games": config.games, "git_commit": git_commit(),
+                    "created": datetime.now(timezone.utc).isoformat(timespec="seconds")})
+    prov["config"] = config.to_dict()
+    manifest.update(config=config.to_dict(), fingerprint=fingerprint(config, chunk),
+                    chunks=len(chunk_bounds(config.games, chunk)), done=sorted(done), provenance=prov)
+    tmp = run_dir / (MANIFEST + ".tmp")
+    tmp.write_text(json.dumps(manifest, indent=1))
+    tmp.replace(run_dir / MANIFEST)
+
+
+def widest_seat_interval(frame: pd.DataFrame) -> Estimate:
+    """The default quantity a sequential run watches: the seat win rate with the widest interval."""
+    from .measures import win_by_seat
+
+    t = win_by_seat(frame)
+    r = t.loc[(t["hi"] - t["lo"]).idxmax()]
+    return Estimate(r["win_rate"], r["lo"], r["hi"], int(r["games"]), "Wilson")
+
+
+@dataclass
+class Context:
+    """What an experiment's ``analyse`` gets: options, the game, and run bookkeeping."""
+
+    experiment: Experiment
+    games: int
+    out_dir: Path
+    runs_dir: Path
+    seed: int = 1
+    workers: int | None = None
+    executor: str = "processes"
+    game: str | None = None
+    rule: StoppingRule | None = None
+    progress: bool = True
+    command: str = ""
+    runs: list[Run] = field(default_factory=list)
+    log: Callable[[str], None] = print
+
+    @property
+    def spec(self) -> GameSpec:
+        name = self.experiment.game or self.game
+        if not name:
+            raise SimlabError(f"experiment {self.experiment.name} needs a game: --game NAME")
+        return get_game(name)
+
+    # -- configs ------------------------------------------------------------------------------
+    def config(self, players: int, seats, params: dict | None = None, rotate: bool = True,
+               game: str | None = None, games: int | None = None) -> RunConfig:
+        """A run config with the experiment's seed and games; params are validated overrides."""
+        spec = get_game(game) if game else self.spec
+        values = spec.params.resolve(params or {})
+        return RunConfig(game=spec.name, players=int(players), seats=tuple(seats), games=int(games or self.games),
+                         seed=self.seed, params=spec.params.changed(values), rotate=rotate)
+
+    def seats(self, players: int, spec: GameSpec | None = None) -> tuple[str, ...]:
+        """The game's default heuristic mix for this player count, padded with random play."""
+        spec = spec or self.spec
+        s = list(spec.default_seats[:players])
+        return tuple(s + ["random"] * (players - len(s)))
+
+    # -- running -------------------------------------------------------------------------------
+    def run(self, point: str, config: RunConfig, watch: Callable[[pd.DataFrame], Estimate] | None = None,
+            sequential_ok: bool = True) -> Run:
+        """Play (or reuse) the run ``point`` into ``<runs>/<point>``.
+
+        With a stopping rule in force (``--target-width``) and ``sequential_ok``, games are added in
+        batches until ``watch(frame)`` (default: the widest seat win-rate interval) is narrow enough.
+        """
+        run_dir = self.runs_dir / point
+        prepared(config.to_dict())  # validate before touching files
+        seq = None
+        if self.rule is not None and sequential_ok:
+            watch = watch or widest_seat_interval
+            holder: dict = {}
+
+            def play_to(n: int) -> None:
+                holder["cfg"] = replace(config, games=n)
+                self._ensure(point, holder["cfg"], run_dir, chunk_size=self.rule.unit)
+
+            def measure() -> Estimate:
+                return watch(load(run_dir))
+
+            seq = sequential(play_to, measure, self.rule)
+            config = holder["cfg"]
+        else:
+            self._ensure(point, config, run_dir)
+        run = Run(point, config, run_dir, seq)
+        self.runs.append(run)
+        return run
+
+    def compare(self, point: str, base: RunConfig, changes: dict, label: str = "variant") -> Arms:
+        """Baseline and variant on common random numbers: same seed, games, players and seats,
+        so game g draws the same stream in both arms; pair rows by (game, seat)."""
+        spec = get_game(base.game)
+        variant = replace(base, params=spec.params.changed(spec.params.resolve({**base.params, **changes})))
+        b = self.run(f"{point}-base", base, sequential_ok=False)
+        v = self.run(f"{point}-{label}", variant, sequential_ok=False)
+        return Arms(b, v)
+
+    def sweep(self, point: str, base: RunConfig, param: str, values) -> dict:
+        """One run per value of a rule parameter, all on the same seed (paired across values)."""
+        spec = get_game(base.game)
+        out = {}
+        for v in values:
+            params = spec.params.changed(spec.params.resolve({**base.params, param: v}))
+            tag = spec.params[param].describe_value(spec.params[param].coerce(v)).replace(",", "-")
+            out[v] = self.run(f"{point}-{param}-{tag}", replace(base, params=params))
+        return out
+
+    def _ensure(self, point: str, config: RunConfig, run_dir: Path, chunk_size: int | None = None) -> None:
+        kwargs = dict(workers=self.workers, executor=self.executor, progress=self.progress)
+        if (run_dir / MANIFEST).exists():
+            manifest = read_manifest(run_dir)
+            old = RunConfig.from_dict(manifest["config"])
+            if old == config:
+                if set(manifest["done"]) >= set(range(manifest["chunks"])) and part_paths(run_dir):
+                    self.log(f"  {point}: reusing {config.games:,} games in {run_dir}")
+                    return
+                self.log(f"  {point}: resuming {run_dir}")
+                run_games(config, run_dir, resume=True, **kwargs)
+                return
+            if replace(old, games=config.games) == config and old.games < config.games:
+                self.log(f"  {point}: extending {run_dir} from {old.games:,} to {config.games:,} games")
+                extend_run(run_dir, config)
+                run_games(config, run_dir, resume=True, **kwargs)
+                return
+            self.log(f"  {point}: configuration changed, replacing {run_dir}")
+            run_games(config, run_dir, overwrite=True, chunk_size=chunk_size, **kwargs)
+            return
+        self.log(f"  {point}: {config.games:,} games, {config.players} players, seats {', '.join(config.seats)}"
+                 + (f", params {config.params}" if config.params else ""))
+        run_games(config, run_dir, chunk_size=chunk_size, **kwargs)
+
+    # -- reporting ------------------------------------------------------------------------------
+    def report(self, title: str, question: str) -> Report:
+        return Report(title, question)
+
+
+def run_experiment(name: str, games: int = 10_000, out: str | Path | None = None, runs: str | Path | None = None,
+                   game: str | None = None, seed: int = 1, workers: int | None = None, executor: str = "processes",
+                   rule: StoppingRule | None = None, progress: bool = True, command: str = "",
+                   log: Callable[[str], None] = print) -> tuple[Report, dict[str, Path]]:
+    """Run an experiment end to end and write its report; returns the report and its paths."""
+    exp = get_experiment(name)
+    if exp.game is None and not game:
+        raise SimlabError(f"experiment {exp.name} needs a game: --game NAME")
+    if exp.game and game and get_game(game).name != exp.game:
+        raise SimlabError(f"experiment {exp.name} is about {exp.game}, not {game}")
+    sub = [exp.name] + ([get_game(game).name] if exp.game is None else [])
+    out_dir = Path(out) if out else Path("reports", *sub)
+    runs_dir = Path(runs) if runs else (out_dir / "runs" if out else Path("runs", *sub))
+    if games < 1:
+        raise SimlabError("--games must be at least 1")
+    ctx = Context(exp, games, out_dir, runs_dir, seed=seed, workers=workers, executor=executor,
+                  game=game if exp.game is None else exp.game, rule=rule, progress=progress,
+                  command=command or _command(exp, games, game, seed, rule, out), log=log)
+    report = exp.analyse(ctx)
+    add_caveats(report, ctx.runs, ctx.command)
+    paths = report.write(out_dir)
+    return report, paths
+
+
+def _command(exp: Experiment, games: int, game: str | None, seed: int, rule: StoppingRule | None, out) -> str:
+    parts = ["simlab", "experiment", "run", exp.name, "--games", str(games), "--seed", str(seed)]
+    if exp.game is None and game:
+        parts += ["--game", game]
+    if rule is not None:
+        parts += ["--target-width", f"{rule.target_width:g}", "--max-games", str(rule.max_games)]
+    if out:
+        parts += ["--out", str(out)]
+    return shlex.join(parts)
+
+
+def run_command(config: RunConfig, run_dir: Path | str) -> str:
+    """The `simlab run` command line that reproduces a run's rows exactly."""
+    parts = ["simlab", "run", config.game, "--players", str(config.players), "--seats", ",".join(config.seats),
+             "--games", str(config.games), "--seed", str(config.seed)]
+    if config.rotate:
+        parts.append("--rotate")
+    for k, v in sorted(config.params.items()):
+        parts += ["--set", f"{k}={','.join(str(x) for x in v) if isinstance(v, (tuple, list)) else v}"]
+    for f in config.strategy_files:
+        parts += ["--strategies", f]
+    return shlex.join(parts + ["--out", str(run_dir)])
+
+
+def add_caveats(report: Report, runs: list[Run], command: str) -> None:
+    """Strategies used, assumed rule readings in force, and how to reproduce: from run provenance."""
+    if not runs:
+        return
+    provs = [r.provenance for r in runs]
+    games = sorted({r.config.game for r in runs})
+    strategies: dict[str, dict] = {}
+    for p in provs:
+        strategies.update(p.get("strategies", {}))
+    from simlab.core.strategy import strategies_for
+
+    for g in games:
+        known = strategies_for(g)
+        for label, s in sorted(strategies.items()):
+            st = known.get(s["strategy"])
+            if st is None:
+                continue
+            params = ", ".join(f"{k}={v:g}" for k, v in s["params"].items())
+            report.caveats.append(f"Strategy `{label}` ({g}): {st.description}" + (f" (parameters: {params})" if params else "")
+                                  + ". Results describe these heuristics, not expert human play.")
+    for g in games:
+        spec = get_game(g)
+        in_force: dict[str, set] = {}
+        for r, p in zip(runs, provs):
+            if r.config.game == g:
+                for k, v in p.get("assumptions_in_force", {}).items():
+                    in_force.setdefault(k, set()).add(v)
+        assumed = [p for p in spec.params.params if p.status == ASSUMPTION]
+        if assumed:
+            items = []
+            for p in assumed:
+                vals = ", ".join(sorted(in_force.get(p.name, {p.describe_value(p.default)})))
+                items.append(f"`{p.name}` = {vals} ({p.meaning}; {p.source or 'no source'})")
+            report.caveats.append(f"{spec.title}: the result depends on these ASSUMED rule readings or component "
+                                  f"values (not confirmed by a published source): " + "; ".join(items) + ".")
+        setups = sorted({f"{k}={v}" for r in runs if r.config.game == g for k, v in r.config.params.items()})
+        if setups:
+            report.caveats.append(f"{spec.title}: parameters changed from the defaults in some runs: {', '.join(setups)}.")
+    commits = sorted({str(b.get("git_commit")) for p in provs for b in p.get("batches", [p])})
+    seeds = sorted({r.config.seed for r in runs})
+    total = sum(r.games for r in runs)
+    report.reproduce.append(f"Command: `{command}`")
+    report.reproduce.append(f"Root seed(s): {', '.join(map(str, seeds))}; {len(runs)} runs, {total:,} games in all; "
+                            f"game g of every run draws its random stream from (root seed, g).")
+    report.reproduce.append(f"Code version (git commit from the run provenance): {', '.join(commits)}"
+                            + (" (several versions: runs were extended or reused across commits)" if len(commits) > 1 else "")
+                            + (" (uncommitted changes were present)" if any("dirty" in c for c in commits) else "")
+                            + f"; simlab {provs[0].get('simlab_version')}, numba {provs[0].get('numba_version')}.")
+    for r in runs:
+        extra = f" ({r.sequential.describe()})" if r.sequential else ""
+        report.reproduce.append(f"Run `{r.point}`: {r.config.games:,} games{extra}; rows: `{run_command(r.config, r.run_dir)}`")
+

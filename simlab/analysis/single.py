@@ -1,0 +1,39 @@
+"""The report on one stored run directory (``simlab report RUN_DIR``)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from simlab.core.game import get_game
+from simlab.core.results import load, read_manifest
+from simlab.core.runner import RunConfig
+
+from . import measures, sections
+from .experiment import Run, add_caveats, run_command
+from .report import Report
+
+
+def report_run(run_dir: str | Path, out: str | Path | None = None) -> tuple[Report, dict[str, Path]]:
+    run_dir = Path(run_dir)
+    manifest = read_manifest(run_dir)
+    config = RunConfig.from_dict(manifest["config"])
+    frame = load(run_dir)
+    spec = get_game(config.game)
+    n_games = int(frame["game"].nunique())
+    rep = Report(f"{spec.title}: report on run {run_dir.name}",
+                 f"{n_games:,} games, {config.players} players, seats {', '.join(config.seats)}"
+                 + (" (rotated)" if config.rotate else "") + (f", parameters {config.params}" if config.params else "")
+                 + f", root seed {config.seed}.")
+    if not frame.attrs.get("complete", True):
+        rep.findings.append(f"The run is incomplete ({n_games:,} of {config.games:,} games); complete it with "
+                            f"`simlab run ... --out {run_dir} --resume`.")
+    sections.seat_advantage(rep, frame, rotated=config.rotate)
+    sections.ties(rep, frame)
+    sections.lengths_and_scores(rep, frame, spec.length_column)
+    sections.strategies(rep, frame)
+    sections.usage(rep, frame, measures.seat_columns(spec))
+    if not config.rotate and len(set(config.seats)) > 1:
+        rep.caveats.append("Seats were not rotated: each strategy kept its seat, so seat and strategy effects are "
+                           "mixed. Rerun with --rotate to separate them.")
+    add_caveats(rep, [Run("run", config, run_dir)], run_command(config, run_dir))
+    paths = rep.write(Path(out) if out else run_dir / "report")
+    return rep, paths
