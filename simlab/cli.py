@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from .analysis.cli import experiment, report
 from .core.errors import SimlabError
 from .core.game import available_games, get_game
 from .core.params import load_toml, parse_assignments
@@ -182,6 +183,10 @@ def bench_scale(games_, n_games, memory_games, dask):
     from .bench import run_scale_bench
 
     run_scale_bench(list(games_) or available_games(), n_games, memory_games, dask)
+
+
+cli.add_command(experiment)
+cli.add_command(report)
 
 
 def main(argv=None):
