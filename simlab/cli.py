@@ -154,7 +154,7 @@ def trace(game, players, seats, seed, sets, variants, config_file, strategy_file
     config = _config_from(game, players, seats, 1, seed, sets, variants, config_file, False, strategy_files)
     prep = Prepared(config)
     out, events = prep.play(0, 1, log_capacity=20_000)
-    assumed = {k: v for k, v in prep.provenance()["assumptions_in_force"].items()}
+    assumed = {k: (v if len(v) <= 24 else "(assumed table)") for k, v in prep.provenance()["assumptions_in_force"].items()}
     click.echo(f"{prep.spec.title}, {config.players} players, seed {config.seed}; seats: "
                + ", ".join(f"{i + 1} {label}" for i, label in enumerate(prep.labels)))
     if assumed:
