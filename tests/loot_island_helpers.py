@@ -6,7 +6,7 @@ from simlab.core.rng import root_key, seed_stream
 from simlab.core.strategy import MAX_STRATEGY_PARAMS, StrategyParam, get_strategy, strategy
 from simlab.games.loot_island import rules
 from simlab.games.loot_island.components import PARAMS, PER_COLOUR
-from simlab.games.loot_island.state import (B_CURSES, B_HAND_N, B_SUPPLY, L0, LB, M_HAND, P0, PB, S_MDRAW,
+from simlab.games.loot_island.state import (D_KEEP, S_DKIND, B_CURSES, B_HAND_N, B_SUPPLY, L0, LB, M_HAND, P0, PB, S_MDRAW,
                                             S_MDRAW_N, S_MLOC, S_TDECK, S_TDECK_N, STATE_SIZE)
 
 
@@ -27,6 +27,15 @@ def t_prefer(state, cfg, seat, legal, n_legal, params, rng):
 @strategy("loot-island", "t_last", "test script: always the last legal choice")
 def t_last(state, cfg, seat, legal, n_legal, params, rng):
     return n_legal - 1
+
+
+@strategy("loot-island", "t_discard", "test script: legal[0] everywhere, but discards every treasure it takes")
+def t_discard(state, cfg, seat, legal, n_legal, params, rng):
+    if state[S_DKIND] == D_KEEP:
+        for i in range(n_legal):
+            if legal[i] == 0:
+                return i
+    return 0
 
 
 class Game:
