@@ -1,0 +1,135 @@
+"""Loot Island invariants over many games, reproducibility, scores recomputed from the rows, trace."""
+import numpy as np
+import pandas as pd
+import pytest
+from loot_island_helpers import Game
+from simlab.core.runner import Prepared, RunConfig
+from simlab.games.loot_island import GAME, rules
+from simlab.games.loot_island.components import PARAMS
+
+SEATS = ("hunter", "cautious", "collector", "random", "hunter")
+
+
+def frame(n, games, seed=1, seats=None, **params):
+    params.setdefault("debug_checks", True)
+    prep = Prepared(RunConfig("loot-island", n, seats or SEATS[:n], games, seed=seed, params=params, rotate=True))
+    return prep.frame(0, games)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_invariants_cards_compasses_cubes_hold_after_every_step_heuristics(n):
+    """debug_checks runs the njit invariant checker after every turn and exploration (raises if broken):
+    every map card and treasure in exactly one place, compasses conserved, cubes >= 0, Allen crowns only."""
+    f = frame(n, 300)
+    assert len(f) == 300 * n and (f.curses >= 0).all()
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_invariants_random_play_all_variants(n):
+    f = frame(n, 200, seats=("random",) * n, healers_face_up=True, events_face_up=True, start_hand_variant=True)
+    assert len(f) == 200 * n
+    f = frame(n, 150, seats=("random",) * n, allen=False)
+    assert (f.allen_crosses == -1).all()
+
+
+def test_invariant_checker_detects_a_lost_card_and_a_doubled_compass():
+    g = Game(4, deal=True)
+    assert g.check() == 0
+    g.state[rules.S_MLOC + g.hand(0)[0]] = rules.M_DISC
+    assert g.check() != 0
+    g = Game(4)
+    g.compass(3, 1)
+    rules.push_compass(g.state, 3, 1)
+    assert g.check() != 0
+    g = Game(4)
+    g.set_curses(2, -1)
+    assert g.check() != 0
+
+
+def test_reproducible_same_seed_identical_frame_other_seed_differs():
+    a = frame(4, 200, seed=11)
+    b = frame(4, 200, seed=11)
+    c = frame(4, 200, seed=12)
+    pd.testing.assert_frame_equal(a, b)
+    assert not a.equals(c)
+
+
+def test_eliminated_players_never_rank_above_players_still_in():
+    f = frame(4, 400, seats=("hunter", "random", "random", "hunter"))
+    assert (f.eliminated > 0).any()
+    for _, game in f.groupby("game"):
+        alive = game[game.eliminated == 0]
+        dead = game[game.eliminated > 0]
+        if len(alive) and len(dead):
+            assert alive["rank"].max() < dead["rank"].min()
+        assert (game[game.eliminated > 0].score == rules.ELIM_SCORE).all()
+
+
+def test_tiebreak_by_seat_from_the_start_player_at_game_end():
+    f = frame(3, 200)
+    raw = Prepared(RunConfig("loot-island", 3, SEATS[:3], 200, seed=1, params={"debug_checks": True},
+                             rotate=True)).play(0, 200)[0]
+    start = f[f.seat == 0].start_player_end.to_numpy()
+    for g in range(200):
+        for p in range(3):
+            if f.eliminated.iloc[g * 3 + p] == 0:
+                assert raw[g, p, 2] == 3 - (p - start[g]) % 3
+
+
+def recompute(row, players, allen_crosses, alive_crosses):
+    """A game's final score from its own rows only: kept bitmasks, healer, curses, crosses, start tile."""
+    v = PARAMS.defaults()
+    ids = [t for t in range(25) if row.kept_1_25 >> t & 1] + [25 + t for t in range(25) if row.kept_26_50 >> t & 1] + \
+          [50 + t for t in range(24) if row.kept_51_74 >> t & 1]
+    parts = np.zeros(6, dtype=np.int64)
+    cfg = PARAMS.pack(v)
+    total = int(rules.treasure_value(cfg, np.array(ids + [0], dtype=np.int64), len(ids), parts))
+    crosses = list(alive_crosses) + ([allen_crosses] if allen_crosses >= 0 else [])
+    mine = row.crosses
+    prize = 0
+    if mine > 0:
+        better = sum(c > mine for c in crosses)
+        tied = sum(c == mine for c in crosses)
+        prize = sum(v["crown_prizes"][k] for k in range(better, better + tied)) // tied
+    fee = 0
+    if row.healer:
+        h = row.healer - 1
+        fee = v["healer_per_cube"][h] * row.curses + v["healer_fixed"][h]
+    return total + prize + 5 * row.start_tile - fee
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_score_recomputed_from_the_rows_of_its_game_alone(n):
+    f = frame(n, 200)
+    for _, game in f.groupby("game"):
+        alive = game[game.eliminated != 1]
+        for row in game.itertuples():
+            if row.eliminated == 1:
+                assert row.score == rules.ELIM_SCORE
+                continue
+            net = recompute(row, n, row.allen_crosses, alive.crosses.tolist())
+            assert net == row.net_gold
+            assert row.score == (net if row.eliminated == 0 else rules.ELIM_SCORE)
+            parts = sum(getattr(row, f"gold_{s}") for s in ("amulet", "money", "book", "jewel", "crown", "skull",
+                                                              "start"))
+            assert parts == row.gross_gold and row.net_gold == row.gross_gold - row.healer_fee
+
+
+def test_columns_declared_and_variants_listed():
+    f = frame(2, 5)
+    for c in GAME.column_names():
+        assert c in f.columns
+    assert {"healers-face-up", "events-face-up", "start-hand", "no-allen"} <= set(GAME.variants)
+    for name, over in GAME.variants.items():
+        PARAMS.resolve(over)
+
+
+def test_trace_narrates_a_whole_two_player_game_with_allens_plays():
+    prep = Prepared(RunConfig("loot-island", 2, ("hunter", "collector"), 1, seed=3))
+    for first in range(30):
+        out, log = prep.play(first, 1, 20000)
+        text = GAME.narrate(log, 2, prep.values, prep.labels)
+        if "Allen's cards" in text:
+            break
+    assert "=== Round 5" in text and "Final exploration" in text and "Allen's cards" in text
+    assert "Seat 1 (hunter)" in text and "gold." in text or "eliminated" in text
