@@ -826,11 +826,11 @@ def pick_targets(state, cfg, info, n_targets, others, focus):
           "races for the top temple tokens: commits to its cheapest explorers, builds only their routes and "
           "walks them the moment a route is walkable",
           (StrategyParam("targets", 2.0, "explorers it commits to at a time (cheapest routes first)", 1, 4),
-           StrategyParam("others", 0.15, "weight of the other explorers' routes when placing", 0, 1),
+           StrategyParam("others", 0.6, "weight of the other explorers' routes when placing", 0, 1),
            StrategyParam("detour", 0.3, "value of a placement that opens an equally short alternative route",
                          0, 100),
            StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100),
-           StrategyParam("min_steps", 1.0, "steps a walk must gain before a target explorer races on", 1, 4)))
+           StrategyParam("min_steps", 2.0, "steps a walk must gain before a target explorer races on", 1, 4)))
 def racer(state, cfg, seat, legal, n_legal, params, rng):
     t, places, discard, work = start(state, cfg, seat, legal, n_legal)
     if t >= 0:
@@ -872,16 +872,44 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
 # ---------------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def best_treasure_move(state, cfg, seat, info, dests, w_treasure, w_off):
+def steps_from(opt, tbit, bit, wn, we, ws, ww):
+    """Steps from cell ``bit`` into the temple along optimal-route cells (-1: not on them)."""
+    if not (opt & tbit) or not (opt & bit):
+        return -1
+    seen = tbit
+    front = tbit
+    d = 1
+    while front != 0:
+        if front & bit:
+            return d
+        front = _spread(front, wn, we, ws, ww) & opt & ~seen
+        seen |= front
+        d += 1
+    return -1
+
+
+@njit(cache=True)
+def best_treasure_move(state, cfg, seat, masks, info, dests, w_treasure, w_off):
     """(colour, cell, value) of the best move ending on treasure: points x ``w_treasure`` less
-    ``w_off`` when the cell is off the explorer's best routes (half that one tile off)."""
+    ``w_off`` per step the explorer will have to walk back (a cell behind it or up a side branch;
+    ``2 w_off`` off its best routes)."""
     base = P0 + seat * PB
+    wn, we, ws, ww = masks[M_WN], masks[M_WE], masks[M_WS], masks[M_WW]
     best_c = -1
     best_cell = -1
     best_v = 0.0
     for c in range(4):
         m = dests[c]
+        if m == 0:
+            continue
         r = info[c, I_R]
+        live = r >= 0 and r < INF
+        now = -1
+        if live:
+            pos = state[base + B_EXPL + c]
+            now = steps_from(info[c, I_OPT], info[c, I_TBIT], info[c, I_SBIT], wn, we, ws, ww)
+            if now >= 0 and pos == AT_BEACH:
+                now += 1
         while m != 0:
             low = m & -m
             m ^= low
@@ -890,13 +918,31 @@ def best_treasure_move(state, cfg, seat, info, dests, w_treasure, w_off):
             if kind == 0:
                 continue
             v = w_treasure * treasure_points(cfg, kind)
-            if r >= 0 and r < INF and not info[c, I_OPT] & low:
-                v -= 0.5 * w_off if info[c, I_NEAR] & low else w_off
+            if live and now >= 0:
+                d = steps_from(info[c, I_OPT], info[c, I_TBIT], low, wn, we, ws, ww)
+                if d < 0:
+                    v -= 2.0 * w_off
+                elif d >= now:
+                    v -= w_off * (d - now + 1)
             if v > best_v:
                 best_v = v
                 best_c = c
                 best_cell = cell
     return best_c, best_cell, best_v
+
+
+@njit(cache=True)
+def most_home(state, seat):
+    """The most explorers any opponent has brought home."""
+    best = 0
+    for p in range(state[S_PLAYERS]):
+        if p == seat:
+            continue
+        n = 0
+        for c in range(4):
+            n += state[P0 + p * PB + B_EXPL + c] == AT_TEMPLE
+        best = max(best, n)
+    return best
 
 
 @strategy("karuba", "collector",
@@ -905,17 +951,19 @@ def best_treasure_move(state, cfg, seat, info, dests, w_treasure, w_off):
           (StrategyParam("treasure", 1.0, "value per point of a move ending on treasure", 0, 100),
            StrategyParam("lay", 0.8, "value per point of a treasure tile placed where an explorer can reach it",
                          0, 100),
-           StrategyParam("off_route", 1.0, "penalty for collecting off the explorer's best routes", 0, 100),
+           StrategyParam("off_route", 1.0, "penalty per step an explorer must walk back after collecting", 0, 100),
            StrategyParam("late", 8.0, "tiles left at which it stops hunting and heads for the temples", 0, 36),
-           StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100)))
+           StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100),
+           StrategyParam("rush_at", 1.0, "stops hunting once an opponent has this many explorers home", 1, 4)))
 def collector(state, cfg, seat, legal, n_legal, params, rng):
     t, places, discard, work = start(state, cfg, seat, legal, n_legal)
     if t >= 0:
         return t
     masks, lay, info = new_plan(state, seat, cfg)
-    hunting = tiles_left(state) > params[3]
+    hunting = tiles_left(state) > params[3] and most_home(state, seat) < params[5]
     if hunting:
-        tc, tcell, tv = best_treasure_move(state, cfg, seat, info, work[V_DESTS:V_DESTS + 4], params[0], params[2])
+        tc, tcell, tv = best_treasure_move(state, cfg, seat, masks, info, work[V_DESTS:V_DESTS + 4], params[0],
+                                            params[2])
         if tc >= 0 and tv >= 0.9:
             return find_code(legal, n_legal, move_code(tc, tcell))
     values = np.zeros(N_CELLS, dtype=np.float64)
@@ -944,7 +992,8 @@ def collector(state, cfg, seat, legal, n_legal, params, rng):
     if mc >= 0:
         return find_code(legal, n_legal, move_code(mc, mcell))
     if hunting:
-        tc, tcell, tv = best_treasure_move(state, cfg, seat, info, work[V_DESTS:V_DESTS + 4], params[0], params[2])
+        tc, tcell, tv = best_treasure_move(state, cfg, seat, masks, info, work[V_DESTS:V_DESTS + 4], params[0],
+                                            params[2])
         if tc >= 0 and tv > 0:
             return find_code(legal, n_legal, move_code(tc, tcell))
     return fallback(legal, n_legal, info, places, values, discard)

@@ -22,14 +22,15 @@ def make_cfg(**overrides):
 
 
 def island(beaches, temples, n_players=4, home=()):
-    """A fresh state: colour c's explorer on beach label beaches[c], its temple on temples[c]."""
+    """A fresh state: colour c's explorer on beach label beaches[c], its temple on temples[c];
+    seat 0's explorers of the colours in ``home`` are already home."""
     state = np.zeros(STATE_SIZE, dtype=np.int32)
     state[S_PLAYERS] = n_players
     for c in range(4):
         state[S_BEACH + c] = beaches[c] // 10 - 1
         state[S_TEMPLE + c] = temples[c] // 10 - 1
         for p in range(n_players):
-            state[P0 + p * 128 + B_EXPL + c] = AT_TEMPLE if c in home else AT_BEACH
+            state[P0 + p * 128 + B_EXPL + c] = AT_TEMPLE if c in home and p == 0 else AT_BEACH
     for i in range(36):
         state[S_SEQ + i] = i + 1
     state[S_ROUND] = 1
