@@ -46,6 +46,7 @@ class Verdict:
     band: tuple[float, float] | None = None
     percent: bool = True
     note: str = ""                    # a plain-words reading, e.g. "the start player is favoured"
+    reference_label: str = "fair reference"
 
     @property
     def status(self) -> str:
@@ -63,7 +64,7 @@ class Verdict:
         f = _pct if self.percent else _num
         text = f"{self.subject}: {self.estimate.fmt(percent=self.percent)}"
         if self.reference is not None:
-            text += f"; fair reference {f(self.reference)}"
+            text += f"; {self.reference_label} {f(self.reference)}"
         if self.band is not None:
             text += f"; fairness band {f(self.band[0])} to {f(self.band[1])}: **{self.status}**"
         if self.note:
@@ -84,6 +85,7 @@ class Table:
     frame: pd.DataFrame   # already formatted (strings) or raw
     note: str = ""
     name: str = ""
+    show: bool = True     # False: CSV file only (long tables), named in the report
 
 
 @dataclass
@@ -110,8 +112,8 @@ class Report:
         plt.close(fig)
         self.charts.append(Chart(_slug(name), caption, buf.getvalue()))
 
-    def table(self, title: str, frame: pd.DataFrame, note: str = "", name: str = "") -> None:
-        self.tables.append(Table(title, frame, note, _slug(name or title)))
+    def table(self, title: str, frame: pd.DataFrame, note: str = "", name: str = "", show: bool = True) -> None:
+        self.tables.append(Table(title, frame, note, _slug(name or title), show))
 
     # -----------------------------------------------------------------------------------------
     def markdown(self) -> str:
@@ -128,7 +130,8 @@ class Report:
                 out += [f"### {t.title}", ""]
                 if t.note:
                     out += [t.note, ""]
-                out += [md_table(t.frame), "", f"(CSV: `{t.name}.csv`)", ""]
+                out += ([md_table(t.frame), "", f"(CSV: `{t.name}.csv`)", ""] if t.show else
+                        [f"{len(t.frame)} rows, in the CSV file `{t.name}.csv`.", ""])
         out += ["", "## Caveats", ""] + [f"- {c}" for c in self.caveats]
         out += ["", "## Reproduce", ""] + [f"- {r}" for r in self.reproduce]
         return "\n".join(out) + "\n"
@@ -155,7 +158,8 @@ class Report:
                 parts.append(f"<h3>{e(t.title)}</h3>")
                 if t.note:
                     parts.append(f"<p>{_md_inline(t.note)}</p>")
-                parts.append(t.frame.to_html(index=False, border=0, classes="tbl", na_rep=""))
+                parts.append(t.frame.to_html(index=False, border=0, classes="tbl", na_rep="") if t.show else
+                             f"<p>{len(t.frame)} rows, in the CSV file <code>{e(t.name)}.csv</code>.</p>")
         parts.append("<h2>Caveats</h2><ul>" + "".join(f"<li>{_md_inline(c)}</li>" for c in self.caveats) + "</ul>")
         parts.append("<h2>Reproduce</h2><ul>" + "".join(f"<li>{_md_inline(r)}</li>" for r in self.reproduce)
                      + "</ul></body></html>")

@@ -150,7 +150,8 @@ def strategies(rep: Report, frame: pd.DataFrame) -> pd.DataFrame | None:
               "column strategy in the same game (ties count one half)")
     top = rank.iloc[0]
     rep.verdict(f"Strongest strategy: {top['strategy']} finishes ahead of other strategies (pooled)",
-                Estimate(top["pooled"], top["lo"], top["hi"], int(top["meetings"]), "Wilson"), 0.5)
+                Estimate(top["pooled"], top["lo"], top["hi"], int(top["meetings"]), "Wilson"), 0.5,
+                reference_label="even match")
     rep.table("Strategy ranking (average head-to-head share)", formatted(rank, {
         "rank": "rank", "strategy": "strategy", "average share ahead": lambda r: pct(r["avg_ahead"]),
         "pooled share ahead [95% CI]": lambda r: ci(r, "pooled"),
