@@ -399,7 +399,7 @@ def hoarder(state, cfg, seat, legal, n_legal, params, rng):
 
 
 @strategy("jamaica", "fighter",
-          "arms and hunts: keeps a cannon stock, steers onto other ships, commits all cannons attacking, loots treasure",
+          "arms and hunts: keeps a cannon stock, steers onto other ships, commits all its cannons, loots treasure",
           (StrategyParam("cannon_stock", 8.0, "cannons it loads up to", 0, 40),
            StrategyParam("hunt", 4.0, "bonus for ending a move on another ship", -20, 50)))
 def fighter(state, cfg, seat, legal, n_legal, params, rng):
