@@ -25,7 +25,7 @@ from simlab.games.loot_island.components import (EV_A1, EV_B8, EV_B12, EV_B14, I
                                                  T_SKULL)
 from simlab.games.loot_island.rules import (card_symbol, card_value, cards_needed, compass_pos, current_coast,
                                             event_now, healer_fee, is_allen, last_is_one, near_landing, treasure_value)
-from simlab.games.loot_island.state import (B_CROSSES, B_CURSES, B_HAND_N, B_TYPES, D_A1, D_A2, D_ACTION, D_B4,
+from simlab.games.loot_island.state import (B_CROSSES, B_CURSES, B_HAND_N, B_PASSED, B_SUPPLY, B_TYPES, D_A1, D_A2, D_ACTION, D_B4,
                                             D_CARD, D_COPY, D_DISCARD, D_DO, D_HEALER, D_KEEP, D_PAY, D_PICK,
                                             D_SOURCE, D_TARGET, ISLET_ALLEN, ISLET_OWN, L0, L_CHESTS, L_COMP, L_COUNT,
                                             L_NCOMP, LB, M_HAND, P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN,
@@ -142,12 +142,36 @@ def share(revealed, pos, n):
 
 
 @njit(cache=True)
+def active_others(state, seat):
+    """Players other than ``seat`` who have not passed (Allen's cards count as one more hand)."""
+    k = 0
+    for q in range(state[S_PLAYERS]):
+        if q != seat and state[P0 + q * PB + B_PASSED] == 0:
+            k += 1
+    return k + state[S_ALLEN]
+
+
+@njit(cache=True)
+def qualify_chance(state, cfg, seat, count):
+    """Rough chance that a landing on the explored coast reaches the loot count this round."""
+    need = cards_needed(cfg, state[S_PLAYERS])
+    if count >= need:
+        return 1.0
+    expected = count + 0.9 * active_others(state, seat)
+    if expected >= need:
+        return 0.45
+    return 0.1 * count / need
+
+
+@njit(cache=True)
 def landing_picks(state, cfg, landing, seat, add_count, add_chests, joiner, extra_comp):
-    """Picks ``seat`` expects at ``landing`` explored now after ``joiner`` adds cards (big or small loot)."""
+    """Picks ``seat`` expects at ``landing`` explored now after ``joiner`` adds cards (big or small
+    loot), weighted by the chance that the landing reaches the loot count."""
     base = L0 + landing * LB
     need = cards_needed(cfg, state[S_PLAYERS])
     cnt = state[base + L_COUNT] + add_count
-    if cnt < need:
+    chance = qualify_chance(state, cfg, seat, cnt)
+    if chance <= 0.0:
         return 0.0
     nc = state[base + L_NCOMP]
     pos = compass_pos(state, landing, seat)
@@ -157,12 +181,13 @@ def landing_picks(state, cfg, landing, seat, add_count, add_chests, joiner, extr
             return 0.0
         pos = nc
     other = state[L0 + (landing ^ 1) * LB + L_COUNT]
+    eff = max(cnt, need)
     near = near_landing(state, landing // 2) == landing
-    big = cnt > other or (cnt == other and near)
+    big = eff > other or (eff == other and near)
     if event_now(state, cfg) == EV_B12 and other >= need:
-        big = cnt < other or (cnt == other and near)
+        big = eff < other or (eff == other and near)
     revealed = state[base + L_CHESTS] + add_chests + (n if big else 0)
-    return float(share(revealed, pos, n))
+    return chance * share(revealed, pos, n)
 
 
 @njit(cache=True)
@@ -218,39 +243,38 @@ def play_value(state, cfg, seat, code, w, style):
         use = 1
         add = 1
     chests = counts[2] if (style == STYLE_HUNTER or use >= counts[0]) else 0
+    supply = state[P0 + owner * PB + B_SUPPLY]
     v = 0.0
     if delay == 0:
         if allen:
-            mine = landing_picks(state, cfg, landing, seat, add, chests, -1, 0 if compass_pos(state, landing, owner) >= 0 else 1)
+            extra = 0 if compass_pos(state, landing, owner) >= 0 else 1
+            mine = landing_picks(state, cfg, landing, seat, add, chests, -1, extra)
             had = landing_picks(state, cfg, landing, seat, 0, 0, -1, 0)
             v = (mine - had) * vt
             opp_gain = 0.0
             for q in range(state[S_PLAYERS]):
                 if q != seat:
-                    opp_gain += landing_picks(state, cfg, landing, q, add, chests, -1, 0) - landing_picks(
+                    opp_gain += landing_picks(state, cfg, landing, q, add, chests, -1, extra) - landing_picks(
                         state, cfg, landing, q, 0, 0, -1, 0)
             v -= opp_gain * vt * 0.8
-            v *= w[6]
+            v = v * w[6] - 0.1
         else:
             after = landing_picks(state, cfg, landing, seat, add, chests, seat, 1 if pos < 0 else 0)
             before = landing_picks(state, cfg, landing, seat, 0, 0, -1, 0) if pos >= 0 else 0.0
-            v = (after - before) * vt
-            if after == 0.0 and cnt + counts[1] < need:
-                # a start others may complete; worth little, more when low in the stack
-                v = 0.15 * vt * add / need if pos < 0 and nc < 2 else 0.0
-            v -= w[5] * use
+            v = (after - before) * vt - w[5] * use
+            if pos < 0 and supply == 0:
+                v -= 0.5 * vt  # a compass would have to leave another landing
     elif delay < 9:
-        if allen:
-            v = -0.2
+        if allen or supply == 0:
+            v = -1.0
         elif pos < 0:
-            place = nc
-            v = vt * (0.6 if style == STYLE_COLLECTOR else 0.35) / (1.0 + place) / (1.0 + 0.5 * delay)
+            v = vt * (0.6 if style == STYLE_COLLECTOR else 0.35) / (1.0 + nc) / (1.0 + 0.5 * delay)
             v -= w[5] * use
         else:
             v = 0.05 * vt - w[5] * use
     else:
-        if allen:
-            v = -0.2
+        if allen or supply == 0:
+            v = -1.0
         elif pos < 0 and nc < 2:
             v = vt * 0.2 / (1.0 + nc) - w[5] * use
         else:
@@ -297,11 +321,14 @@ def islet_value(state, cfg, seat, code, w, style):
 
 @njit(cache=True)
 def pass_value(state, cfg, seat, w, style):
+    """Passing: the pass bias, plus the start tile when nobody has passed yet (its +5 only counts if it
+    is still held at the end, so it weighs most in the last round) and B8's cubes for the others."""
     v = w[7]
     if state[S_FIRST_PASSED] == 0:
-        v += 0.4 * cfg[O.start_tile_bonus] * (1.5 if style == STYLE_CAUTIOUS else 1.0)
+        last = state[S_ROUND] >= cfg[O.rounds]
+        v += (0.8 if last else 0.15) * cfg[O.start_tile_bonus] * (1.3 if style == STYLE_CAUTIOUS else 1.0)
         if event_now(state, cfg) == EV_B8:
-            v += 2.0 * w[1] * (state[S_PLAYERS] - 1) * 0.5
+            v += w[1] * (state[S_PLAYERS] - 1)
     return v
 
 
@@ -562,7 +589,7 @@ def _params(cap, per_cube, crown, sets, gold, card, allen, pass_bias):
 
 @strategy("loot-island", "cautious",
           "keeps curses low: discards treasures past its curse cap, sheds cubes, passes early, joins low in stacks",
-          _params(6.0, 2.5, 1.5, 0.8, 4.5, 0.9, 0.8, 1.2))
+          _params(6.0, 2.0, 1.5, 0.8, 5.0, 0.6, 0.8, 0.0))
 def cautious(state, cfg, seat, legal, n_legal, params, rng):
     return decide_all(state, cfg, seat, legal, n_legal, params, STYLE_CAUTIOUS)
 
@@ -576,6 +603,6 @@ def hunter(state, cfg, seat, legal, n_legal, params, rng):
 
 @strategy("loot-island", "collector",
           "crown and set collector: values crosses and set completion, plants compasses early on coming coasts",
-          _params(9.0, 1.6, 4.0, 2.5, 5.0, 0.8, 0.7, 0.3))
+          _params(9.0, 1.6, 4.0, 2.5, 5.0, 0.8, 0.7, 0.1))
 def collector(state, cfg, seat, legal, n_legal, params, rng):
     return decide_all(state, cfg, seat, legal, n_legal, params, STYLE_COLLECTOR)
