@@ -117,6 +117,9 @@ def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, comps, n_comps, out
             for i in range(n_comps):
                 if comps[i] & entry:
                     layer |= comps[i]
+                    entry &= ~comps[i]
+                    if entry == 0:
+                        break
         seen |= layer
         out[k] = layer
         if layer & stop_bit:
@@ -281,7 +284,9 @@ def plan(state, seat, cfg, masks, comps, lay, info):
             row[I_NEAR] = 0
             row[I_REACH] = 0
             continue
-        nf = tile_layers(s0, s1, placed, empty, wn, we, ws, ww, comps, n_comps, lf, np.int64(0), 0, r + 2)
+        # a walkable route (r = 0) needs only the explorer's own network (level 0)
+        nf = tile_layers(s0, s1, placed, empty, wn, we, ws, ww, comps, n_comps, lf, np.int64(0), 0,
+                         r + 2 if r > 0 else 0)
         row[I_R] = r
         row[I_NF] = nf
         row[I_NG] = ng
@@ -292,12 +297,21 @@ def plan(state, seat, cfg, masks, comps, lay, info):
         row[I_REACH] = lf[0]
 
 
+# One int64 buffer per decision: the small work vector, the island masks (+ component scratch),
+# the layer rows and the plan rows.
+B_WORK = 0
+B_MASKS = 20  # after the work vector (V_* entries, N_WORK long)
+B_LAY = B_MASKS + 6 + N_CELLS
+B_INFO = B_LAY + 12 * MAXL
+BUF_SIZE = B_INFO + 4 * 13
+
+
 @njit(cache=True)
-def new_plan(state, seat, cfg):
-    """Allocate and fill a plan: (masks, lay, info)."""
-    masks = np.empty(6 + N_CELLS, dtype=np.int64)
-    lay = np.zeros((12, MAXL), dtype=np.int64)
-    info = np.zeros((4, N_INFO), dtype=np.int64)
+def new_plan(state, seat, cfg, buf):
+    """Fill a plan into ``buf``: returns the views (masks, lay, info)."""
+    masks = buf[B_MASKS:B_LAY]
+    lay = buf[B_LAY:B_INFO].reshape((12, MAXL))
+    info = buf[B_INFO:BUF_SIZE].reshape((4, 13))
     plan(state, seat, cfg, masks, masks[6:], lay, info)
     return masks, lay, info
 
@@ -707,8 +721,8 @@ N_WORK = 20
 
 @njit(cache=True)
 def start(state, cfg, seat, legal, n_legal):
-    """Common opening of every heuristic: (temple step index or -1, places, discard, work, plan)."""
-    work = np.empty(N_WORK, dtype=np.int64)
+    """Common opening of every heuristic: (temple step index or -1, places, discard, work buffer)."""
+    work = np.empty(BUF_SIZE, dtype=np.int64)
     places, discard = parse_legal(legal, n_legal, work[V_DESTS:V_DESTS + 4], work[V_TEMPLE:V_TEMPLE + 4])
     t = best_temple_step(state, cfg, work[V_TEMPLE:V_TEMPLE + 4])
     return t, places, discard, work
@@ -775,7 +789,7 @@ def builder(state, cfg, seat, legal, n_legal, params, rng):
     t, places, discard, work = start(state, cfg, seat, legal, n_legal)
     if t >= 0:
         return t
-    masks, lay, info = new_plan(state, seat, cfg)
+    masks, lay, info = new_plan(state, seat, cfg, work)
     values = np.zeros(N_CELLS, dtype=np.float64)
     place_scores(state, cfg, masks, lay, info, params[0], params[1], params[2], params[3], params[4], ONES,
                  places, values)
@@ -835,7 +849,7 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
     t, places, discard, work = start(state, cfg, seat, legal, n_legal)
     if t >= 0:
         return t
-    masks, lay, info = new_plan(state, seat, cfg)
+    masks, lay, info = new_plan(state, seat, cfg, work)
     focus = np.empty(4, dtype=np.float64)
     pick_targets(state, cfg, info, int(params[0]), params[1], focus)
     race = False
@@ -904,12 +918,7 @@ def best_treasure_move(state, cfg, seat, masks, info, dests, w_treasure, w_off):
             continue
         r = info[c, I_R]
         live = r >= 0 and r < INF
-        now = -1
-        if live:
-            pos = state[base + B_EXPL + c]
-            now = steps_from(info[c, I_OPT], info[c, I_TBIT], info[c, I_SBIT], wn, we, ws, ww)
-            if now >= 0 and pos == AT_BEACH:
-                now += 1
+        now = -2
         while m != 0:
             low = m & -m
             m ^= low
@@ -918,6 +927,10 @@ def best_treasure_move(state, cfg, seat, masks, info, dests, w_treasure, w_off):
             if kind == 0:
                 continue
             v = w_treasure * treasure_points(cfg, kind)
+            if live and now == -2:  # steps the explorer has left, found once a treasure is in reach
+                now = steps_from(info[c, I_OPT], info[c, I_TBIT], info[c, I_SBIT], wn, we, ws, ww)
+                if now >= 0 and state[base + B_EXPL + c] == AT_BEACH:
+                    now += 1
             if live and now >= 0:
                 d = steps_from(info[c, I_OPT], info[c, I_TBIT], low, wn, we, ws, ww)
                 if d < 0:
@@ -959,7 +972,7 @@ def collector(state, cfg, seat, legal, n_legal, params, rng):
     t, places, discard, work = start(state, cfg, seat, legal, n_legal)
     if t >= 0:
         return t
-    masks, lay, info = new_plan(state, seat, cfg)
+    masks, lay, info = new_plan(state, seat, cfg, work)
     hunting = tiles_left(state) > params[3] and most_home(state, seat) < params[5]
     if hunting:
         tc, tcell, tv = best_treasure_move(state, cfg, seat, masks, info, work[V_DESTS:V_DESTS + 4], params[0],

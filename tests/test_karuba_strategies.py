@@ -49,7 +49,7 @@ def put_explorer(state, colour, cell, seat=0):
 
 
 def route_cost(state, cfg, colour, seat=0):
-    masks, lay, info = K.new_plan(state, seat, cfg)
+    masks, lay, info = K.new_plan(state, seat, cfg, np.empty(K.BUF_SIZE, dtype=np.int64))
     return int(info[colour, K.I_R])
 
 
@@ -121,7 +121,7 @@ def test_fit_masks_find_the_cell_that_saves_a_tile():
     state = island(**TOP_ROW, home=(1, 2, 3))
     for cell in (0, 1, 2, 4, 5):
         place(state, cfg, cell, EW)
-    masks, lay, info = K.new_plan(state, 0, cfg)
+    masks, lay, info = K.new_plan(state, 0, cfg, np.empty(K.BUF_SIZE, dtype=np.int64))
     values = np.zeros(30)
     places = masks[K.M_EMPTY]
     state[S_TILE] = EW
