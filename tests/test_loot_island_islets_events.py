@@ -361,3 +361,11 @@ def test_event_B14_the_explored_coast_and_the_next_one_are_explored():
     g.run(rules.OP_PHASE3)
     assert [a for a, b, c in explored(g) if b == 1] == [0, 2]
     assert g.stack(4) == [1] and g.stack(0) == [] and g.stack(2) == []
+
+
+def test_event_pool_leaves_events_out_and_rounds_without_one_have_no_event():
+    pool = (0, 1, 0, 0) + (1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    for seed in range(5):
+        g = Game(4, seed=seed, event_pool=pool)
+        seq = [int(e) for e in g.state[rules.S_EVENT_SEQ:rules.S_EVENT_SEQ + 5]]
+        assert seq[0] == EV_A2 and sorted(seq[1:3]) == [EV_B1, EV_B2] and seq[3:] == [-1, -1]

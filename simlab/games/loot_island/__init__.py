@@ -3,7 +3,7 @@ from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec
 
 from . import rules
-from .components import EVENT_NAMES, N_TREASURE, PARAMS, TYPE_NAMES
+from .components import PARAMS, TYPE_NAMES
 from .trace import narrate
 
 
@@ -12,17 +12,16 @@ def check(values: dict, n_players: int) -> None:
     forced = [v for v in values["forced_events"] if v]
     if len(set(forced)) != len(forced):
         raise SimlabError(f"forced_events names an event twice: {values['forced_events']}")
-    for r, v in enumerate(values["forced_events"]):
-        if v and r == 0 and v > 4 and not values["events_enabled"]:
-            raise SimlabError("forced_events needs events_enabled=true")
+    if forced and not values["events_enabled"]:
+        raise SimlabError("forced_events needs events_enabled=true")
     corner, facing = values["forced_ship"]
     if facing not in (-1, 0, 1):
-        raise SimlabError(f"forced_ship facing must be -1, 0 (random) or 1, got {facing}")
-    if sum(values["compasses"] for _ in range(1)) < 1:
-        raise SimlabError("compasses must be at least 1")
-    decks = values["treasure_decks"][n_players - 2]
-    if not 1 <= decks <= 15:
-        raise SimlabError(f"treasure_decks for {n_players} players must be a bitmask 1..15, got {decks}")
+        raise SimlabError(f"forced_ship: facing must be -1, 0 (random) or 1, got {facing}")
+    if values["crown_prizes"] != tuple(sorted(values["crown_prizes"], reverse=True)):
+        raise SimlabError(f"crown_prizes must not rise with the place: {values['crown_prizes']}")
+    for i, (a, n) in enumerate(zip(values["islet_action"], values["islet_value"])):
+        if a in (0, 3) and n < 1:
+            raise SimlabError(f"islet T{i + 1}: a discard or draw islet needs islet_value >= 1")
 
 
 _SOURCES = ("amulet", "money", "book", "jewel", "crown", "skull", "start")

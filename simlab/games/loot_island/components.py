@@ -41,6 +41,9 @@ ISLET_ACTION_NAMES = ("discard curse cubes", "compass to the bottom of its stack
                       "draw 2 map cards", "take 1 curse and reveal 1 treasure", "move the ship")
 
 EVENT_NAMES = ("A1", "A2", "A3", "A4") + tuple(f"B{k}" for k in range(1, 15))
+# When each event acts ([S0] event list): "now" at its reveal, or during the named phases.
+EVENT_TIMING = ("now", "now + phase 2", "phase 2", "phase 3", "now", "now", "now", "phases 2-3", "phase 1",
+                "phase 2", "phase 2", "phase 2", "phase 2", "phase 3", "phase 3", "phase 3", "phases 2-3", "phase 3")
 EV_A1, EV_A2, EV_A3, EV_A4 = 0, 1, 2, 3
 (EV_B1, EV_B2, EV_B3, EV_B4, EV_B5, EV_B6, EV_B7, EV_B8, EV_B9, EV_B10, EV_B11, EV_B12, EV_B13,
  EV_B14) = range(4, 18)
@@ -194,6 +197,8 @@ PARAMS = ParamTable((
     Param("events_face_up", False, "variant: the 4 B events are shown at setup, then shuffled", VARIANT, "[S0] variants"),
     Param("start_hand_variant", False, "variant: later seats are dealt more cards and keep a normal hand",
           VARIANT, "[S0] variants"),
+    Param("event_pool", (1,) * N_EVENT, "events in the box, A1..A4 then B1..B14: 1 = may be drawn, 0 = left out",
+          FACT, "[S0] event list: 4 A and 14 B cards (effects in rules.py, one test each)", low=0, high=1),
     Param("events_enabled", True, "use event cards at all (off: no events, a what-if switch)", SETUP, "simulator switch"),
     Param("forced_events", (0, 0, 0, 0, 0), "events of rounds 1..5 (0 = random; 1..18 = A1..A4, B1..B14)",
           SETUP, "fix the event sequence for a study or a test", low=0, high=18),

@@ -447,12 +447,20 @@ def setup(state, cfg, n_players, rng):
                 continue
             lo = 0 if r == 0 else 4
             hi = 4 if r == 0 else 18
-            while True:
-                e = lo + randint(rng, hi - lo)
-                if not (taken >> e) & 1:
-                    break
-            state[S_EVENT_SEQ + r] = e
-            taken |= 1 << e
+            k = 0
+            for e in range(lo, hi):
+                if cfg[O.event_pool + e] and not (taken >> e) & 1:
+                    k += 1
+            if k == 0:  # every event of this kind left out or used: no event this round
+                continue
+            pick = randint(rng, k)
+            for e in range(lo, hi):
+                if cfg[O.event_pool + e] and not (taken >> e) & 1:
+                    if pick == 0:
+                        state[S_EVENT_SEQ + r] = e
+                        taken |= 1 << e
+                        break
+                    pick -= 1
     # islets
     for i in range(N_ISLET):
         state[S_ISLET + i] = ISLET_UP if n_players >= cfg[O.islet_min_players + i] else ISLET_OUT
