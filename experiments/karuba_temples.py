@@ -18,7 +18,8 @@ import pandas as pd
 from simlab.analysis import sections
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import ci, formatted, new_figure, num, pct
-from simlab.analysis.stats import Estimate, difference_of_means, mean, paired_difference, proportion
+from simlab.analysis.stats import Estimate, difference_of_means, proportion
+from simlab.core.stats import mean_ci
 
 COLOURS = ("brown", "blue", "purple", "yellow")
 STRONG, WEAK, MIDDLE = "builder", "random", ("racer", "collector")
@@ -55,31 +56,51 @@ def per_game(frame: pd.DataFrame) -> pd.DataFrame:
                          "rounds": first["rounds"]})
 
 
+def _sums(frame: pd.DataFrame, keys: list[str], cols: dict[str, str]) -> pd.DataFrame:
+    """Per group: n, and the sum and sum of squares of each column (for normal intervals)."""
+    sq = frame.assign(**{f"{c}_sq": frame[c].astype(float) ** 2 for c in cols.values()})
+    agg = {"n": (keys[0], "size")}
+    for name, c in cols.items():
+        agg[f"{name}_s"] = (c, "sum")
+        agg[f"{name}_q"] = (f"{c}_sq", "sum")
+    return sq.groupby(keys).agg(**agg)
+
+
 def pair_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """All measures per beach-temple pair (see the module docstring)."""
+    """All measures per beach-temple pair (see the module docstring), from grouped sums."""
     ex = explorers(frame)
     strong = ex[ex["strategy"] == STRONG]
-    weak = ex[ex["strategy"] == WEAK].set_index(["game", "colour"])["reached"]
-    games = per_game(frame)
-    setup = ex[ex["seat"] == 0][["game", "beach", "temple"]]
+    weak = ex[ex["strategy"] == WEAK][["game", "colour", "reached"]].rename(columns={"reached": "weak_reached"})
+    strong = strong.merge(weak, on=["game", "colour"], how="left", validate="one_to_one")
+    strong["reached_f"] = strong["reached"].astype(float)
+    strong["skill_d"] = strong["reached_f"] - strong["weak_reached"].astype(float)
+    strong["round_r"] = strong["round"].where(strong["reached"]).astype(float)
+    e = _sums(strong, ["beach", "temple"], {"reach": "reached_f", "skill": "skill_d", "weak": "weak_reached"})
+    rounds = strong.dropna(subset=["round_r"])
+    r = _sums(rounds, ["beach", "temple"], {"round": "round_r"}).rename(columns={"n": "n_reached"})
+    games = per_game(frame).reset_index()
+    setup = ex[ex["seat"] == 0][["game", "beach", "temple"]].merge(games, on="game")
+    setup["tie_f"] = setup["tie"].astype(float)
+    g = _sums(setup, ["beach", "temple"], {"points": "strong", "gap": "gap", "tie": "tie_f", "length": "rounds"})
+    t = e.join(r, how="left").join(g.rename(columns={"n": "n_game"})).reset_index()
     rows = []
-    for (b, t), g in strong.groupby(["beach", "temple"]):
-        reach = proportion(int(g["reached"].sum()), len(g))
-        rnd = mean(g.loc[g["reached"], "round"])
-        w = weak.reindex(pd.MultiIndex.from_frame(g[["game", "colour"]])).to_numpy(float)
-        gap_reach = paired_difference(g["reached"].to_numpy(float), w)
-        gg = games.loc[setup.loc[(setup["beach"] == b) & (setup["temple"] == t), "game"]]
-        pts, gap, tie, length = mean(gg["strong"]), mean(gg["gap"]), proportion(int(gg["tie"].sum()), len(gg)), mean(gg["rounds"])
-        rows.append({"beach": b, "temple": t, "explorers": reach.n, "reach": reach.value, "reach_lo": reach.lo,
-                     "reach_hi": reach.hi, "round": rnd.value, "round_lo": rnd.lo, "round_hi": rnd.hi,
-                     "weak_reach": float(np.mean(w)), "skill_reach": gap_reach.value, "skill_reach_lo": gap_reach.lo,
-                     "skill_reach_hi": gap_reach.hi, "games": len(gg), "points": pts.value, "points_lo": pts.lo,
-                     "points_hi": pts.hi, "score_gap": gap.value, "gap_lo": gap.lo, "gap_hi": gap.hi,
-                     "tie_rate": tie.value, "tie_lo": tie.lo, "tie_hi": tie.hi, "length": length.value})
+    for x in t.itertuples():
+        reach = proportion(x.reach_s, x.n)
+        rnd = mean_ci(x.round_s, x.round_q, x.n_reached) if x.n_reached == x.n_reached else (np.nan,) * 3
+        skill = mean_ci(x.skill_s, x.skill_q, x.n)
+        pts, gap = mean_ci(x.points_s, x.points_q, x.n_game), mean_ci(x.gap_s, x.gap_q, x.n_game)
+        tie = proportion(x.tie_s, x.n_game)
+        rows.append({"beach": x.beach, "temple": x.temple, "explorers": reach.n, "reach": reach.value,
+                     "reach_lo": reach.lo, "reach_hi": reach.hi, "round": rnd[0], "round_lo": rnd[1], "round_hi": rnd[2],
+                     "weak_reach": x.weak_s / x.n, "skill_reach": skill[0], "skill_reach_lo": skill[1],
+                     "skill_reach_hi": skill[2], "games": int(x.n_game), "points": pts[0], "points_lo": pts[1],
+                     "points_hi": pts[2], "score_gap": gap[0], "gap_lo": gap[1], "gap_hi": gap[2],
+                     "tie_rate": tie.value, "tie_lo": tie.lo, "tie_hi": tie.hi, "length": x.length_s / x.n_game})
     return pd.DataFrame(rows)
 
 
-def heatmaps(rep, tables: dict, column: str, title: str, caption: str, fmt, cmap="viridis") -> None:
+def heatmaps(rep, tables: dict, column: str, title: str, caption: str, fmt=None, cmap="viridis") -> None:
+    """One heat map per table over beach x temple; ``fmt`` writes each cell's value (None: colour only)."""
     keys = list(tables)
     fig, axes = new_figure(4.6 * len(keys), 4.4, ncols=len(keys))
     vals = pd.concat([tables[k][column] for k in keys])
@@ -95,7 +116,7 @@ def heatmaps(rep, tables: dict, column: str, title: str, caption: str, fmt, cmap
         for i in range(11):
             for j in range(11):
                 v = grid.iloc[i, j]
-                if not pd.isna(v):
+                if fmt is not None and not pd.isna(v):
                     light = (v - vmin) / ((vmax - vmin) or 1) > 0.6
                     if cmap.endswith("_r"):
                         light = not light
@@ -172,9 +193,10 @@ def analyse(ctx: Context):
              "the explorer's beach space (rows) and its temple space (columns); distance rule ring3; blank = illegal pair",
              lambda v: f"{v:.0%}")
     heatmaps(rep, by_players, "round", "round reached", "Mean round in which the explorer reaches its temple "
-             f"({STRONG}, when reached); ring3", lambda v: f"{v:.0f}", cmap="viridis_r")
+             f"({STRONG}, when reached); ring3; the values are in pairs-ring3.csv", cmap="viridis_r")
     heatmaps(rep, by_players, "score_gap", f"score gap {STRONG}-{WEAK}", f"Skill: {STRONG}'s score minus {WEAK}'s "
-             "in games containing the pair (averaged over the game's other pairs); ring3", lambda v: f"{v:.1f}", cmap="magma")
+             "in games containing the pair (averaged over the game's other pairs); ring3; the values are in pairs-ring3.csv",
+             cmap="magma")
     heatmaps(rep, {rule: pairs[(rule, 4)] for rule in RULES}, "reach", "4p reach rate",
              "The three readings of the distance rule at 4 players: which pairs become illegal (blank) and how the "
              "reach rates of the others compare", lambda v: f"{v:.0%}")

@@ -1,0 +1,88 @@
+"""Experiments end to end at tiny game counts: the reports exist, open with verdicts, embed their
+charts, and state the assumptions, the command, the seed and the code version."""
+import re
+
+import pytest
+
+from simlab.analysis.experiment import available_experiments
+
+
+@pytest.fixture(scope="module")
+def overview(tmp_path_factory):
+    from simlab.analysis.experiment import run_experiment
+
+    out = tmp_path_factory.mktemp("overview")
+    report, paths = run_experiment("overview", games=120, game="karuba", out=out, executor="serial",
+                                   progress=False, log=lambda m: None)
+    return out, report, paths
+
+
+def test_experiments_are_discovered_from_the_experiments_package():
+    known = available_experiments()
+    assert {"overview", "karuba-temples"} <= set(known)
+    assert known["karuba-temples"].game == "karuba" and known["overview"].game is None
+
+
+def test_overview_report_opens_with_verdicts_then_charts_tables_caveats(overview):
+    out, report, paths = overview
+    md = paths["markdown"].read_text()
+    order = [md.index(h) for h in ("## Verdicts", "## Charts", "## Tables", "## Caveats", "## Reproduce")]
+    assert order == sorted(order)
+    verdicts = md[md.index("## Verdicts"):md.index("## Charts")]
+    for n in (2, 3, 4):
+        assert re.search(rf"Start player \(seat 1\) win rate, {n} players: [\d.]+% \[[\d.]+%, [\d.]+%\]; "
+                         r"fair reference [\d.]+%; fairness band [\d.]+% to [\d.]+%: \*\*(within the band|OUTSIDE the "
+                         r"band|undecided)\*\*", verdicts)
+    assert "Balance index" in verdicts and "Skill share" in verdicts and "Strongest strategy" in verdicts
+
+
+def test_overview_report_files_charts_and_html_are_self_contained(overview):
+    out, report, paths = overview
+    md, page = paths["markdown"].read_text(), paths["html"].read_text()
+    for chart in ("seat-win-rates", "length-score-margin", "strategy-matrix", "skill-vs-luck", "usage"):
+        assert (out / f"{chart}.png").stat().st_size > 1000
+        assert f"({chart}.png)" in md
+    assert page.count("data:image/png;base64,") == len(report.charts) and "src='http" not in page
+    assert (out / "win-rate-by-seat.csv").exists() and (out / "head-to-head.csv").exists()
+
+
+def test_overview_caveats_name_assumptions_strategies_command_seed_and_commit(overview):
+    out, report, paths = overview
+    md = paths["markdown"].read_text()
+    caveats = md[md.index("## Caveats"):]
+    assert "ASSUMED" in caveats and "`distance_rule` = ring3" in caveats and "`gold_supply` = 0" in caveats
+    assert "Strategy `builder`" in caveats
+    assert "simlab experiment run overview --games 120 --seed 1 --game karuba" in caveats
+    assert "Root seed(s): 1" in caveats and re.search(r"git commit from the run provenance\): [0-9a-f]{40}", caveats)
+    assert "simlab run karuba --players 4 --seats builder,racer,collector,random --games 120 --seed 1 --rotate" in caveats
+
+
+def test_karuba_temples_report_has_heat_maps_listings_and_rule_comparison(tmp_path):
+    from simlab.analysis.experiment import run_experiment
+
+    report, paths = run_experiment("karuba-temples", games=100, out=tmp_path, executor="serial", progress=False,
+                                   log=lambda m: None)
+    md = paths["markdown"].read_text()
+    assert "easiest beach-temple pair" in md and "hardest beach-temple pair" in md
+    assert "most skill-testing pair" in md and "distance rule ring4 vs ring3" in md
+    assert (tmp_path / "heatmap-reach-2p-3p-4p.png").exists() and (tmp_path / "distance-rules.png").exists()
+    pairs = (tmp_path / "pairs-ring3.csv").read_text().splitlines()
+    assert len(pairs) > 1 + 3 * 60          # ring3 allows 115 pairs; at 100 games most appear per player count
+    assert "`distance_rule` = label30, ring3, ring4" in md
+
+
+def test_cli_lists_runs_and_reports(cli_run, tmp_path):
+    code, out, _ = cli_run("experiment", "list")
+    assert code == 0 and "overview" in out and "karuba-temples" in out
+    code, _, err = cli_run("experiment", "run", "overview", "--games", "50")
+    assert code == 2 and "needs a game" in err
+    code, _, err = cli_run("experiment", "run", "no-such", "--game", "karuba")
+    assert code == 2 and "unknown experiment" in err
+    code, out, err = cli_run("run", "karuba", "-p", "3", "-n", "300", "--rotate", "--executor", "serial", "-q",
+                             "--out", str(tmp_path / "r"))
+    assert code == 0, err
+    code, out, err = cli_run("report", str(tmp_path / "r"))
+    assert code == 0, err
+    assert "Start player (seat 1) win rate, 3 players" in out
+    md = (tmp_path / "r" / "report" / "report.md").read_text()
+    assert "simlab run karuba --players 3 --seats builder,racer,collector --games 300 --seed 1 --rotate" in md
