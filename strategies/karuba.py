@@ -273,7 +273,7 @@ def plan(state, seat, cfg, masks, comps, lay, info):
             row[I_NEAR] = 0
             row[I_REACH] = 0
             continue
-        ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, comps, n_comps, lg, sbit, 2, MAXL)
+        ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, comps, n_comps, lg, sbit, 1, MAXL)
         r = level_of(lg, ng, sbit)
         if r >= INF:
             row[I_R] = INF
@@ -284,9 +284,10 @@ def plan(state, seat, cfg, masks, comps, lay, info):
             row[I_NEAR] = 0
             row[I_REACH] = 0
             continue
-        # a walkable route (r = 0) needs only the explorer's own network (level 0)
+        # levels up to r + 1 cover every empty cell of a route one tile longer; a walkable route
+        # (r = 0) needs only the explorer's own network (level 0)
         nf = tile_layers(s0, s1, placed, empty, wn, we, ws, ww, comps, n_comps, lf, np.int64(0), 0,
-                         r + 2 if r > 0 else 0)
+                         r + 1 if r > 0 else 0)
         row[I_R] = r
         row[I_NF] = nf
         row[I_NG] = ng
