@@ -13,10 +13,10 @@ writes ``reports/<name>/report.md`` and ``report.html``. A module holds::
 Hooks for the Loot Island studies (to be written once that engine is in):
 
 * ``allen-effect``: ``arms = ctx.compare("allen", ctx.config(2, seats, {"allen": True}), {"allen": False})``
-  gives both arms on common random numbers; ``stats.paired_column_difference(arms.base.frame(),
-  arms.variant.frame(), "win", by="seat")`` the paired effect on each seat's win rate (and on
-  "score", "curses", "eliminated"...); ``sections.seat_advantage`` / ``sections.lengths_and_scores``
-  on each arm give the charts.
+  gives both arms on common random numbers; ``sections.variant_effect(rep, arms.base.frame(),
+  arms.variant.frame(), "Allen off", columns=("score", "curses", "eliminated"))`` writes the paired
+  effect on each seat's win rate and on those columns (verdicts, chart, table);
+  ``sections.seat_advantage`` / ``sections.lengths_and_scores`` on each arm add the rest.
 * ``curse-threshold``: ``runs = ctx.sweep("threshold", ctx.config(n, ctx.seats(n)), "curse_threshold",
   range(10, 17))`` for each player count; ``measures.proportion`` of "eliminated" and the
   winners-vs-others ``measures.usage(frame, ["curses"])`` per threshold give the curve.

@@ -78,3 +78,17 @@ def test_run_command_reproduces_the_configuration():
                                 params={"beaches": (20, 0, 0, 0)}), "runs/x")
     assert cmd == ("simlab run karuba --players 3 --seats builder,racer,random --games 500 --seed 9 --rotate "
                    "--set beaches=20,0,0,0 --out runs/x")
+
+
+def test_variant_effect_section_reports_paired_differences_per_seat(tmp_path):
+    from simlab.analysis.report import Report
+    from simlab.analysis.sections import variant_effect
+
+    ctx = _ctx(tmp_path, games=400)
+    arms = ctx.compare("rule", ctx.config(2, ("random", "random")), {"distance_rule": "ring4"})
+    rep = Report("t", "q")
+    table = variant_effect(rep, arms.base.frame(), arms.variant.frame(), "ring4", columns=("score", "rounds"))
+    assert len(rep.verdicts) == 2 + 2 and "paired on common random numbers" in rep.verdicts[0].sentence()
+    assert set(table["column"]) == {"win", "score", "rounds"} and len(rep.charts) == 1
+    r = table[table["column"] == "score"].iloc[0]
+    assert r["difference"] == pytest.approx(r["variant"] - r["baseline"]) and r["lo"] <= r["difference"] <= r["hi"]

@@ -11,7 +11,7 @@ import pandas as pd
 
 from . import measures as M
 from .report import Report, ci, formatted, new_figure, num, pct
-from .stats import Estimate
+from .stats import Estimate, paired_column_difference
 
 SEAT_BAND = 0.02       # a seat is "fair" if its win rate is within 2 points of the fair rate
 BALANCE_FLOOR = 0.95   # balance index 1 - (largest seat gap) of at least 0.95 (gap <= 5 points)
@@ -199,7 +199,8 @@ def usage(rep: Report, frame: pd.DataFrame, columns: list[str]) -> None:
     u = M.usage(frame, columns)
     dead = sorted(set(u.loc[u["never_varies"], "column"]))
     if dead:
-        rep.findings.append(f"Columns that never vary (dead options or features never used by these strategies): "
+        rep.findings.append(f"Columns that never vary (dead options, features these strategies never use, or parts "
+                            f"switched off by the rules in force): "
                             f"{', '.join(dead)}.")
     strong = u[(u["std_diff"].abs() >= USAGE_FLAG) & ~u["never_varies"]].sort_values("std_diff", key=abs, ascending=False)
     if len(strong):
@@ -227,3 +228,42 @@ def usage(rep: Report, frame: pd.DataFrame, columns: list[str]) -> None:
         "others": lambda r: num(r["others"]),
         "difference [95% CI]": lambda r: ci(r, "difference", percent=False),
         "standardized": lambda r: num(r["std_diff"]), "share non-zero": lambda r: pct(r["share_nonzero"])}))
+
+
+def variant_effect(rep: Report, base: pd.DataFrame, variant: pd.DataFrame, label: str,
+                   columns: tuple[str, ...] = ("score",), band: float = SEAT_BAND) -> pd.DataFrame:
+    """Paired effect of a rule variant on each seat's win rate and on ``columns`` (common random numbers:
+    both arms played with the same seed, rows paired by game id and seat)."""
+    rows = []
+    wins = paired_column_difference(base, variant, "win", by="seat").assign(column="win")
+    for _, r in wins.iterrows():
+        e = Estimate(r["difference"], r["lo"], r["hi"], int(r["n"]), "paired normal")
+        rep.verdict(f"{label}: change in seat {int(r['group']) + 1}'s win rate ({pct(r['baseline'])} -> "
+                    f"{pct(r['variant'])}), paired on common random numbers", e, 0.0, (-band, band),
+                    reference_label="no change")
+    rows.append(wins)
+    for col in columns:
+        d = paired_column_difference(base, variant, col).assign(column=col)
+        r = d.iloc[0]
+        rep.verdict(f"{label}: change in mean {col} ({num(r['baseline'])} -> {num(r['variant'])}), paired",
+                    Estimate(r["difference"], r["lo"], r["hi"], int(r["n"]), "paired normal"), 0.0, percent=False,
+                    reference_label="no change")
+        rows.append(d)
+    table = pd.concat(rows, ignore_index=True)
+    w = table[table["column"] == "win"]
+    fig, axes = new_figure(5.5, 3.4)
+    ax = axes[0][0]
+    x = w["group"].astype(int).to_numpy() + 1
+    ax.errorbar(x, w["difference"], yerr=_yerr(w["difference"], w["lo"], w["hi"]), fmt="o", capsize=3)
+    ax.axhline(0, color="black", lw=0.8)
+    ax.axhspan(-band, band, color="green", alpha=0.12)
+    ax.set_xticks(x)
+    ax.set_xlabel("seat")
+    ax.set_ylabel("win-rate change (variant - baseline)")
+    rep.chart(f"effect-{label}", fig, f"{label}: paired change in each seat's win rate with 95% intervals; green: "
+              f"+-{band:.0%} points")
+    rep.table(f"{label}: paired differences", formatted(table, {
+        "measure": "column", "seat": lambda r: "" if r["group"] == () else int(r["group"]) + 1, "n": "n",
+        "baseline": lambda r: num(r["baseline"], 3), "variant": lambda r: num(r["variant"], 3),
+        "difference [95% CI]": lambda r: ci(r, "difference", percent=False, digits=3)}))
+    return table
