@@ -19,19 +19,18 @@ from numba import njit
 
 from simlab.core.rng import randint
 from simlab.core.strategy import StrategyParam, strategy
-from simlab.games.loot_island.components import (EV_A1, EV_B8, EV_B12, EV_B14, I_BOTTOM, I_DISCARD, I_DRAW2, I_MOVE,
-                                                 I_SHIP, I_TREASURE, N_MAP, N_TREASURE, O, PER_COLOUR, SYM_CHEST,
+from simlab.games.loot_island.components import (EV_B4, EV_B8, EV_B12, EV_B14, I_BOTTOM, I_DISCARD, I_DRAW2, I_MOVE,
+                                                 I_SHIP, I_TREASURE, N_TREASURE, O, PER_COLOUR, SYM_CHEST,
                                                  SYM_DISCARD, SYM_DOUBLE, SYM_DRAW, T_AMULET, T_BOOK, T_CROWN, T_JEWEL,
                                                  T_SKULL)
 from simlab.games.loot_island.rules import (card_symbol, card_value, cards_needed, compass_pos, current_coast,
-                                            event_now, healer_fee, is_allen, last_is_one, near_landing, treasure_value)
-from simlab.games.loot_island.state import (B_CROSSES, B_CURSES, B_HAND_N, B_PASSED, B_SUPPLY, B_TYPES, D_A1, D_A2, D_ACTION, D_B4,
+                                            event_now, healer_fee, last_is_one, near_landing, treasure_value)
+from simlab.games.loot_island.state import (B_CURSES, B_PASSED, B_SUPPLY, B_TYPES, D_A1, D_A2, D_ACTION, D_B4,
                                             D_CARD, D_COPY, D_DISCARD, D_DO, D_HEALER, D_KEEP, D_PAY, D_PICK,
-                                            D_SOURCE, D_TARGET, ISLET_ALLEN, ISLET_OWN, L0, L_CHESTS, L_COMP, L_COUNT,
+                                            D_SOURCE, D_TARGET, ISLET_ALLEN, ISLET_OWN, L0, L_CHESTS, L_COUNT,
                                             L_NCOMP, LB, M_HAND, P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN,
-                                            S_ALLEN_CROSSES, S_DCTX, S_DKIND, S_FACING, S_FIRST_PASSED, S_MLOC,
-                                            S_PLAYERS, S_ROUND, S_STAGE, S_STAGE_N, S_TLOC, SKIP, STOP, SUPPLY,
-                                            T_KEPT)
+                                            S_DCTX, S_DKIND, S_FACING, S_FIRST_PASSED, S_HEALERS, S_MLOC, S_PLAYERS,
+                                            S_ROUND, S_STAGE, S_STAGE_N, S_TLOC, SKIP, STOP, SUPPLY, T_KEPT)
 
 STYLE_CAUTIOUS, STYLE_HUNTER, STYLE_COLLECTOR = 0, 1, 2
 
@@ -101,10 +100,26 @@ def gain_of(state, cfg, seat, t, crown_w, set_w):
 
 
 @njit(cache=True)
+def cube_rate(state, cfg, w):
+    """Gold per cube: the strategy's own estimate, blended with the dealt healers' mean per-cube
+    rate when they lie face up (healer variant 1; otherwise they are hidden)."""
+    if not cfg[O.healers_face_up]:
+        return w[1]
+    total = 0.0
+    k = 0
+    for i in range(state[S_PLAYERS]):
+        h = state[S_HEALERS + i]
+        if h >= 0:
+            total += cfg[O.healer_per_cube + h]
+            k += 1
+    return 0.5 * w[1] + 0.5 * (total / k if k > 0 else w[1])
+
+
+@njit(cache=True)
 def keep_and_drop(state, cfg, seat, t, w):
     """(value of keeping, value of discarding) treasure ``t`` under weights ``w``."""
     cap = w[0]
-    per_cube = w[1]
+    per_cube = cube_rate(state, cfg, w)
     keep = gain_of(state, cfg, seat, t, w[2], w[3])
     curse = cfg[O.treasure_curse + t]
     crossed = cfg[O.treasure_crossed + t]
@@ -244,6 +259,8 @@ def play_value(state, cfg, seat, code, w, style):
         add = 1
     chests = counts[2] if (style == STYLE_HUNTER or use >= counts[0]) else 0
     supply = state[P0 + owner * PB + B_SUPPLY]
+    if event_now(state, cfg) == EV_B4 and cfg[O.compasses] - supply >= 2:
+        supply = 0  # event B4: a new landing means moving a compass off another one
     v = 0.0
     if delay == 0:
         if allen:

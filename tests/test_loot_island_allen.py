@@ -1,10 +1,9 @@
 """Loot Island, 2 players: Allen, the open virtual third player, and the switch that removes him."""
-import numpy as np
-from loot_island_helpers import Game, card, islet_code, play_code
+from loot_island_helpers import Game, card, play_code
 from simlab.games.loot_island import rules
 from simlab.games.loot_island.components import EV_A3, SYM_DRAW
-from simlab.games.loot_island.state import (B_ALLEN_USES, B_CROSSES, B_CURSES, B_GOLD, B_HAND_N, B_ISLETS, B_SUPPLY,
-                                            M_HAND, S_ALLEN, S_CORNER, S_EVENT, S_MLOC, S_REVEAL, S_REVEAL_N,
+from simlab.games.loot_island.state import (B_ALLEN_USES, B_CROSSES, B_GOLD, B_HAND_N, B_ISLETS, B_SUPPLY,
+                                            S_ALLEN, S_CORNER, S_EVENT,
                                             S_TLOC, STOP, T_DISC, T_KEPT)
 
 ALLEN = 2

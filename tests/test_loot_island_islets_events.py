@@ -1,9 +1,9 @@
 """Loot Island: every islet (T1..T7) and every event (A1..A4, B1..B14), one test each."""
-from loot_island_helpers import Game, card, islet_code, play_code
+from loot_island_helpers import Game, card, islet_code
 from simlab.games.loot_island import rules
 from simlab.games.loot_island.components import (EV_A1, EV_A2, EV_A3, EV_A4, EV_B1, EV_B2, EV_B3, EV_B4, EV_B5,
                                                  EV_B6, EV_B7, EV_B8, EV_B9, EV_B10, EV_B11, EV_B12, EV_B13, EV_B14)
-from simlab.games.loot_island.state import (B_HAND_N, B_PASSED, B_SUPPLY, M_DISC, M_HAND, S_A2, S_A2_N, S_CORNER,
+from simlab.games.loot_island.state import (B_HAND_N, B_SUPPLY, M_DISC, S_A2, S_A2_N, S_CORNER,
                                             S_EVENT, S_FACING, S_ISLET, S_MLOC, S_ROUND, S_START, S_TLOC, SKIP, STOP,
                                             SUPPLY, T_KEPT)
 

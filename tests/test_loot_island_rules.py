@@ -1,8 +1,7 @@
 """Loot Island: one test per rule of setup, phase 1, phase 2 (playing cards, passing) and phase 3."""
-import numpy as np
 from loot_island_helpers import Game, card, play_code
 from simlab.games.loot_island import rules
-from simlab.games.loot_island.components import SYM_DISCARD, SYM_DRAW, T_CROWN
+from simlab.games.loot_island.components import SYM_DISCARD, SYM_DRAW
 from simlab.games.loot_island.state import (B_CURSES, B_HAND_N, B_PASSED, B_START_TAKEN, B_SUPPLY, COPY_SKIP, L0,
                                             L_COLOUR, L_COUNT, L_LAST, LB, M_COL, M_DISC, P0, PB, S_CORNER, S_EVENT,
                                             S_FACING, S_ISLET, S_MDISC_N, S_MDRAW_N, S_MLOC, S_REVEAL_N, S_START,

@@ -20,9 +20,9 @@ from simlab.core.strategy import DECIDE_TYPE
 
 from .components import (A3_ACTOR, COPY_ACTOR, EV_A1, EV_A2, EV_A3, EV_A4, EV_B1, EV_B2, EV_B3, EV_B4, EV_B5, EV_B6,
                          EV_B7, EV_B8, EV_B9, EV_B10, EV_B11, EV_B12, EV_B13, EV_B14, FACING_CW, I_BOTTOM,
-                         I_DISCARD, I_DRAW2, I_MOVE, I_SHIP, I_TREASURE, N_HEALER, N_ISLET, N_MAP, N_TREASURE, O,
+                         I_DISCARD, I_DRAW2, I_MOVE, I_SHIP, N_HEALER, N_ISLET, N_MAP, N_TREASURE, O,
                          PER_COLOUR, SYM_CHEST, SYM_DISCARD, SYM_DOUBLE, SYM_DRAW, T_AMULET, T_BOOK, T_CROWN,
-                         T_JEWEL, T_MONEY, T_SKULL)
+                         T_JEWEL, T_SKULL)
 from .state import (B_A1, B_ALLEN_USES, B_CROSSES, B_CUBES_GONE, B_CUBES_TAKEN, B_CURSES, B_ELIM, B_FEE, B_GOLD,
                     B_GROSS, B_HAND_N, B_HEALER, B_ISLETS, B_KEPT, B_LOOT_TURNS, B_NET, B_PASS_ROUND1, B_PASSED,
                     B_PLAYED, B_START_TAKEN, B_SUPPLY, B_TAKEN, B_TDISCARDED, B_TYPES, COPY_SKIP, D_A1, D_A2, D_ACTION,
@@ -964,12 +964,12 @@ def do_pass(state, cfg, seat_slot, fns, sp, rng, legal, log, p, order):
     base = P0 + p * PB
     state[base + B_PASSED] = 1
     state[S_MUST_PASS] = 0
-    took = 0
-    if state[S_FIRST_PASSED] == 0:
+    took = 1 if state[S_FIRST_PASSED] == 0 else 0
+    log_ev(state, log, EV_PASS, p, took, state[base + B_HAND_N])
+    if took:
         state[S_FIRST_PASSED] = 1
         state[S_START] = p
         state[base + B_START_TAKEN] += 1
-        took = 1
         if event_now(state, cfg) == EV_B8:
             for q in range(state[S_PLAYERS]):
                 if q != p:
@@ -977,7 +977,6 @@ def do_pass(state, cfg, seat_slot, fns, sp, rng, legal, log, p, order):
             log_ev(state, log, EV_EFFECT, FX_B8, p, 2)
     if state[S_ROUND] == 1:
         state[base + B_PASS_ROUND1] = order
-    log_ev(state, log, EV_PASS, p, took, state[base + B_HAND_N])
     if event_now(state, cfg) == EV_A2 and state[S_A2_N] > 0:
         n = 0
         for j in range(state[S_A2_N]):
