@@ -133,3 +133,21 @@ def test_trace_narrates_a_whole_two_player_game_with_allens_plays():
             break
     assert "=== Round 5" in text and "Final exploration" in text and "Allen's cards" in text
     assert "Seat 1 (hunter)" in text and "gold." in text or "eliminated" in text
+
+
+def test_information_variants_leave_random_play_unchanged():
+    """Face-up healers and events only inform players: with random play the games are identical."""
+    base = frame(3, 100, seats=("random",) * 3)
+    for over in ({"events_face_up": True}, {"healers_face_up": True}):
+        pd.testing.assert_frame_equal(base, frame(3, 100, seats=("random",) * 3, **over))
+
+
+@pytest.mark.parametrize("event", range(1, 19))
+def test_trace_narrates_every_event(event):
+    forced = (event, 0, 0, 0, 0) if event <= 4 else (0, event, 0, 0, 0)
+    n = 2 if event % 2 else 4
+    prep = Prepared(RunConfig("loot-island", n, SEATS[:n], 1, seed=event, params={"forced_events": forced}))
+    out, log = prep.play(0, 1, 20000)
+    text = GAME.narrate(log, n, prep.values, prep.labels)
+    name = ("A1", "A2", "A3", "A4")[event - 1] if event <= 4 else f"B{event - 4}"
+    assert f"event {name} (" in text and "Final exploration" in text or "run dry" in text

@@ -1,4 +1,5 @@
 """Loot Island: one test per rule of setup, phase 1, phase 2 (playing cards, passing) and phase 3."""
+import numpy as np
 from loot_island_helpers import Game, card, play_code
 from simlab.games.loot_island import rules
 from simlab.games.loot_island.components import SYM_DISCARD, SYM_DRAW
@@ -452,3 +453,33 @@ def test_rule_treasure_deck_running_dry_jumps_to_game_end():
     g.compass(0, 1)
     assert g.run(rules.OP_COAST, 0) == 0 and g.at(rules.S_DECKOUT) == 1
     assert take_events(g) == []  # the partial reveal is not handed out (deck_out_distribute=false)
+
+
+def test_rule_a_player_without_cards_can_only_pass():
+    g = Game(4)
+    n = rules.action_choices(g.state, g.cfg, 1, g.legal)
+    assert n == 1 and g.legal[0] == rules.PASS
+
+
+def test_rule_amulets_add_cubes_only_when_discarding_a_treasure():
+    g = Game(4, forced_ship=(0, 1))
+    g.state[S_EVENT] = -1
+    for t in (7, 12):
+        rules.keep_treasure(g.state, g.cfg, 0, t)
+    g.set_curses(0, 8)
+    for m in (card(0, 3, 1), card(0, 5, 1)):
+        g.give(0, m)
+    g.run(rules.OP_ISLET, 0, 0, 0, 0)           # islet T1: exactly its 2 cubes, amulets do not add
+    assert g.curses(0) == 6
+
+
+def test_rule_players_eliminated_by_curses_take_no_healer_and_all_eliminated_means_no_winner():
+    g = Game(3)
+    for p in range(3):
+        g.set_curses(p, 13 + p)
+    g.run(rules.OP_SCORING)
+    assert all(g.at(rules.B_HEALER, p) == -1 for p in range(3))
+    rows = np.zeros((3, 3 + rules.N_RESULT_COLUMNS), dtype=np.int32)
+    rules.write_rows(g.state, g.cfg, rows)
+    assert (rows[:, 1] == rules.ELIM_SCORE).all() and (rows[:, 2] == 0).all()
+    assert (rows[:, rules.C_NO_WINNER] == 1).all() and (rows[:, rules.C_ELIM] == 1).all()
