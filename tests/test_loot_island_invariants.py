@@ -151,3 +151,10 @@ def test_trace_narrates_every_event(event):
     text = GAME.narrate(log, n, prep.values, prep.labels)
     name = ("A1", "A2", "A3", "A4")[event - 1] if event <= 4 else f"B{event - 4}"
     assert f"event {name} (" in text and "Final exploration" in text or "run dry" in text
+
+
+def test_reproducible_whatever_the_chunking():
+    prep = Prepared(RunConfig("loot-island", 3, SEATS[:3], 120, seed=4, rotate=True))
+    whole = prep.frame(0, 120)
+    parts = pd.concat([prep.frame(0, 50), prep.frame(50, 70)], ignore_index=True)
+    pd.testing.assert_frame_equal(whole, parts)
