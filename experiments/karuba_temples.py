@@ -7,7 +7,8 @@ player's island. For each pair (beach b, temple t) the experiment measures, amon
 placed there: how often the strong heuristic's explorer reaches its temple and in which round,
 the same for random play (the skill gap in reaching), and, over the games that contain the pair,
 the strong heuristic's points, its score gap to random play, the shared-win rate and the game
-length. Game-level measures are averaged over the other three (random) pairs of each game.
+length; and (3-4 players) the planning gap: the strong heuristic's reach rate minus the middling
+heuristics' on the same pair, which separates "skill matters" from "the pair is easy". Game-level measures are averaged over the other three (random) pairs of each game.
 The three readings of the setup distance rule (ring3, ring4, label30) are compared.
 """
 from __future__ import annotations
@@ -19,7 +20,7 @@ from simlab.analysis import sections
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import ci, formatted, new_figure, num, pct
 from simlab.analysis.stats import Estimate, difference_of_means, proportion
-from simlab.core.stats import mean_ci
+from simlab.core.stats import Z95, mean_ci
 
 COLOURS = ("brown", "blue", "purple", "yellow")
 STRONG, WEAK, MIDDLE = "builder", "random", ("racer", "collector")
@@ -66,6 +67,15 @@ def _sums(frame: pd.DataFrame, keys: list[str], cols: dict[str, str]) -> pd.Data
     return sq.groupby(keys).agg(**agg)
 
 
+def _proportion_gap(k1, n1, k2, n2):
+    """(p1 - p2, lo, hi, p2): difference of two independent proportions, normal interval (nan without data)."""
+    if not (n2 == n2) or not n2 or not n1:
+        return (np.nan,) * 4
+    p1, p2 = k1 / n1, k2 / n2
+    half = Z95 * np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+    return (p1 - p2, p1 - p2 - half, p1 - p2 + half, p2)
+
+
 def pair_table(frame: pd.DataFrame) -> pd.DataFrame:
     """All measures per beach-temple pair (see the module docstring), from grouped sums."""
     ex = explorers(frame)
@@ -78,11 +88,12 @@ def pair_table(frame: pd.DataFrame) -> pd.DataFrame:
     e = _sums(strong, ["beach", "temple"], {"reach": "reached_f", "skill": "skill_d", "weak": "weak_reached"})
     rounds = strong.dropna(subset=["round_r"])
     r = _sums(rounds, ["beach", "temple"], {"round": "round_r"}).rename(columns={"n": "n_reached"})
+    mid = ex[ex["strategy"].isin(MIDDLE)].groupby(["beach", "temple"])["reached"].agg(mid_s="sum", mid_n="size")
     games = per_game(frame).reset_index()
     setup = ex[ex["seat"] == 0][["game", "beach", "temple"]].merge(games, on="game")
     setup["tie_f"] = setup["tie"].astype(float)
     g = _sums(setup, ["beach", "temple"], {"points": "strong", "gap": "gap", "tie": "tie_f", "length": "rounds"})
-    t = e.join(r, how="left").join(g.rename(columns={"n": "n_game"})).reset_index()
+    t = e.join(r, how="left").join(g.rename(columns={"n": "n_game"})).join(mid, how="left").reset_index()
     rows = []
     for x in t.itertuples():
         reach = proportion(x.reach_s, x.n)
@@ -90,12 +101,14 @@ def pair_table(frame: pd.DataFrame) -> pd.DataFrame:
         skill = mean_ci(x.skill_s, x.skill_q, x.n)
         pts, gap = mean_ci(x.points_s, x.points_q, x.n_game), mean_ci(x.gap_s, x.gap_q, x.n_game)
         tie = proportion(x.tie_s, x.n_game)
+        plan = _proportion_gap(x.reach_s, x.n, x.mid_s, x.mid_n)
         rows.append({"beach": x.beach, "temple": x.temple, "explorers": reach.n, "reach": reach.value,
                      "reach_lo": reach.lo, "reach_hi": reach.hi, "round": rnd[0], "round_lo": rnd[1], "round_hi": rnd[2],
                      "weak_reach": x.weak_s / x.n, "skill_reach": skill[0], "skill_reach_lo": skill[1],
                      "skill_reach_hi": skill[2], "games": int(x.n_game), "points": pts[0], "points_lo": pts[1],
                      "points_hi": pts[2], "score_gap": gap[0], "gap_lo": gap[1], "gap_hi": gap[2],
-                     "tie_rate": tie.value, "tie_lo": tie.lo, "tie_hi": tie.hi, "length": x.length_s / x.n_game})
+                     "tie_rate": tie.value, "tie_lo": tie.lo, "tie_hi": tie.hi, "length": x.length_s / x.n_game,
+                     "mid_reach": plan[3], "plan_gap": plan[0], "plan_lo": plan[1], "plan_hi": plan[2]})
     return pd.DataFrame(rows)
 
 
@@ -132,6 +145,8 @@ def listing(t: pd.DataFrame) -> pd.DataFrame:
         "round reached [95% CI]": lambda r: ci(r, "round", "round_lo", "round_hi", False, 1),
         f"{WEAK} reaches": lambda r: pct(r["weak_reach"]),
         "skill gap in reaching [95% CI]": lambda r: ci(r, "skill_reach", "skill_reach_lo", "skill_reach_hi"),
+        f"{'/'.join(MIDDLE)} reach": lambda r: pct(r["mid_reach"]),
+        "planning gap [95% CI]": lambda r: ci(r, "plan_gap", "plan_lo", "plan_hi"),
         "games": "games", f"{STRONG} points [95% CI]": lambda r: ci(r, "points", "points_lo", "points_hi", False),
         f"score gap {STRONG}-{WEAK} [95% CI]": lambda r: ci(r, "score_gap", "gap_lo", "gap_hi", False),
         "shared wins": lambda r: pct(r["tie_rate"]), "rounds": lambda r: num(r["length"])})
@@ -178,6 +193,13 @@ def analyse(ctx: Context):
                     f"score gap {STRONG} - {WEAK} in games with this pair",
                     Estimate(top["score_gap"], top["gap_lo"], top["gap_hi"], int(top["games"]), "normal"),
                     base[("ring3", n)]["score_gap"], percent=False, reference_label="average game")
+        if t["plan_gap"].notna().any():
+            p = t.loc[t["plan_lo"].idxmax()]
+            rep.verdict(f"{n} players, pair where planning pays most (beach {int(p['beach'])}, temple {int(p['temple'])}): "
+                        f"{STRONG}'s reach rate minus {'/'.join(MIDDLE)}'s", Estimate(p["plan_gap"], p["plan_lo"], p["plan_hi"],
+                                                                                    int(p["explorers"]), "normal"),
+                        float((t["plan_gap"] * t["explorers"]).sum() / t["explorers"].sum()),
+                        reference_label="average pair")
     # verdicts: the distance rule's readings against the default
     for rule in RULES[1:]:
         for n in PLAYERS:
@@ -197,6 +219,9 @@ def analyse(ctx: Context):
     heatmaps(rep, by_players, "score_gap", f"score gap {STRONG}-{WEAK}", f"Skill: {STRONG}'s score minus {WEAK}'s "
              "in games containing the pair (averaged over the game's other pairs); ring3; the values are in pairs-ring3.csv",
              cmap="magma")
+    heatmaps(rep, {f"{n}p": pairs[("ring3", n)] for n in PLAYERS if n > 2}, "plan_gap", "planning gap",
+             f"Where planning pays: {STRONG}'s reach rate minus the middling heuristics' ({', '.join(MIDDLE)}) for "
+             "explorers on the same pair; ring3", lambda v: f"{v:+.0%}", cmap="magma")
     heatmaps(rep, {rule: pairs[(rule, 4)] for rule in RULES}, "reach", "4p reach rate",
              "The three readings of the distance rule at 4 players: which pairs become illegal (blank) and how the "
              "reach rates of the others compare", lambda v: f"{v:.0%}")
@@ -221,7 +246,12 @@ def analyse(ctx: Context):
         rep.table(f"{n} players: hardest pairs (lowest reach rate)", listing(t.nsmallest(5, "reach_hi")),
                   note="Ranked by the upper end of the interval (the pair is at most this easy).")
         rep.table(f"{n} players: most skill-testing pairs (largest score gap {STRONG}-{WEAK})",
-                  listing(t.nlargest(5, "gap_lo")), note="Ranked by the lower end of the score gap's interval.")
+                  listing(t.nlargest(5, "gap_lo")), note="Ranked by the lower end of the score gap's interval. "
+                  f"Against random play this gap mostly follows how easy the pair is.")
+        if n > 2:
+            rep.table(f"{n} players: pairs where planning pays most ({STRONG} vs {', '.join(MIDDLE)})",
+                      listing(t.nlargest(5, "plan_lo")), note="Ranked by the lower end of the planning gap's interval: "
+                      "the pairs where the strong planner reaches its temple most often beyond a competent player.")
     rep.table("Distance rule readings compared", formatted(s, {
         "rule": "rule", "players": "players", "legal pairs": "legal_pairs", "games": "games",
         f"{STRONG} reach rate [95% CI]": lambda r: ci(r, "reach", "reach_lo", "reach_hi"), "round reached": lambda r: num(r["round"], 1),

@@ -33,6 +33,7 @@ def analyse(ctx: Context):
     sections.seat_advantage(rep, table)
     sections.ties(rep, table)
     sections.lengths_and_scores(rep, table, spec.length_column)
+    sections.strategy_mix(rep, table)
 
     # 2. strategy-vs-strategy: every pair of registered strategies heads-up (alternating seats, rotated)
     names = sorted(strategies_for(spec.name))

@@ -158,11 +158,20 @@ def strategies(rep: Report, frame: pd.DataFrame) -> pd.DataFrame | None:
         "opponents": "opponents", "meetings": "meetings"}))
     rep.table("Head-to-head", formatted(h2h, {"A": "a", "B": "b", "meetings": "meetings",
                                               "A ahead of B [95% CI]": lambda r: ci(r, "a_ahead")}))
-    rep.table("Win rate by strategy", formatted(rates, {
+    rep.table("Win rate by strategy (heads-up runs)", formatted(rates, {
         "players": "players", "strategy": "strategy", "seats played": "seats_played",
         "win rate [95% CI]": lambda r: ci(r, "win_rate"), "fair": lambda r: pct(r["fair"]),
         "mean score [95% CI]": lambda r: ci(r, "mean_score", "score_lo", "score_hi", False)}))
     return rank
+
+
+def strategy_mix(rep: Report, frame: pd.DataFrame) -> None:
+    """Win rate and mean score of each strategy in a mixed run, per player count (a table)."""
+    rates = M.strategy_rates(frame)
+    rep.table("Win rate by strategy in the default mix, by player count", formatted(rates, {
+        "players": "players", "strategy": "strategy", "seats played": "seats_played",
+        "win rate [95% CI]": lambda r: ci(r, "win_rate"), "fair": lambda r: pct(r["fair"]),
+        "mean score [95% CI]": lambda r: ci(r, "mean_score", "score_lo", "score_hi", False)}))
 
 
 def skill(rep: Report, frame: pd.DataFrame, strong: str) -> None:
