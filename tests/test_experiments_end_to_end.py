@@ -65,6 +65,7 @@ def test_karuba_temples_report_has_heat_maps_listings_and_rule_comparison(tmp_pa
     md = paths["markdown"].read_text()
     assert "easiest beach-temple pair" in md and "hardest beach-temple pair" in md
     assert "most skill-testing pair" in md and "distance rule ring4 vs ring3" in md
+    assert "4 players, pair where planning pays most" in md and (tmp_path / "heatmap-plan-gap-3p-4p.png").exists()
     assert (tmp_path / "heatmap-reach-2p-3p-4p.png").exists() and (tmp_path / "distance-rules.png").exists()
     pairs = (tmp_path / "pairs-ring3.csv").read_text().splitlines()
     assert len(pairs) > 1 + 3 * 60          # ring3 allows 115 pairs; at 100 games most appear per player count
