@@ -231,8 +231,8 @@ def hand_scan(state, cfg, owner, landing, colour, counts):
 
 
 @njit(cache=True)
-def play_value(state, cfg, seat, code, w, style):
-    """Heuristic value of a PLAY code (own cards or Allen's)."""
+def play_value(state, cfg, seat, code, w, style, counts):
+    """Heuristic value of a PLAY code (own cards or Allen's); ``counts`` is scratch space (5)."""
     allen = code >= PLAY_ALLEN
     if allen and w[6] <= 0:
         return -1e9
@@ -240,7 +240,6 @@ def play_value(state, cfg, seat, code, w, style):
     landing = x // 4
     colour = x % 4
     owner = state[S_PLAYERS] if allen else seat
-    counts = np.empty(5, dtype=np.int64)
     hand_scan(state, cfg, owner, landing, colour, counts)
     need = cards_needed(cfg, state[S_PLAYERS])
     base = L0 + landing * LB
@@ -353,12 +352,13 @@ def pass_value(state, cfg, seat, w, style):
 def choose_action(state, cfg, seat, legal, n_legal, w, style):
     best = 0
     best_v = -1e9
+    counts = np.empty(5, dtype=np.int64)
     for i in range(n_legal):
         code = legal[i]
         if code == PASS:
             v = pass_value(state, cfg, seat, w, style)
         elif code < ISLET_OWN:
-            v = play_value(state, cfg, seat, code, w, style)
+            v = play_value(state, cfg, seat, code, w, style, counts)
         else:
             v = islet_value(state, cfg, seat, code, w, style)
         if v > best_v:

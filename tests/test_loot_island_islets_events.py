@@ -369,3 +369,24 @@ def test_event_pool_leaves_events_out_and_rounds_without_one_have_no_event():
         g = Game(4, seed=seed, event_pool=pool)
         seq = [int(e) for e in g.state[rules.S_EVENT_SEQ:rules.S_EVENT_SEQ + 5]]
         assert seq[0] == EV_A2 and sorted(seq[1:3]) == [EV_B1, EV_B2] and seq[3:] == [-1, -1]
+
+
+def test_event_B4_allens_surplus_compass_is_chosen_by_the_start_player():
+    g = Game(2, forced_ship=(0, 1))
+    g.state[S_EVENT] = EV_B4
+    g.state[S_START] = 1
+    for landing in (0, 2, 4):
+        g.compass(landing, 2)
+    g.prefer(1, [2])
+    g.run(rules.OP_B4)
+    assert g.stack(2) == [] and g.stack(0) == [2] and g.at(B_SUPPLY, 2) == 1
+
+
+def test_event_B6_also_doubles_a_discard_copied_by_a_front_one():
+    g = islet_game()
+    g.state[S_EVENT] = EV_B6
+    g.column(2, [card(1, 7, 0)])
+    g.give(0, card(1, 1, 0))
+    g.prefer(0, [card(1, 1, 0), 3])
+    g.run(rules.OP_PLAY, 0, 0, 2, 1)
+    assert g.curses(0) == 1

@@ -483,3 +483,15 @@ def test_rule_players_eliminated_by_curses_take_no_healer_and_all_eliminated_mea
     rules.write_rows(g.state, g.cfg, rows)
     assert (rows[:, 1] == rules.ELIM_SCORE).all() and (rows[:, 2] == 0).all()
     assert (rows[:, rules.C_NO_WINNER] == 1).all() and (rows[:, rules.C_ELIM] == 1).all()
+
+
+def test_rule_two_ones_on_a_high_column_both_go_to_the_front_each_copies():
+    g = Game(4)
+    g.column(4, [card(2, 4, 0), card(2, 7, 0)])   # draw, discard
+    g.give(0, card(2, 1, 0))
+    g.give(0, card(2, 1, 1))
+    g.prefer(0, [card(2, 1, 0), card(2, 1, 1), STOP, SYM_DISCARD])
+    g.run(rules.OP_PLAY, 0, 0, 4, 2)
+    assert g.cards_at(4)[:2] == [card(2, 1, 1), card(2, 1, 0)] or g.cards_at(4)[:2] == [card(2, 1, 0), card(2, 1, 1)]
+    assert g.cards_at(4)[2:] == [card(2, 4, 0), card(2, 7, 0)]
+    assert g.curses(0) == 1 and [g.curses(p) for p in (1, 2, 3)] == [3, 3, 3]
