@@ -39,6 +39,7 @@ Choice codes are those of ``simlab.games.karuba.state`` (0..29 place, 30 discard
 import numpy as np
 from numba import njit
 
+from simlab.core.bits import bit_index
 from simlab.core.rng import randint
 from simlab.core.strategy import StrategyParam, strategy
 from simlab.games.karuba.components import COLS, N_CELLS, N_TILES, O
@@ -147,23 +148,6 @@ def level_of(layers, n, bit):
         if layers[k] & bit:
             return k
     return INF
-
-
-def _debruijn_table():
-    table = np.zeros(64, dtype=np.int64)
-    for i in range(64):
-        table[((DEBRUIJN << i) & 0xFFFFFFFFFFFFFFFF) >> 58] = i
-    return table
-
-
-DEBRUIJN = 0x03F79D71B4CB0A89
-CTZ = _debruijn_table()
-
-
-@njit(cache=True)
-def _bit_index(low):
-    """Index of the single set bit of ``low`` (a power of two below 2**62)."""
-    return CTZ[((low * DEBRUIJN) >> 58) & 63]
 
 
 @njit(cache=True)
@@ -467,13 +451,13 @@ def place_scores(state, cfg, masks, lay, info, w_help, w_close, w_treasure, w_ke
             elif keeps & low:
                 v = w_keep * w_help * w
             v -= soft_harm(low, crit, kill, w_harm, w_loss)
-            values[_bit_index(low)] += v
+            values[bit_index(low)] += v
     if tpoints > 0 and w_treasure > 0:
         m = places & on_route
         while m != 0:
             low = m & -m
             m ^= low
-            values[_bit_index(low)] += w_treasure * tpoints
+            values[bit_index(low)] += w_treasure * tpoints
     return on_route
 
 
@@ -618,7 +602,7 @@ def walk_target(opt, tbit, cur_bit, beach, dests, wn, we, ws, ww):
         if best < 0:
             hit = front & dests
             if hit != 0:
-                best = _bit_index(hit & -hit)
+                best = bit_index(hit & -hit)
                 best_d = d
         if front & cur_bit:
             return (d + 1 if beach else d), best_d, best
@@ -928,7 +912,7 @@ def best_treasure_move(state, cfg, seat, masks, info, dests, w_treasure, w_off):
         while m != 0:
             low = m & -m
             m ^= low
-            cell = _bit_index(low)
+            cell = bit_index(low)
             kind = state[base + B_TREASURE + cell]
             if kind == 0:
                 continue
@@ -1001,7 +985,7 @@ def collector(state, cfg, seat, legal, n_legal, params, rng):
         while m != 0:
             low = m & -m
             m ^= low
-            values[_bit_index(low)] += 0.6 * lay_w * tpoints
+            values[bit_index(low)] += 0.6 * lay_w * tpoints
     cell, pv = refine(state, seat, cfg, masks, lay, info, values, places, params[4], 1.0)
     if cell >= 0 and pv > 0.05:
         return find_code(legal, n_legal, cell)

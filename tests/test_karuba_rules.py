@@ -81,6 +81,22 @@ def test_rule_setup_random_placements_respect_distance_rule(rule, lo, hi):
     assert min(seen_sums) == lo and max(seen_sums) == hi, "every legal distance occurs"
 
 
+def test_setup_draws_are_the_same_for_every_colour_and_avoid_fixed_spaces():
+    """Random setups are drawn jointly, so no colour is favoured by the order of the draws."""
+    cfg = make_cfg(beaches=(0, 0, 30, 0), temples=(0, 0, 0, 0))
+    state = np.zeros(P0 + 4 * PB, dtype=np.int32)
+    rng = np.array([3, 1, 4, 1], dtype=np.uint64)
+    counts = np.zeros((4, 11))
+    for _ in range(6000):
+        rules.setup(state, cfg, 4, rng)
+        for c in range(4):
+            counts[c, state[S_BEACH + c]] += 1
+    assert (counts[2] == np.eye(11)[2] * 6000).all(), "purple stays on its fixed beach 30"
+    assert counts[[0, 1, 3], 2].sum() == 0, "nobody else is drawn onto it"
+    free = counts[[0, 1, 3]][:, [i for i in range(11) if i != 2]] / 6000
+    assert np.abs(free - free.mean(axis=0)).max() < 0.03, "brown, blue and yellow are drawn alike"
+
+
 def test_rule_setup_label30_reading_keeps_labels_30_apart():
     cfg = make_cfg(beaches=(0, 0, 0, 0), temples=(0, 0, 0, 0), distance_rule="label30")
     state = np.zeros(P0 + 4 * PB, dtype=np.int32)

@@ -60,31 +60,35 @@ def setup(state, cfg, n_players, rng):
     for k in range(4):
         state[S_BONUS + k] = BONUS_OPEN if cfg[O.bonus_tiles] else BONUS_REMOVED
     rule = cfg[O.distance_rule]
-    used_beach = 0
-    used_temple = 0
-    for c in range(4):  # fixed spaces first, so random draws avoid them
-        b = cfg[O.beaches + c]
-        t = cfg[O.temples + c]
-        if b > 0:
-            used_beach |= 1 << (b // 10 - 1)
-        if t > 0:
-            used_temple |= 1 << (t // 10 - 1)
+    # Draw the random spaces of all colours jointly and reject the whole setup if any pair breaks
+    # the rules: every legal setup is then equally likely and no colour is favoured by draw order.
+    fixed_beach = 0
+    fixed_temple = 0
     for c in range(4):
-        b = cfg[O.beaches + c]
-        t = cfg[O.temples + c]
-        while True:
+        if cfg[O.beaches + c] > 0:
+            fixed_beach |= 1 << (cfg[O.beaches + c] // 10 - 1)
+        if cfg[O.temples + c] > 0:
+            fixed_temple |= 1 << (cfg[O.temples + c] // 10 - 1)
+    while True:
+        used_beach = 0
+        used_temple = 0
+        ok = True
+        for c in range(4):
+            b = cfg[O.beaches + c]
+            t = cfg[O.temples + c]
             bi = b // 10 - 1 if b > 0 else randint(rng, N_EDGE)
             ti = t // 10 - 1 if t > 0 else randint(rng, N_EDGE)
-            if b == 0 and (used_beach >> bi) & 1:
-                continue
-            if t == 0 and (used_temple >> ti) & 1:
-                continue
-            if gap_ok(rule, 10 * (bi + 1), 10 * (ti + 1)):
+            taken_b = used_beach | (fixed_beach if b == 0 else 0)
+            taken_t = used_temple | (fixed_temple if t == 0 else 0)
+            if (taken_b >> bi) & 1 or (taken_t >> ti) & 1 or not gap_ok(rule, 10 * (bi + 1), 10 * (ti + 1)):
+                ok = False
                 break
-        used_beach |= 1 << bi
-        used_temple |= 1 << ti
-        state[S_BEACH + c] = bi
-        state[S_TEMPLE + c] = ti
+            used_beach |= 1 << bi
+            used_temple |= 1 << ti
+            state[S_BEACH + c] = bi
+            state[S_TEMPLE + c] = ti
+        if ok:
+            break
     for i in range(N_TILES):
         state[S_SEQ + i] = i + 1
     shuffle(rng, state[S_SEQ:S_SEQ + N_TILES], N_TILES)
