@@ -1644,6 +1644,8 @@ def run_game(state, cfg, seat_slot, fns, sp, rng, legal, log):
             phase1(state, cfg, seat_slot, fns, sp, rng, legal, log)
         else:
             start_event(state, cfg, seat_slot, fns, sp, rng, legal, log)
+        if cfg[O.debug_checks] and check_invariants(state, cfg) != 0:
+            raise ValueError("invariant broken after phase 1")
         log_ev(state, log, EV_ROUND, r, state[S_CORNER], state[S_FACING], current_coast(state), state[S_EVENT])
         for a in range(n_actors(state)):
             log_ev(state, log, EV_HAND, a, hand_mask(state, a, 0), hand_mask(state, a, 1), hand_mask(state, a, 2),
