@@ -45,6 +45,7 @@ def test_example_blue_plays_allens_cards_his_compass_on_top_the_draw_helps_blue_
     g.run(rules.OP_PLAY, 0, ALLEN, 4, 2)
     assert g.stack(4) == [0, ALLEN]
     assert g.at(B_HAND_N, 0) == 1 and g.at(B_HAND_N, ALLEN) == 0   # blue drew; Allen never draws
+    assert g.at(B_ALLEN_USES, 0) == 1 and g.at(B_ALLEN_USES, 1) == 0
     assert g.at(B_HAND_N, 1) == 0
 
 

@@ -852,6 +852,8 @@ def play_cards(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, c
     for j in range(k):
         place_one_card(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, order[j] % 256)
     state[P0 + h * PB + B_PLAYED] += k
+    if is_allen(state, h):
+        state[P0 + p * PB + B_ALLEN_USES] += 1
     state[S_STAGE_N] = 0
 
 
