@@ -247,7 +247,7 @@ def analyse(ctx: Context):
                   note="Ranked by the upper end of the interval (the pair is at most this easy).")
         rep.table(f"{n} players: most skill-testing pairs (largest score gap {STRONG}-{WEAK})",
                   listing(t.nlargest(5, "gap_lo")), note="Ranked by the lower end of the score gap's interval. "
-                  f"Against random play this gap mostly follows how easy the pair is.")
+                  "Against random play this gap mostly follows how easy the pair is.")
         if n > 2:
             rep.table(f"{n} players: pairs where planning pays most ({STRONG} vs {', '.join(MIDDLE)})",
                       listing(t.nlargest(5, "plan_lo")), note="Ranked by the lower end of the planning gap's interval: "

@@ -1,7 +1,6 @@
 """The ``simlab`` command line: games, run, trace, bench (experiments and reports plug in here)."""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 

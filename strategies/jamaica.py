@@ -229,7 +229,6 @@ def blind_worth(state, cfg):
 @njit(cache=True)
 def decide_with(state, cfg, seat, legal, n_legal, w, style, rng):
     kind = state[S_DEC]
-    b = base_of(seat)
     if kind == DEC_CARD:
         best = 0
         bv = -1e18

@@ -19,12 +19,10 @@ from simlab.core.rng import randint
 from simlab.core.strategy import StrategyParam, strategy
 from simlab.games.legend_raiders.components import KIND_DICE, KIND_DISCOVERY, KIND_MISSION, O
 from simlab.games.legend_raiders.state import (B_BOARD, B_DONE, B_HAND, B_NDONE, B_NHAND, B_SLOT, B_TOOLS, B_TORCH,
-                                               CHANGE_DIE, COMPLETE, DISCARD_TILE, EXTRA_DICE, KEEP_ROLL, NO_CARD,
-                                               NO_EXTRA, NO_TORCH, P0, PB, PH_ACTION, PH_COMPLETE, PH_DIE_CARD,
+                                               CHANGE_DIE, COMPLETE, DISCARD_TILE, KEEP_ROLL, NO_CARD,
+                                               NO_TORCH, P0, PB, PH_COMPLETE, PH_DIE_CARD,
                                                PH_EXTRA_DICE, PH_SLOT, PH_TILE_LIMIT, PH_TOOL_LIMIT,
-                                               PH_VARIANT_CARD, PLACE_SLOT, PREPARE, RETURN_TOOL, S_CUR,
-                                               S_FACEUP, S_HQ_TILE, S_HQ_TOOLS, S_NEW_TILE, S_PHASE, S_PLAYERS,
-                                               STOP, TAKE_BLIND, TAKE_FACEUP, USE_CARD)
+                                               PH_VARIANT_CARD, PLACE_SLOT, PREPARE, RETURN_TOOL, S_FACEUP, S_HQ_TILE, S_HQ_TOOLS, S_NEW_TILE, S_PHASE, STOP, TAKE_BLIND, TAKE_FACEUP, USE_CARD)
 
 
 @strategy("legend-raiders", "random", "uniform random legal play at every decision")
@@ -442,7 +440,6 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
     c = n_completable(state, cfg, seat)
     held = n_held(state, seat)
     if c > 0 and (c >= params[0] or c >= held or held >= cfg[O.tile_limit]):
-        base = P0 + seat * PB
         pick = -1
         for i in range(n_legal):  # a dice card, else a mission already met, else blind
             code = legal[i]

@@ -67,7 +67,6 @@ def test_invariants_of_result_rows_over_many_heuristic_games():
     assert (frame.tiles_placed + frame.tiles_discarded == frame.rounds).all(), "one tile per player per round"
     assert (frame.tiles_placed <= 30).all()
     for c in ("brown", "blue", "purple", "yellow"):
-        reached = frame[f"home_round_{c}"] > 0
         assert (frame[f"home_round_{c}"] <= frame.rounds).all()
         assert ((frame.groupby("game")[f"home_round_{c}"].transform(lambda s: (s > 0).sum())) <= 4).all()
     assert (frame.temples == sum((frame[f"home_round_{c}"] > 0) for c in ("brown", "blue", "purple", "yellow"))).all()

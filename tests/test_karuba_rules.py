@@ -5,8 +5,7 @@ import pytest
 from simlab.core.results import ranks
 from simlab.games.karuba import rules
 from simlab.games.karuba.components import PARAMS, TILE_EXITS, TILE_TREASURE
-from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B_EXPL, B_FATE, B_GOLD, B_HOME,
-                                       B_OCC, B_PLACED, B_TOKENS, B_TREASURE, BONUS_OPEN, BONUS_REMOVED,
+from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B_EXPL, B_FATE, B_GOLD, B_OCC, B_TOKENS, B_TREASURE, BONUS_OPEN, BONUS_REMOVED,
                                        DISCARD_ONLY, END_HOME, END_RUNNING, END_TILES, P0, PB, S_BEACH, S_BONUS,
                                        S_END, S_GOLD_SHORT, S_ROUND, S_SEQ, S_TAKEN, S_TEMPLE, S_TILE)
 
@@ -320,7 +319,6 @@ def test_rule_game_ends_after_the_last_tile_is_played():
 
 
 def test_rule_round_in_progress_is_finished_for_everyone_at_the_end():
-    from karuba_helpers import MAX_CHOICES
     from simlab.core.runner import Prepared, RunConfig
 
     prep = Prepared(RunConfig("karuba", 4, ("random",) * 4, 1, seed=11))

@@ -1,5 +1,4 @@
 """Scale-out: identical rows whichever executor runs the chunks; real interruptions lose nothing."""
-import os
 import signal
 import subprocess
 import sys
@@ -7,7 +6,7 @@ import time
 
 import pandas as pd
 
-from simlab.core.results import MANIFEST, load
+from simlab.core.results import load
 from simlab.core.runner import RunConfig, run
 
 CONFIG = RunConfig("karuba", 4, ("random",) * 4, games=4000, seed=23, rotate=True)

@@ -25,11 +25,9 @@ report.
 from __future__ import annotations
 
 import importlib
-import json
 import pkgutil
 import shlex
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
@@ -38,8 +36,8 @@ import pandas as pd
 from simlab.core.errors import SimlabError
 from simlab.core.game import GameSpec, get_game
 from simlab.core.params import ASSUMPTION
-from simlab.core.results import MANIFEST, git_commit, load, part_paths, read_manifest
-from simlab.core.runner import RunConfig, chunk_bounds, fingerprint, prepared
+from simlab.core.results import MANIFEST, load, part_paths, read_manifest
+from simlab.core.runner import RunConfig, extend_run, prepared
 from simlab.core.runner import run as run_games
 
 from .report import Report
@@ -116,38 +114,6 @@ class Run:
 class Arms:
     base: Run
     variant: Run
-
-
-def extend_run(run_dir: Path, config: RunConfig) -> None:
-    """Let a finished or partial run directory grow to ``config.games`` games (same everything else).
-
-    Existing parts stay (their game ids and rows do not depend on the total); a partial last
-    chunk is dropped because its size changes; the manifest gets the new config and fingerprint,
-    and the provenance records each batch (games, code version, time), so
-    ``runner.run(..., resume=True)`` then plays only the new game ids.
-    """
-    manifest = read_manifest(run_dir)
-    old = RunConfig.from_dict(manifest["config"])
-    if replace(old, games=config.games) != config or config.games < old.games:
-        raise SimlabError(f"{run_dir}: can only extend the same configuration to more games")
-    chunk = manifest["chunk_size"]
-    done = set(manifest["done"])
-    old_bounds = chunk_bounds(old.games, chunk)
-    if old.games % chunk:
-        last = len(old_bounds) - 1
-        (run_dir / f"part-{last:06d}.parquet").unlink(missing_ok=True)
-        done.discard(last)
-    prov = manifest["provenance"]
-    batches = prov.setdefault("batches", [{"games": old.games, "git_commit": prov.get("git_commit"),
-                                           "created": prov.get("created")}])
-    batches.append({"games": config.games, "git_commit": git_commit(),
-                    "created": datetime.now(timezone.utc).isoformat(timespec="seconds")})
-    prov["config"] = config.to_dict()
-    manifest.update(config=config.to_dict(), fingerprint=fingerprint(config, chunk),
-                    chunks=len(chunk_bounds(config.games, chunk)), done=sorted(done), provenance=prov)
-    tmp = run_dir / (MANIFEST + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=1))
-    tmp.replace(run_dir / MANIFEST)
 
 
 def widest_seat_interval(frame: pd.DataFrame) -> Estimate:

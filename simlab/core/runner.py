@@ -12,7 +12,8 @@ import json
 import math
 import os
 import shutil
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,7 @@ from .executors import make_executor
 from .game import get_game
 from .kernel import FIRST_GAME_COLUMN, MAX_SEATS, play_chunk
 from .params import ASSUMPTION
-from .results import MANIFEST, build_frame, part_paths, provenance, read_manifest, write_part
+from .results import MANIFEST, build_frame, git_commit, part_paths, provenance, read_manifest, write_part
 from .rng import root_key
 from .summary import Summary
 from .strategy import MAX_STRATEGY_PARAMS, SeatSpec, get_strategy, load_strategy_file
@@ -213,6 +214,36 @@ def summarise(run_dir: Path, length_column: str) -> Summary:
     for frame in iter_parts(run_dir):
         summary.add(frame, length_column)
     return summary
+
+
+def extend_run(run_dir: Path, config: RunConfig) -> None:
+    """Let a finished or partial run directory grow to ``config.games`` games (same everything else).
+
+    Existing parts stay (their game ids and rows do not depend on the total); a partial last
+    chunk is dropped because its size changes; the manifest gets the new config and fingerprint,
+    and the provenance records each batch (games, code version, time), so
+    ``runner.run(..., resume=True)`` then plays only the new game ids.
+    """
+    manifest = read_manifest(run_dir)
+    old = RunConfig.from_dict(manifest["config"])
+    if replace(old, games=config.games) != config or config.games < old.games:
+        raise SimlabError(f"{run_dir}: can only extend the same configuration to more games")
+    chunk = manifest["chunk_size"]
+    done = set(manifest["done"])
+    old_bounds = chunk_bounds(old.games, chunk)
+    if old.games % chunk:
+        last = len(old_bounds) - 1
+        (run_dir / f"part-{last:06d}.parquet").unlink(missing_ok=True)
+        done.discard(last)
+    prov = manifest["provenance"]
+    batches = prov.setdefault("batches", [{"games": old.games, "git_commit": prov.get("git_commit"),
+                                           "created": prov.get("created")}])
+    batches.append({"games": config.games, "git_commit": git_commit(),
+                    "created": datetime.now(timezone.utc).isoformat(timespec="seconds")})
+    prov["config"] = config.to_dict()
+    manifest.update(config=config.to_dict(), fingerprint=fingerprint(config, chunk),
+                    chunks=len(chunk_bounds(config.games, chunk)), done=sorted(done), provenance=prov)
+    _write_manifest(run_dir, manifest)
 
 
 def _write_manifest(run_dir: Path, manifest: dict) -> None:

@@ -119,7 +119,7 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
             lines.append(f"    {name(a)} reaches Port Royal in round {b}! The round is played out, then the game ends.")
         elif kind == EV_GHOST_DIR:
             if a and b:
-                lines.append(f"  The ghost ship lies between the players: the captain picks its course.")
+                lines.append("  The ghost ship lies between the players: the captain picks its course.")
             elif a:
                 lines.append("  The ghost ship trails both players: it must sail ahead.")
             else:

@@ -10,7 +10,7 @@ from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_S
 from simlab.core.rng import randint, shuffle
 from simlab.core.strategy import DECIDE_TYPE
 
-from .components import (DIE_SIDES, EFFECT_COIN, EFFECT_TOOL, EFFECT_TORCH, KIND_DICE, KIND_DISCOVERY,
+from .components import (DIE_SIDES, EFFECT_TOOL, EFFECT_TORCH, KIND_DICE, KIND_DISCOVERY,
                          KIND_MISSION, N_CARDS, N_COLUMNS, N_MAP, N_SLOTS, N_SYMBOLS, N_TILES, N_TOOL_TYPES, O,
                          STACK_END, STACK_RESHUFFLE, USED_RESHUFFLED, VAR_NO_DICE)
 from .state import (B_BOARD, B_CARDS, B_COIN_PTS, B_DICE_PTS, B_DICE_USED, B_DIE_PTS, B_DONE, B_EXP_PTS,

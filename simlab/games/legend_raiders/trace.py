@@ -4,7 +4,7 @@ The header says plainly that the component data (tiles, cards, boards, die) is t
 assumed placeholder data unless the run replaced it. Tiles are named by symbol and number
 (``B3``) with their cost in tool letters (C compass, M map, S shovel, R rope).
 """
-from .components import EFFECTS, KINDS, N_MAP, PARAMS, SYMBOLS, TOOL_LETTER, TOOLS
+from .components import EFFECTS, N_MAP, PARAMS, SYMBOLS, TOOL_LETTER, TOOLS
 from .rules import (EV_BOARD, EV_CHANGE, EV_COIN, EV_COMPLETE, EV_DIE_POINTS, EV_DISCARD_TILE, EV_DRAW,
                     EV_END, EV_EXTRA_DICE, EV_FACEUP, EV_FINAL, EV_MISSION, EV_PLACE, EV_PREPARE, EV_REFILL,
                     EV_RETURN_TOOL, EV_ROLL, EV_STACK_EMPTY, EV_TAKE_CARD, EV_TORCH_ALL, EV_TRIGGER, EV_TURN,
