@@ -158,3 +158,14 @@ def test_reproducible_whatever_the_chunking():
     whole = prep.frame(0, 120)
     parts = pd.concat([prep.frame(0, 50), prep.frame(50, 70)], ignore_index=True)
     pd.testing.assert_frame_equal(whole, parts)
+
+
+@pytest.mark.parametrize("n", [2, 5])
+def test_accounting_treasures_taken_kept_or_discarded_and_cubes_balance(n):
+    f = frame(n, 300)
+    kept = f[["n_amulet", "n_money", "n_book", "n_jewel", "n_crown", "n_skull"]].sum(axis=1)
+    assert (f.treasures_taken == kept + f.treasures_discarded).all()
+    assert (f.curses == 3 + f.cubes_taken - f.cubes_discarded).all()
+    bits = f.kept_1_25.apply(lambda x: bin(x).count("1")) + f.kept_26_50.apply(lambda x: bin(x).count("1")) + \
+        f.kept_51_74.apply(lambda x: bin(x).count("1"))
+    assert (bits == kept).all()
