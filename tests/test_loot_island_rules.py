@@ -483,6 +483,12 @@ def test_rule_players_eliminated_by_curses_take_no_healer_and_all_eliminated_mea
     rules.write_rows(g.state, g.cfg, rows)
     assert (rows[:, 1] == rules.ELIM_SCORE).all() and (rows[:, 2] == 0).all()
     assert (rows[:, rules.C_NO_WINNER] == 1).all() and (rows[:, rules.C_ELIM] == 1).all()
+    from simlab.core.results import build_frame
+    from simlab.games.loot_island import GAME
+
+    frame = build_frame(GAME, rows[None], 0, ["random"])
+    assert not frame.win.any() and not frame.shared_win.any(), "nobody wins"
+    assert (frame["rank"] == 1).all()
 
 
 def test_rule_two_ones_on_a_high_column_both_go_to_the_front_each_copies():

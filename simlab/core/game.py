@@ -41,6 +41,7 @@ class GameSpec:
     variants: dict[str, dict] = field(default_factory=dict)  # name -> parameter overrides
     rules_file: str = ""
     bench_players: tuple[int, ...] = (4,)  # player counts the benchmark measures
+    eliminated_column: str | None = None    # a seat column, non-zero when the player is out of the game
 
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]

@@ -2,7 +2,8 @@
 
 Common columns: ``game`` (global game id), ``seat`` (0 = start player / first seat),
 ``players``, ``strategy`` (the seat spec label), ``score``, ``rank`` (1 = best, ties share the
-rank), ``win`` (rank 1, shared wins included) and ``shared_win`` (a win tied with others).
+rank; eliminated players rank last), ``win`` (rank 1 and not eliminated, shared wins included) and
+``shared_win`` (a win tied with others).
 """
 from __future__ import annotations
 
@@ -24,17 +25,25 @@ MANIFEST = "_manifest.json"
 META_KEY = b"simlab"
 
 
-def ranks(score: np.ndarray, tiebreak: np.ndarray) -> np.ndarray:
-    """Competition ranks per game (rows) from score, then tie-break; equal keys share a rank."""
+def ranks(score: np.ndarray, tiebreak: np.ndarray, eliminated: np.ndarray | None = None) -> np.ndarray:
+    """Competition ranks per game (rows) from score, then tie-break; equal keys share a rank.
+
+    Eliminated players rank below every player still in the game, whatever their score.
+    """
     key = score.astype(np.int64) * 65536 + (tiebreak.astype(np.int64) + 32768)
+    if eliminated is not None:
+        key = key - (eliminated != 0) * (1 << 40)
     return 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
 
 
 def build_frame(spec, out: np.ndarray, first_game: int, labels: list[str]) -> pd.DataFrame:
     """Turn the kernel's ``int32[games, seats, columns]`` block into the result frame."""
     n_games, n_players, _ = out.shape
-    rank = ranks(out[:, :, COL_SCORE], out[:, :, COL_TIEBREAK])
-    win = rank == 1
+    eliminated = None
+    if spec.eliminated_column:  # e.g. Loot Island: out of the game, so never a winner
+        eliminated = out[:, :, FIRST_GAME_COLUMN + spec.column_names().index(spec.eliminated_column)]
+    rank = ranks(out[:, :, COL_SCORE], out[:, :, COL_TIEBREAK], eliminated)
+    win = rank == 1 if eliminated is None else (rank == 1) & (eliminated == 0)
     shared = win & (win.sum(axis=1, keepdims=True) > 1)
     categories = sorted(set(labels))
     code_of_slot = np.array([categories.index(label) for label in labels], dtype=np.int16)

@@ -59,7 +59,7 @@ GAME_COLUMNS = (
     Column("islets_in_game", "bitmask of islets T1..T7 in the game", "game"),
     Column("islets_used_mask", "bitmask of islets T1..T7 used at least once", "game"),
     Column("healers_dealt", "bitmask of healer cards 1..14 dealt (bit k = healer k + 1)", "game"),
-    Column("no_winner", "1 if every player was eliminated (then all share rank 1 in the frame)", "game"),
+    Column("no_winner", "1 if every player was eliminated: nobody wins", "game"),
     Column("deck_out", "1 if the treasure deck ran dry and the game jumped to its end", "game"),
     Column("start_player_end", "seat holding the start-player tile at game end (tie-break origin)", "game"),
     Column("turns", "phase-2 turns taken, all rounds", "game"),
@@ -88,4 +88,6 @@ GAME = GameSpec(
               "start-hand": {"start_hand_variant": True}, "no-allen": {"allen": False},
               "no-events": {"events_enabled": False}},
     rules_file="shared/rules/loot_island.md",
+    bench_players=(4, 2),
+    eliminated_column="eliminated",
 )

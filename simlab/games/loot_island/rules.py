@@ -56,7 +56,7 @@ TAKE_LOOT, TAKE_ISLET, TAKE_A2 = range(3)
  C_KEPT2, C_ALLEN_CROSSES, C_EVENTS, C_ISLETS_IN, C_ISLETS_USED, C_HEALERS_DEALT, C_NO_WINNER, C_DECKOUT, C_START_END,
  C_TURNS, C_ROUNDS) = range(FIRST_GAME_COLUMN, FIRST_GAME_COLUMN + 43)
 N_RESULT_COLUMNS = 43
-ELIM_SCORE = -1000
+ELIM_SCORE = 0  # an eliminated player scores nothing; the run engine ranks them below all others
 
 
 # ---------------------------------------------------------------------------------------------------
