@@ -215,12 +215,9 @@ def legal_choices(state, seat, cfg, legal):
     # every tile has at least two exits, so the cells with any exit are exactly the placed ones
     placed = np.int64(state[base + B_OPEN] | state[base + B_OPEN + 1] | state[base + B_OPEN + 2] |
                       state[base + B_OPEN + 3])
-    empty = ALL_CELLS & ~placed
-    while empty != 0:
-        low = empty & -empty
-        legal[n] = bit_index(low)
-        n += 1
-        empty ^= low
+    for cell in range(N_CELLS):  # branch-free: write every cell, advance only past empty ones
+        legal[n] = cell
+        n += 1 - ((placed >> cell) & 1)
     legal[n] = DISCARD_ONLY
     n += 1
     steps = steps_of(state[S_TILE], cfg)
