@@ -1,0 +1,69 @@
+"""Loot Island experiments (allen-effect, curse-threshold) end to end at tiny game counts, plus the
+behaviour their measures rest on: the Allen-off arm really has no Allen and both arms pair the same
+games; crown places and the balanced-range criterion computed by hand."""
+import re
+
+import pandas as pd
+import pytest
+
+from simlab.analysis.experiment import available_experiments, run_experiment
+from simlab.core.results import load
+
+QUIET = dict(executor="serial", progress=False, log=lambda m: None)
+
+
+@pytest.fixture(scope="module")
+def allen(tmp_path_factory):
+    out = tmp_path_factory.mktemp("allen")
+    report, paths = run_experiment("allen-effect", games=60, out=out, **QUIET)
+    return out, report, paths
+
+
+def test_loot_island_experiments_are_discovered():
+    known = available_experiments()
+    assert known["allen-effect"].game == "loot-island"
+
+
+def test_allen_effect_report_files_and_verdicts(allen):
+    out, report, paths = allen
+    md = paths["markdown"].read_text()
+    order = [md.index(h) for h in ("## Verdicts", "## Charts", "## Tables", "## Caveats", "## Reproduce")]
+    assert order == sorted(order)
+    verdicts = md[md.index("## Verdicts"):md.index("## Charts")]
+    pct = r"-?[\d.]+% \[-?[\d.]+%, -?[\d.]+%\]"
+    status = r"\*\*(within the band|OUTSIDE the band|undecided)\*\*"
+    assert re.search(rf"Allen off \(hunter vs hunter\): change in seat 1's win rate .*paired on common random "
+                     rf"numbers: {pct}; no change 0.0%; fairness band -2.0% to 2.0%: {status}", verdicts)
+    assert re.search(rf"2p with Allen: Allen alone takes the first crown place .*: {pct}", verdicts)
+    assert re.search(rf"3p \(no Allen\): seat 3 win rate: {pct}; fair reference [\d.]+%", verdicts)
+    assert "Allen off: change in hunter's win rate against random" in verdicts
+    assert "Allen off: change in close games" in verdicts
+    assert "hunter with allen_weight=0 against a default hunter" in verdicts
+    assert "ASSUMED component data" in md[:md.index("## Verdicts")]
+    for chart in ("scores-margins-crowns", "allen-use", "skill"):
+        assert (out / f"{chart}.png").stat().st_size > 1000 and f"({chart}.png)" in md
+    assert (out / "who-holds-the-most-crown-crosses-share-of-games.csv").exists()
+    caveats = md[md.index("## Caveats"):]
+    assert "ASSUMED" in caveats and "`healer_per_cube`" in caveats and "`map_symbols`" in caveats
+    assert "simlab experiment run allen-effect --games 60 --seed 1" in caveats
+
+
+def test_allen_effect_arms_pair_the_same_games_and_the_off_arm_has_no_allen(allen):
+    out, report, paths = allen
+    on, off = load(out / "runs" / "mirror-base"), load(out / "runs" / "mirror-no-allen")
+    assert sorted(on["game"].unique()) == sorted(off["game"].unique()) == list(range(60))
+    assert (on[["game", "seat"]].to_numpy() == off[["game", "seat"]].to_numpy()).all()
+    assert (off["allen_crosses"] == -1).all() and (off["allen_uses"] == 0).all()
+    assert (on["allen_crosses"] >= 0).all() and on["allen_uses"].sum() > 0
+
+
+def test_crown_places_name_who_holds_the_most_crosses():
+    from experiments.allen_effect import crown_places
+
+    rows = []
+    # game 0: player 1 alone; 1: Allen alone; 2: tie player/Allen; 3: nobody; 4: the top player is eliminated
+    for g, (c0, c1, allen, e1) in enumerate([(1, 4, 2, 0), (1, 2, 5, 0), (3, 1, 3, 0), (0, 0, 0, 0), (1, 6, 2, 1)]):
+        rows += [{"game": g, "seat": 0, "crosses": c0, "eliminated": 0, "allen_crosses": allen},
+                 {"game": g, "seat": 1, "crosses": c1, "eliminated": e1, "allen_crosses": allen}]
+    p = crown_places(pd.DataFrame(rows))
+    assert list(p["first_place"]) == ["a player alone", "Allen alone", "shared", "nobody", "Allen alone"]
