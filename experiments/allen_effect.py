@@ -14,6 +14,8 @@ seed, games and seats, parameter ``allen`` on and off), and rows are paired by g
 """
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pandas as pd
 
@@ -78,7 +80,7 @@ def seat_verdicts(rep, frame: pd.DataFrame, label: str) -> pd.DataFrame:
 
 def by_uses(frame: pd.DataFrame) -> pd.DataFrame:
     """Win rate and mean score of seats grouped by how often they played Allen's cards."""
-    labels = [f"{a}-{b - 1}" if b - a > 1 else f"{a}" for a, b in zip(USE_BINS[:-1], USE_BINS[1:])]
+    labels = [f"{a}-{b - 1}" if b - a > 1 else f"{a}" for a, b in pairwise(USE_BINS)]
     labels[-1] = f"{USE_BINS[-2]}+"
     f = frame.assign(uses=pd.cut(frame["allen_uses"], USE_BINS, right=False, labels=labels))
     rows = []
@@ -145,12 +147,13 @@ def analyse(ctx: Context):
 
     # 4. skill vs luck and heuristic vs heuristic, with and without Allen
     skill_rows = []
-    for label, arms2, strong in (("skill", skill, STRONG), ("h2h", h2h, STRONG)):
+    for arms2, opp in ((skill, WEAK), (h2h, SECOND)):
         a, b = with_out(arms2.base.frame()), with_out(arms2.variant.frame())
-        mine = lambda f: f[f["strategy"] == strong]  # noqa: E731
-        d = paired_difference(mine(b)["win"].astype(float).to_numpy(), mine(a)["win"].astype(float).to_numpy())
-        opp = WEAK if label == "skill" else SECOND
-        wa, wb = mine(a)["win"].mean(), mine(b)["win"].mean()
+        ma, mb = a[a["strategy"] == STRONG], b[b["strategy"] == STRONG]
+        j = ma.merge(mb, on=["game", "seat"], suffixes=("_a", "_b"), validate="one_to_one")
+        d = paired_difference(j["win_b"].astype(float), j["win_a"].astype(float))
+        strong = STRONG
+        wa, wb = ma["win"].mean(), mb["win"].mean()
         rep.verdict(f"{OFF}: change in {strong}'s win rate against {opp} ({pct(wa)} -> {pct(wb)}), paired",
                     d, 0.0, (-BAND, BAND), reference_label="no change")
         for arm, f in (("with Allen", a), ("without Allen", b)):

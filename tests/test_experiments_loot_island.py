@@ -9,7 +9,7 @@ import pytest
 from simlab.analysis.experiment import available_experiments, run_experiment
 from simlab.core.results import load
 
-QUIET = dict(executor="serial", progress=False, log=lambda m: None)
+QUIET = {"executor": "serial", "progress": False, "log": lambda m: None}
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +25,7 @@ def test_loot_island_experiments_are_discovered():
 
 
 def test_allen_effect_report_files_and_verdicts(allen):
-    out, report, paths = allen
+    out, _, paths = allen
     md = paths["markdown"].read_text()
     order = [md.index(h) for h in ("## Verdicts", "## Charts", "## Tables", "## Caveats", "## Reproduce")]
     assert order == sorted(order)
@@ -49,7 +49,7 @@ def test_allen_effect_report_files_and_verdicts(allen):
 
 
 def test_allen_effect_arms_pair_the_same_games_and_the_off_arm_has_no_allen(allen):
-    out, report, paths = allen
+    out = allen[0]
     on, off = load(out / "runs" / "mirror-base"), load(out / "runs" / "mirror-no-allen")
     assert sorted(on["game"].unique()) == sorted(off["game"].unique()) == list(range(60))
     assert (on[["game", "seat"]].to_numpy() == off[["game", "seat"]].to_numpy()).all()
