@@ -22,6 +22,7 @@ def allen(tmp_path_factory):
 def test_loot_island_experiments_are_discovered():
     known = available_experiments()
     assert known["allen-effect"].game == "loot-island"
+    assert known["curse-threshold"].game == "loot-island"
 
 
 def test_allen_effect_report_files_and_verdicts(allen):
@@ -67,3 +68,51 @@ def test_crown_places_name_who_holds_the_most_crosses():
                  {"game": g, "seat": 1, "crosses": c1, "eliminated": e1, "allen_crosses": allen}]
     p = crown_places(pd.DataFrame(rows))
     assert list(p["first_place"]) == ["a player alone", "Allen alone", "shared", "nobody", "Allen alone"]
+
+
+@pytest.fixture(scope="module")
+def threshold(tmp_path_factory):
+    out = tmp_path_factory.mktemp("threshold")
+    report, paths = run_experiment("curse-threshold", games=30, out=out, **QUIET)
+    return out, report, paths
+
+
+def test_curse_threshold_report_files_and_verdicts(threshold):
+    out, _, paths = threshold
+    md = paths["markdown"].read_text()
+    verdicts = md[md.index("## Verdicts"):md.index("## Charts")]
+    pct = r"-?[\d.]+% \[-?[\d.]+%, -?[\d.]+%\]"
+    status = r"\*\*(within the band|OUTSIDE the band|undecided)\*\*"
+    for n in (2, 3, 4, 5):
+        assert re.search(rf"{n} players, threshold 13: cautious minus greedy win rate \(.*\): {pct}; neither "
+                         rf"dominates 0.0%; fairness band -10.0% to 10.0%: {status}", verdicts)
+        assert re.search(rf"{n} players, threshold 13: elimination rate \(share of players out\): {pct}; threat "
+                         rf"floor 2.0%", verdicts)
+        assert re.search(rf"{n} players: balanced range \(criterion above\): .*; the printed 13 (is inside it|is not)",
+                         verdicts)
+    assert re.search(rf"4 players, threshold 13: win rate of hunter:cap=5 against cautious, collector, hunter: {pct}",
+                     verdicts)
+    assert "cautious-minus-greedy win-rate gap's 95% interval inside +-10% points AND" in md
+    for chart in ("threshold-sweep", "risk-appetite"):
+        assert (out / f"{chart}.png").stat().st_size > 1000 and f"({chart}.png)" in md
+    rows = pd.read_csv(out / "threshold-sweep-cautious-vs-greedy.csv")
+    assert len(rows) == 4 * 10 and sorted(rows["threshold"].unique()) == [8, 10, 11, 12, 13, 14, 15, 16, 18, 20]
+    assert "`healer_per_cube`" in md[md.index("## Caveats"):]
+
+
+def test_curse_threshold_runs_apply_their_threshold(threshold):
+    out = threshold[0]
+    for t in (8, 13, 20):
+        f = load(out / "runs" / f"cg-4p-curse_threshold-{t}")
+        assert (f.loc[f["eliminated"] == 0, "curses"] < t).all()
+        assert (f.loc[f["curses"] >= t, "eliminated"] == 1).all()
+        assert not f.loc[f["eliminated"] > 0, "win"].any()
+
+
+def test_balanced_criterion_needs_both_a_small_gap_and_a_real_threat():
+    from experiments.curse_threshold import balanced
+
+    row = {"gap_lo": -0.05, "gap_hi": 0.06, "elim_lo": 0.03}
+    assert balanced(row)
+    assert not balanced({**row, "gap_hi": 0.12})        # greedy-vs-cautious gap may exceed the band
+    assert not balanced({**row, "elim_lo": 0.015})      # elimination not surely above the floor
