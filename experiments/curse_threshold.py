@@ -47,7 +47,7 @@ def point(frame: pd.DataFrame, threshold: int) -> dict:
     gap = mean(by[CAUTIOUS] - by[GREEDY])
     win_c = f.loc[f["win"], "curses"]
     wc, oc = mean(win_c), mean(f.loc[~f["win"] & (f["out"] == 0), "curses"])
-    near = mean(games.apply(lambda g: ((g["curses"] >= threshold - 2) & (g["out"] == 0)).mean()))
+    near = mean(((f["curses"] >= threshold - 2) & (f["out"] == 0)).astype(float).groupby(f["game"]).mean())
     rates = f.groupby("strategy")["win"].mean()
     return {"threshold": threshold, "games": f["game"].nunique(), "elim": elim.value, "elim_lo": elim.lo,
             "elim_hi": elim.hi, "curse_elim": f["curse_out"].mean(), "gap": gap.value, "gap_lo": gap.lo,
