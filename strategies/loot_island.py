@@ -332,6 +332,8 @@ def islet_value(state, cfg, seat, code, w, style):
         v = 0.0 if allen else 0.8 * value * w[5]
     elif action == I_MOVE or action == I_SHIP:
         v = 0.0
+    if allen:  # Allen's cards follow allen_weight like every other use of them; 0 = never
+        return v * w[6] if w[6] > 0 else -1e9
     return v - cost
 
 
