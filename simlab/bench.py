@@ -114,7 +114,7 @@ def _scale_probe(config, workers: int, executor: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def run_scale_bench(games: list[str], n_games: int, memory_games: int, dask: bool) -> None:
+def run_scale_bench(games: list[str], n_games: int, memory_games: int, dask: bool, memory_mix: str) -> None:
     """Whole runs through the run engine (start-up, chunking, Parquet writing included)."""
     from dataclasses import replace
 
@@ -138,8 +138,9 @@ def run_scale_bench(games: list[str], n_games: int, memory_games: int, dask: boo
             click.echo(line)
     if memory_games:
         spec = get_game("karuba")
-        config = replace(next(c for m, c in bench_configs(spec) if m == "heuristic mix"), games=memory_games)
+        config = replace(next(c for m, c in bench_configs(spec) if m == memory_mix), games=memory_games)
         r = _scale_probe(config, 2, "processes")
-        click.echo(f"\nPeak memory, karuba {memory_games:,} games with 2 workers: parent {r['parent_mb']:.0f} MiB, "
+        click.echo(f"\nPeak memory, karuba {memory_games:,} games ({memory_mix}) with 2 workers: "
+                   f"parent {r['parent_mb']:.0f} MiB, "
                    f"largest worker {r['worker_mb']:.0f} MiB ({memory_games / r['wall']:,.0f} games/s, "
                    f"{r['wall']:.0f} s)")

@@ -176,12 +176,14 @@ def bench(games_, seconds, no_jit_games):
 @click.option("--game", "-g", "games_", multiple=True, help="benchmark only these games (default: all)")
 @click.option("--games", "-n", "n_games", type=int, default=200_000, show_default=True, help="games per run")
 @click.option("--memory-games", type=int, default=0, help="also measure peak memory of a Karuba run this long")
+@click.option("--memory-mix", type=click.Choice(["heuristic mix", "random"]), default="heuristic mix",
+              show_default=True, help="seats of the memory run")
 @click.option("--dask/--no-dask", default=True, show_default=True, help="compare a 2-worker local Dask cluster")
-def bench_scale(games_, n_games, memory_games, dask):
+def bench_scale(games_, n_games, memory_games, memory_mix, dask):
     """Whole-run throughput with 1 and 2 workers and on Dask, and peak memory of a long run."""
     from .bench import run_scale_bench
 
-    run_scale_bench(list(games_) or available_games(), n_games, memory_games, dask)
+    run_scale_bench(list(games_) or available_games(), n_games, memory_games, dask, memory_mix)
 
 
 cli.add_command(experiment)
