@@ -301,9 +301,12 @@ def test_rule_same_round_tie_seed_example_louis_miriam_christina():
 
 def test_rule_game_ends_when_a_player_has_all_explorers_home():
     state, cfg = new_game(3, **ROW2)
-    for c in range(4):
+    lay(state, cfg, 1, 1, 1, 6)
+    for c in (BLUE, PURPLE, YELLOW):
         put_explorer(state, 1, c, AT_TEMPLE)
-    state[S_ROUND] = 20
+    rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
+    assert state[S_END] == END_RUNNING, "three explorers home: the game goes on"
+    arrive(state, cfg, 1, BROWN, 20)   # the fourth walks in through its temple at r1c6
     rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
     assert state[S_END] == END_HOME
 

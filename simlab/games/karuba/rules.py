@@ -16,7 +16,7 @@ from .components import ANY_MIX, COLS, N_CELLS, N_EDGE, N_TILES, O, RING3, RING4
 from .state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B_DISCARDED, B_EXPL, B_FATE, B_GOLD, B_HOME,
                     B_BONUS_PTS, B_MOVES, B_OCC, B_OPEN, B_PLACED, B_TILE, B_TOKENS, B_TREASURE, BONUS_OPEN,
                     BONUS_REMOVED, DISCARD_ONLY, END_HOME, END_RUNNING, END_TILES, MAX_CHOICES, MOVE_BASE, P0, PB,
-                    S_BEACH, S_BONUS, S_BONUS_ROUND, S_END, S_GOLD_SHORT, S_GOLD_USED, S_PLAYERS, S_ROUND, S_SEQ,
+                    S_ARRIVALS, S_BEACH, S_BONUS, S_BONUS_ROUND, S_END, S_GOLD_SHORT, S_GOLD_USED, S_PLAYERS, S_ROUND, S_SEQ,
                     S_TAKEN, S_TEMPLE, S_TILE, STATE_SIZE)
 
 N, E, S, W = 1, 2, 4, 8
@@ -278,6 +278,7 @@ def apply_choice(state, seat, code, cfg):
     state[base + B_EXPL + colour] = dest
     if dest == AT_TEMPLE:  # the token is handed out at the end of the round (ties)
         state[base + B_HOME + colour] = state[S_ROUND]
+        state[S_ARRIVALS] += 1
         return 0
     state[base + B_OCC] |= 1 << dest
     found = state[base + B_TREASURE + dest]
@@ -334,7 +335,9 @@ def end_round(state, cfg, log, n_ev):
     """Hand out temple tokens (same-round ties), bonus tiles, and check both end conditions."""
     n_players = state[S_PLAYERS]
     rnd = state[S_ROUND]
-    for c in range(4):
+    arrivals = state[S_ARRIVALS]
+    state[S_ARRIVALS] = 0
+    for c in range(4 if arrivals else 0):  # tokens only change hands when someone arrived
         taken = state[S_TAKEN + c]
         best = token_value(cfg, n_players, taken)
         k = 0
@@ -364,7 +367,7 @@ def end_round(state, cfg, log, n_ev):
         if count > 0:
             state[S_BONUS_ROUND + k] = rnd
             n_ev = emit(log, n_ev, EV_BONUS, k, state[S_BONUS + k], count)
-    for p in range(n_players):
+    for p in range(n_players if arrivals else 0):
         base = P0 + p * PB
         home = 0
         for c in range(4):

@@ -15,6 +15,7 @@ Layout (offsets below; ``P0 + seat * PB`` starts a player's island block)::
       S_BEACH   +4    per colour: its explorers' beach space, index 0..10 (label 10..110)
       S_TEMPLE  +4    per colour: its temples' jungle space, index 0..10
       S_SEQ     +36   the leader's shuffled tile numbers, revealed in this order
+      S_ARRIVALS      explorers that entered a temple this round, all islands (end_round's work)
     per player (island) block, PB entries
       B_TILE    +30   tile number on each cell (row-major, 6 columns x 5 rows; 0 = empty)
       B_TREASURE+30   treasure still lying on each cell: 0 none, 1 crystal, 2 gold
@@ -39,6 +40,7 @@ S_BONUS_ROUND = 14
 S_BEACH = 18
 S_TEMPLE = 22
 S_SEQ = 26
+S_ARRIVALS = 62
 P0 = 64
 
 B_TILE = 0
