@@ -76,3 +76,17 @@ def test_combine_keeps_game_ids_unique_across_runs():
     c = M.combine([a, a.copy()], ["r1", "r2"])
     assert c["game"].nunique() == 4 and set(c["run"]) == {"r1", "r2"}
     assert M.head_to_head(c).set_index(["a", "b"]).loc[("a", "b"), "meetings"] == 4
+
+
+def test_skill_section_says_when_luck_grows_with_the_player_count():
+    from simlab.analysis.report import Report
+    from simlab.analysis.sections import skill
+
+    rng = np.random.default_rng(2)
+    sure_two = [([9, 1], ["h", "random"])] * 400                                   # skill decides 2p games
+    coin_four = [(list(rng.permutation([4, 3, 2, 1])), ["h", "random", "random", "random"]) for _ in range(400)]
+    rep = Report("t", "t")
+    skill(rep, frame(sure_two + coin_four), "h")
+    trend = [v for v in rep.verdicts if v.subject.startswith("Change in skill share from 2 to 4 players")]
+    assert len(trend) == 1 and trend[0].estimate.hi < 0
+    assert trend[0].note.startswith("luck weighs more with more players")

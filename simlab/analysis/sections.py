@@ -182,6 +182,16 @@ def skill(rep: Report, frame: pd.DataFrame, strong: str) -> None:
         rep.verdict(f"Skill share, {int(r['players'])} players ({strong} vs random play: 0 = pure luck, 1 = the "
                     f"heuristic always wins)", e, percent=False,
                     note=f"{strong} wins {pct(r['win_rate'])} against a fair {pct(r['fair'])}")
+    if len(s) >= 2:  # does luck grow with the player count? (the Loot Island reviewer's claim, for any game)
+        few, many = s.iloc[0], s.iloc[-1]
+        d = many["skill"] - few["skill"]
+        half = np.hypot((few["skill_hi"] - few["skill_lo"]) / 2, (many["skill_hi"] - many["skill_lo"]) / 2)
+        trend = ("luck weighs more with more players" if d + half < 0 else
+                 "skill weighs more with more players" if d - half > 0 else "no clear change with the player count")
+        rep.verdict(f"Change in skill share from {int(few['players'])} to {int(many['players'])} players",
+                    Estimate(d, d - half, d + half, int(few["games"] + many["games"]),
+                             "difference of independent runs"), reference=0.0, percent=False,
+                    reference_label="no change", note=f"{trend} (with these strategies)")
     fig, axes = new_figure(5.5, 3.6)
     ax = axes[0][0]
     ax.errorbar(s["players"], s["skill"], yerr=_yerr(s["skill"], s["skill_lo"], s["skill_hi"]), marker="o",
