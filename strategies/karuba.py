@@ -70,16 +70,15 @@ def random_play(state, cfg, seat, legal, n_legal, params, rng):
 def island_masks(state, seat):
     """(placed, empty, wn, we, ws, ww): cells open toward N/E/S/W, an empty cell open every way."""
     base = P0 + seat * PB
-    placed = np.int64(0)
-    for c in range(N_CELLS):
-        if state[base + B_TILE + c] != 0:
-            placed |= np.int64(1) << c
+    on = np.int64(state[base + B_OPEN])
+    oe = np.int64(state[base + B_OPEN + 1])
+    os_ = np.int64(state[base + B_OPEN + 2])
+    ow = np.int64(state[base + B_OPEN + 3])
+    # every tile has at least one exit (``tile_exits`` >= 1), so the placed cells are exactly the
+    # cells with some exit (as in ``rules.legal_choices``)
+    placed = on | oe | os_ | ow
     empty = ALL & ~placed
-    wn = np.int64(state[base + B_OPEN]) | empty
-    we = np.int64(state[base + B_OPEN + 1]) | empty
-    ws = np.int64(state[base + B_OPEN + 2]) | empty
-    ww = np.int64(state[base + B_OPEN + 3]) | empty
-    return placed, empty, wn, we, ws, ww
+    return placed, empty, on | empty, oe | empty, os_ | empty, ow | empty
 
 
 @njit(cache=True)
@@ -100,8 +99,8 @@ def components(placed, wn, we, ws, ww, comps):
 
 
 @njit(cache=True)
-def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, comps, n_comps, out, stop_bit, extra, max_k):
-    """0-1 BFS by tile levels: ``out[k]`` = cells whose best route from the seeds needs ``k`` tiles.
+def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, comps, n_comps, out, orow, stop_bit, extra, max_k):
+    """0-1 BFS by tile levels: ``out[orow, k]`` = cells whose best route from the seeds needs ``k`` tiles.
 
     ``seed0`` are placed seed cells (level 0), ``seed1`` empty ones (level 1: the cell itself is a
     tile still needed). Moving onto a placed cell costs 0, onto an empty cell 1; passing needs
@@ -120,14 +119,11 @@ def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, comps, n_comps, out
         entry &= ~seen
         layer = new_e
         if entry != 0:
-            for i in range(n_comps):
-                if comps[i] & entry:
-                    layer |= comps[i]
-                    entry &= ~comps[i]
-                    if entry == 0:
-                        break
+            for i in range(n_comps):  # branch-free: a group joins when it holds an entry cell
+                ci = comps[i]
+                layer |= ci & -np.int64((ci & entry) != 0)
         seen |= layer
-        out[k] = layer
+        out[orow, k] = layer
         if layer & stop_bit:
             max_k = min(max_k, k + extra)
         k += 1
@@ -142,10 +138,10 @@ def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, comps, n_comps, out
 
 
 @njit(cache=True)
-def level_of(layers, n, bit):
-    """Tile level of the cell ``bit`` in a field (INF when the field never reaches it)."""
+def level_of(layers, row, n, bit):
+    """Tile level of the cell ``bit`` in the field ``layers[row]`` (INF when it never reaches it)."""
     for k in range(n):
-        if layers[k] & bit:
+        if layers[row, k] & bit:
             return k
     return INF
 
@@ -191,28 +187,36 @@ def temple_seed(state, seat, colour, cfg):
 
 
 @njit(cache=True)
-def route_cells(lf, nf, lg, ng, r, slack, placed, empty):
-    """Cells on a route costing ``r + slack`` tiles: f + g - empty(cell) = r + slack."""
-    m = np.int64(0)
+def route_cells01(lay, fr, nf, gr, ng, r, placed, empty):
+    """Cells on a route costing ``r`` tiles and on one costing ``r + 1`` (f + g - empty(cell) =
+    r, r + 1; f = field row ``fr`` of ``lay``, g = row ``gr``), in one pass over the levels."""
+    m0 = np.int64(0)
+    m1 = np.int64(0)
     if r >= INF:
-        return m
-    total = r + slack
+        return m0, m1
     for k in range(nf):
-        j = total - k
+        a = lay[fr, k]
+        if a == 0:
+            continue
+        j = r - k
         if 0 <= j < ng:
-            m |= lf[k] & lg[j] & placed
-        j += 1
-        if 0 <= j < ng:
-            m |= lf[k] & lg[j] & empty
-    return m
+            m0 |= a & lay[gr, j] & placed
+        if 0 <= j + 1 < ng:
+            g = a & lay[gr, j + 1]
+            m0 |= g & empty
+            m1 |= g & placed
+        if 0 <= j + 2 < ng:
+            m1 |= a & lay[gr, j + 2] & empty
+    return m0, m1
 
 
 @njit(cache=True)
-def critical_cells(lf, nf, opt, empty):
-    """Empty optimal-route cells alone on their tile level: every best route needs them."""
+def critical_cells(lay, fr, nf, opt, empty):
+    """Empty optimal-route cells alone on their tile level (f field = row ``fr`` of ``lay``):
+    every best route needs them."""
     crit = np.int64(0)
     for k in range(nf):
-        m = lf[k] & opt & empty
+        m = lay[fr, k] & opt & empty
         if m != 0 and (m & (m - 1)) == 0:
             crit |= m
     return crit
@@ -240,51 +244,43 @@ def plan(state, seat, cfg, masks, comps, lay, info):
     n_comps = components(placed, wn, we, ws, ww, comps)
     base = P0 + seat * PB
     for c in range(4):
-        row = info[c]
         if state[base + B_EXPL + c] == AT_TEMPLE:
-            row[I_R] = -1
+            info[c, I_R] = -1
             continue
-        lf = lay[F_ROW + c]
-        lg = lay[G_ROW + c]
         s0, s1, sbit, beach, bside = explorer_seed(state, seat, c, cfg)
         t0, t1, tbit, tside = temple_seed(state, seat, c, cfg)
-        row[I_SBIT] = sbit
-        row[I_BEACH] = 1 if beach else 0
-        row[I_BSIDE] = bside
-        row[I_TBIT] = tbit
-        row[I_TSIDE] = tside
-        if (s0 | s1) == 0 or (t0 | t1) == 0:
-            row[I_R] = INF
-            row[I_NF] = 0
-            row[I_NG] = 0
-            row[I_OPT] = 0
-            row[I_CRIT] = 0
-            row[I_NEAR] = 0
-            row[I_REACH] = 0
-            continue
-        ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, comps, n_comps, lg, sbit, 1, MAXL)
-        r = level_of(lg, ng, sbit)
+        info[c, I_SBIT] = sbit
+        info[c, I_BEACH] = 1 if beach else 0
+        info[c, I_BSIDE] = bside
+        info[c, I_TBIT] = tbit
+        info[c, I_TSIDE] = tside
+        r = INF
+        ng = 0
+        if (s0 | s1) != 0 and (t0 | t1) != 0:
+            ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, comps, n_comps, lay, G_ROW + c, sbit, 1,
+                             MAXL)
+            r = level_of(lay, G_ROW + c, ng, sbit)
         if r >= INF:
-            row[I_R] = INF
-            row[I_NF] = 0
-            row[I_NG] = 0
-            row[I_OPT] = 0
-            row[I_CRIT] = 0
-            row[I_NEAR] = 0
-            row[I_REACH] = 0
+            info[c, I_R] = INF
+            info[c, I_NF] = 0
+            info[c, I_NG] = 0
+            info[c, I_OPT] = 0
+            info[c, I_CRIT] = 0
+            info[c, I_NEAR] = 0
+            info[c, I_REACH] = 0
             continue
         # levels up to r + 1 cover every empty cell of a route one tile longer; a walkable route
         # (r = 0) needs only the explorer's own network (level 0)
-        nf = tile_layers(s0, s1, placed, empty, wn, we, ws, ww, comps, n_comps, lf, np.int64(0), 0,
+        nf = tile_layers(s0, s1, placed, empty, wn, we, ws, ww, comps, n_comps, lay, F_ROW + c, np.int64(0), 0,
                          r + 1 if r > 0 else 0)
-        row[I_R] = r
-        row[I_NF] = nf
-        row[I_NG] = ng
-        opt = route_cells(lf, nf, lg, ng, r, 0, placed, empty)
-        row[I_OPT] = opt
-        row[I_CRIT] = critical_cells(lf, nf, opt, empty)
-        row[I_NEAR] = route_cells(lf, nf, lg, ng, r, 1, placed, empty)
-        row[I_REACH] = lf[0]
+        info[c, I_R] = r
+        info[c, I_NF] = nf
+        info[c, I_NG] = ng
+        opt, near = route_cells01(lay, F_ROW + c, nf, G_ROW + c, ng, r, placed, empty)
+        info[c, I_OPT] = opt
+        info[c, I_CRIT] = critical_cells(lay, F_ROW + c, nf, opt, empty)
+        info[c, I_NEAR] = near
+        info[c, I_REACH] = lay[F_ROW + c, 0]
 
 
 # One int64 buffer per decision: the small work vector, the island masks (+ component scratch),
@@ -325,12 +321,20 @@ def _neighbours(m):
 
 
 @njit(cache=True)
-def fit_masks(exits, lf, nf, lg, ng, r, sbit, beach, bside, tbit, tside, wn, we, ws, ww, cand, tmp):
+def _sides(m, x0, x1, x2, x3, wn, we, ws, ww):
+    """``_from_side(m, d)`` for d = 0..3, each masked by ``x_d``."""
+    return (((m & ws) << COLS) & ALL & x0, ((m & ww) >> 1) & NOT_EAST & x1, ((m & wn) >> COLS) & x2,
+            ((m & we) << 1) & NOT_WEST & x3)
+
+
+@njit(cache=True)
+def fit_masks(exits, lay, fr, nf, gr, ng, r, sbit, beach, bside, tbit, tside, wn, we, ws, ww, cand):
     """(saves, keeps): cells of ``cand`` where a tile with ``exits`` lies on a route of r - 1 / r
-    tiles (``tmp``: scratch rows, one per direction).
+    tiles (f field = row ``fr`` of ``lay``, g field = row ``gr``).
 
     The tile must join a predecessor (f level k, or the beach) and a successor (g level, or
-    the temple) through two different exits of its own.
+    the temple) through two different exits of its own: for f level k the successor's g level
+    is r - 1 - k (a tile saved) or r - k (as long).
     """
     saves = np.int64(0)
     keeps = np.int64(0)
@@ -338,35 +342,44 @@ def fit_masks(exits, lf, nf, lg, ng, r, sbit, beach, bside, tbit, tside, wn, we,
         return saves, keeps
     nc = _neighbours(cand)
     top = min(r + 1, ng)
-    for d in range(4):  # successors: cells of cand joined on side d to a g level j
-        if exits & (1 << d):
-            row = tmp[d]
-            for j in range(top):
-                m = lg[j] & nc
-                b = _from_side(m, d, wn, we, ws, ww) & cand if m != 0 else np.int64(0)
-                if j == 0 and (1 << d) == tside:
-                    b |= tbit & cand
-                row[j] = b
-    for d1 in range(4):
-        b1 = 1 << d1
-        if not exits & b1:
-            continue
-        for k in range(min(r + 1, nf)):
-            m = lf[k] & nc
-            a = _from_side(m, d1, wn, we, ws, ww) & cand if m != 0 else np.int64(0)
-            if k == 0 and beach and b1 == bside:
-                a |= sbit & cand
-            if a == 0:
-                continue
-            for d2 in range(4):
-                if d2 == d1 or not exits & (1 << d2):
-                    continue
-                j = r - 1 - k
-                if 0 <= j < top:
-                    saves |= a & tmp[d2, j]
-                j += 1
-                if 0 <= j < top:
-                    keeps |= a & tmp[d2, j]
+    zero = np.int64(0)
+    # x_d: the candidate cells when the tile has an exit on side d, else none
+    x0 = cand if exits & 1 else zero
+    x1 = cand if exits & 2 else zero
+    x2 = cand if exits & 4 else zero
+    x3 = cand if exits & 8 else zero
+    # the temple counts as g level 0 on its side
+    t0 = tbit & x0 if tside == 1 else zero
+    t1 = tbit & x1 if tside == 2 else zero
+    t2 = tbit & x2 if tside == 4 else zero
+    t3 = tbit & x3 if tside == 8 else zero
+    # successors at g level r - k (keeps), for k = 0
+    h0 = h1 = h2 = h3 = zero
+    if r < top:
+        h0, h1, h2, h3 = _sides(lay[gr, r] & nc, x0, x1, x2, x3, wn, we, ws, ww)
+    for k in range(min(r + 1, nf)):
+        j = r - 1 - k
+        l0 = l1 = l2 = l3 = zero  # successors at g level j (saves)
+        if 0 <= j < top:
+            l0, l1, l2, l3 = _sides(lay[gr, j] & nc, x0, x1, x2, x3, wn, we, ws, ww)
+            if j == 0:
+                l0 |= t0
+                l1 |= t1
+                l2 |= t2
+                l3 |= t3
+        a0, a1, a2, a3 = _sides(lay[fr, k] & nc, x0, x1, x2, x3, wn, we, ws, ww)
+        if k == 0 and beach:  # the beach counts as f level 0 on its side
+            if bside == 1:
+                a0 |= sbit & x0
+            elif bside == 2:
+                a1 |= sbit & x1
+            elif bside == 4:
+                a2 |= sbit & x2
+            elif bside == 8:
+                a3 |= sbit & x3
+        saves |= (a0 & (l1 | l2 | l3)) | (a1 & (l0 | l2 | l3)) | (a2 & (l0 | l1 | l3)) | (a3 & (l0 | l1 | l2))
+        keeps |= (a0 & (h1 | h2 | h3)) | (a1 & (h0 | h2 | h3)) | (a2 & (h0 | h1 | h3)) | (a3 & (h0 | h1 | h2))
+        h0, h1, h2, h3 = l0, l1, l2, l3
     return saves, keeps & ~saves
 
 
@@ -416,15 +429,17 @@ def place_scores(state, cfg, masks, lay, info, w_help, w_close, w_treasure, w_ke
     left = tiles_left(state) + 1
     on_route = np.int64(0)
     for e in range(4):
-        row = info[e]
-        r = row[I_R]
+        r = info[e, I_R]
         if r <= 0 or r >= INF:
             continue
         f = focus[e]
-        cand = places & (row[I_OPT] | row[I_NEAR])
-        saves, keeps = fit_masks(exits, lay[F_ROW + e], row[I_NF], lay[G_ROW + e], row[I_NG], r, row[I_SBIT],
-                                 row[I_BEACH] == 1, row[I_BSIDE], row[I_TBIT], row[I_TSIDE], wn, we, ws, ww,
-                                 cand, lay[T_ROW:T_ROW + 4])
+        opt = info[e, I_OPT]
+        sbit = info[e, I_SBIT]
+        tbit = info[e, I_TBIT]
+        beach = info[e, I_BEACH] == 1
+        cand = places & (opt | info[e, I_NEAR])
+        saves, keeps = fit_masks(exits, lay, F_ROW + e, info[e, I_NF], G_ROW + e, info[e, I_NG], r, sbit,
+                                 beach, info[e, I_BSIDE], tbit, info[e, I_TSIDE], wn, we, ws, ww, cand)
         if f > 0:
             on_route |= saves | keeps
         w_loss = 1.0 + w_close / r
@@ -432,15 +447,15 @@ def place_scores(state, cfg, masks, lay, info, w_help, w_close, w_treasure, w_ke
             w_loss *= 0.1
         w = f * w_loss
         fits = saves | keeps
-        crit = row[I_CRIT] & ~fits
+        crit = info[e, I_CRIT] & ~fits
         kill = np.int64(0)
-        if row[I_BEACH] == 1 and (row[I_SBIT] & empty) and not exits & row[I_BSIDE]:
-            kill |= row[I_SBIT]
-        if (row[I_TBIT] & empty) and not exits & row[I_TSIDE]:
-            kill |= row[I_TBIT]
+        if beach and (sbit & empty) and not exits & info[e, I_BSIDE]:
+            kill |= sbit
+        if (tbit & empty) and not exits & info[e, I_TSIDE]:
+            kill |= tbit
         # a "keep" may lean on a neighbour whose own best route ran through this very cell:
         # only the exact check in ``refine`` tells, so keeps count as risky too
-        row[I_RISK] = places & ((row[I_OPT] & empty & ~saves) | kill)
+        info[e, I_RISK] = places & ((opt & empty & ~saves) | kill)
         m = places & (fits | crit | kill)
         while m != 0:
             low = m & -m
@@ -472,7 +487,7 @@ def soft_harm(low, crit, kill, w_harm, w_loss):
 
 
 @njit(cache=True)
-def cost_after(state, seat, cfg, colour, placed, empty, wn, we, ws, ww, comps, n_comps, cell, exits, row):
+def cost_after(state, seat, cfg, colour, placed, empty, wn, we, ws, ww, comps, n_comps, cell, exits, lay, row):
     """Exact route cost of the explorer once a tile with ``exits`` lies on ``cell``."""
     bit = np.int64(1) << cell
     s0, s1, sbit, beach, bside = explorer_seed(state, seat, colour, cfg)
@@ -485,8 +500,8 @@ def cost_after(state, seat, cfg, colour, placed, empty, wn, we, ws, ww, comps, n
         t1 = np.int64(0)
     if (s0 | s1) == 0 or (t0 | t1) == 0:
         return INF
-    ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, comps, n_comps, row, sbit, 0, MAXL)
-    return level_of(row, ng, sbit)
+    ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, comps, n_comps, lay, row, sbit, 0, MAXL)
+    return level_of(lay, row, ng, sbit)
 
 
 @njit(cache=True)
@@ -536,7 +551,7 @@ def refine(state, seat, cfg, masks, lay, info, values, places, w_harm, w_close):
                 kill |= info[e, I_TBIT]
             soft = soft_harm(bit, info[e, I_CRIT], kill, w_harm, w_loss)
             r2 = cost_after(state, seat, cfg, e, placed, empty, wn, we, ws, ww, comps, n_comps, cell, exits,
-                            lay[T_ROW])
+                            lay, T_ROW)
             exact = 4.0 * w_harm * w_loss if r2 >= INF else w_harm * w_loss * (r2 - r)
             values[cell] += soft - exact
     return best_cell(values, places)
@@ -650,15 +665,15 @@ def parse_legal(legal, n_legal, dests, temple_idx):
         code = legal[i]
         if code < N_CELLS:
             places |= np.int64(1) << code
-        elif code == DISCARD_ONLY:
-            discard = i
         elif code >= MOVE_BASE:
-            colour = (code - MOVE_BASE) // 32
-            dest = (code - MOVE_BASE) % 32
+            colour = (code - MOVE_BASE) >> 5
+            dest = (code - MOVE_BASE) & 31
             if dest == AT_TEMPLE:
                 temple_idx[colour] = i
             else:
                 dests[colour] |= np.int64(1) << dest
+        elif code == DISCARD_ONLY:
+            discard = i
     return places, discard
 
 
