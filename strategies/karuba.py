@@ -82,8 +82,12 @@ def island_masks(state, seat):
 
 
 @njit(cache=True)
-def components(placed, wn, we, ws, ww, comps):
-    """Split the placed tiles into path-connected groups (matching exits); returns their count."""
+def components(placed, empty, wn, we, ws, ww, cd, crow):
+    """Split the placed tiles into path-connected groups (matching exits); returns their count.
+
+    ``cd[crow, i]`` = group i, ``cd[crow + 1, i]`` = its doors: the empty cells next to it that a
+    tile of the group is open toward (the cells from which a route enters the group for free).
+    """
     rem = placed
     n = 0
     while rem != 0:
@@ -92,21 +96,23 @@ def components(placed, wn, we, ws, ww, comps):
         while front != 0:
             front = _spread(front, wn, we, ws, ww) & placed & ~comp
             comp |= front
-        comps[n] = comp
+        cd[crow, n] = comp
+        cd[crow + 1, n] = _spread(comp, wn, we, ws, ww) & empty
         n += 1
         rem &= ~comp
     return n
 
 
 @njit(cache=True)
-def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, comps, n_comps, out, orow, stop_bit, extra, max_k):
+def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, cd, crow, n_comps, out, orow, stop_bit, extra, max_k):
     """0-1 BFS by tile levels: ``out[orow, k]`` = cells whose best route from the seeds needs ``k`` tiles.
 
     ``seed0`` are placed seed cells (level 0), ``seed1`` empty ones (level 1: the cell itself is a
     tile still needed). Moving onto a placed cell costs 0, onto an empty cell 1; passing needs
     matching exits (empty cells match anything). The zero-cost moves are taken a whole group of
-    connected tiles at a time (``comps``). The search stops ``extra`` levels after the one that
-    reaches ``stop_bit``, or after level ``max_k``. Returns the number of levels written.
+    connected tiles at a time (groups and doors in rows ``crow``, ``crow + 1`` of ``cd``, from
+    ``components``). The search stops ``extra`` levels after the one that reaches ``stop_bit``, or
+    after level ``max_k``. Returns the number of levels written.
     """
     seen = np.int64(0)
     new_e = np.int64(0)
@@ -114,14 +120,12 @@ def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, comps, n_comps, out
     pend = seed1 & empty
     k = 0
     while k < MAXL:
-        if new_e != 0:
-            entry |= _spread(new_e, wn, we, ws, ww) & placed
-        entry &= ~seen
         layer = new_e
-        if entry != 0:
-            for i in range(n_comps):  # branch-free: a group joins when it holds an entry cell
-                ci = comps[i]
-                layer |= ci & -np.int64((ci & entry) != 0)
+        if (entry | new_e) != 0:
+            for i in range(n_comps):  # a group not seen yet joins when a seed or a new empty cell enters it
+                ci = cd[crow, i]
+                hit = ((ci & entry) | (cd[crow + 1, i] & new_e)) != 0 and (ci & seen) == 0
+                layer |= ci & -np.int64(hit)
         seen |= layer
         out[orow, k] = layer
         if layer & stop_bit:
@@ -231,7 +235,7 @@ M_PLACED, M_EMPTY, M_WN, M_WE, M_WS, M_WW = range(6)
 
 
 @njit(cache=True)
-def plan(state, seat, cfg, masks, comps, lay, info):
+def plan(state, seat, cfg, masks, lay, info):
     """Route fields (``lay[colour]`` = f layers, ``lay[4 + colour]`` = g layers), route costs and
     route cell sets of every explorer not yet home (``info[colour, I_R]`` = -1 when home)."""
     placed, empty, wn, we, ws, ww = island_masks(state, seat)
@@ -241,7 +245,7 @@ def plan(state, seat, cfg, masks, comps, lay, info):
     masks[M_WE] = we
     masks[M_WS] = ws
     masks[M_WW] = ww
-    n_comps = components(placed, wn, we, ws, ww, comps)
+    n_comps = components(placed, empty, wn, we, ws, ww, lay, T_ROW + 2)
     base = P0 + seat * PB
     for c in range(4):
         if state[base + B_EXPL + c] == AT_TEMPLE:
@@ -257,8 +261,8 @@ def plan(state, seat, cfg, masks, comps, lay, info):
         r = INF
         ng = 0
         if (s0 | s1) != 0 and (t0 | t1) != 0:
-            ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, comps, n_comps, lay, G_ROW + c, sbit, 1,
-                             MAXL)
+            ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, lay, T_ROW + 2, n_comps, lay, G_ROW + c, sbit,
+                             1, MAXL)
             r = level_of(lay, G_ROW + c, ng, sbit)
         if r >= INF:
             info[c, I_R] = INF
@@ -271,7 +275,8 @@ def plan(state, seat, cfg, masks, comps, lay, info):
             continue
         # levels up to r + 1 cover every empty cell of a route one tile longer; a walkable route
         # (r = 0) needs only the explorer's own network (level 0)
-        nf = tile_layers(s0, s1, placed, empty, wn, we, ws, ww, comps, n_comps, lay, F_ROW + c, np.int64(0), 0,
+        nf = tile_layers(s0, s1, placed, empty, wn, we, ws, ww, lay, T_ROW + 2, n_comps, lay, F_ROW + c, np.int64(0),
+                         0,
                          r + 1 if r > 0 else 0)
         info[c, I_R] = r
         info[c, I_NF] = nf
@@ -283,11 +288,16 @@ def plan(state, seat, cfg, masks, comps, lay, info):
         info[c, I_REACH] = lay[F_ROW + c, 0]
 
 
-# One int64 buffer per decision: the small work vector, the island masks (+ component scratch),
-# the layer rows and the plan rows.
+# Layout of the small int64 work vector each heuristic allocates.
+V_DESTS, V_TEMPLE, V_NOW, V_PROG, V_CELL = 0, 4, 8, 12, 16
+N_WORK = 20
+
+
+# One int64 buffer per decision: the small work vector, the island masks, the layer rows (and
+# scratch rows) and the plan rows.
 B_WORK = 0
 B_MASKS = 20  # after the work vector (V_* entries, N_WORK long)
-B_LAY = B_MASKS + 6 + N_CELLS
+B_LAY = B_MASKS + 6
 B_INFO = B_LAY + 12 * MAXL
 BUF_SIZE = B_INFO + 4 * 13
 
@@ -298,7 +308,7 @@ def new_plan(state, seat, cfg, buf):
     masks = buf[B_MASKS:B_LAY]
     lay = buf[B_LAY:B_INFO].reshape((12, MAXL))
     info = buf[B_INFO:BUF_SIZE].reshape((4, 13))
-    plan(state, seat, cfg, masks, masks[6:], lay, info)
+    plan(state, seat, cfg, masks, lay, info)
     return masks, lay, info
 
 
@@ -487,7 +497,7 @@ def soft_harm(low, crit, kill, w_harm, w_loss):
 
 
 @njit(cache=True)
-def cost_after(state, seat, cfg, colour, placed, empty, wn, we, ws, ww, comps, n_comps, cell, exits, lay, row):
+def cost_after(state, seat, cfg, colour, placed, empty, wn, we, ws, ww, n_comps, cell, exits, lay, row):
     """Exact route cost of the explorer once a tile with ``exits`` lies on ``cell``."""
     bit = np.int64(1) << cell
     s0, s1, sbit, beach, bside = explorer_seed(state, seat, colour, cfg)
@@ -500,7 +510,7 @@ def cost_after(state, seat, cfg, colour, placed, empty, wn, we, ws, ww, comps, n
         t1 = np.int64(0)
     if (s0 | s1) == 0 or (t0 | t1) == 0:
         return INF
-    ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, comps, n_comps, lay, row, sbit, 0, MAXL)
+    ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, lay, row + 1, n_comps, lay, row, sbit, 0, MAXL)
     return level_of(lay, row, ng, sbit)
 
 
@@ -515,7 +525,6 @@ def refine(state, seat, cfg, masks, lay, info, values, places, w_harm, w_close):
     checked = np.int64(0)
     exits = cfg[O.tile_exits + state[S_TILE] - 1]
     left = tiles_left(state) + 1
-    comps = lay[T_ROW + 1, :N_CELLS]
     for _ in range(4):
         cell, v = best_cell(values, places)
         if cell < 0:
@@ -536,7 +545,7 @@ def refine(state, seat, cfg, masks, lay, info, values, places, w_harm, w_close):
         we = (masks[M_WE] & ~bit) | (bit if exits & 2 else 0)
         ws = (masks[M_WS] & ~bit) | (bit if exits & 4 else 0)
         ww = (masks[M_WW] & ~bit) | (bit if exits & 8 else 0)
-        n_comps = components(placed, wn, we, ws, ww, comps)
+        n_comps = components(placed, empty, wn, we, ws, ww, lay, T_ROW + 1)
         for e in range(4):
             r = info[e, I_R]
             if r <= 0 or r >= INF or not info[e, I_RISK] & bit:
@@ -550,7 +559,7 @@ def refine(state, seat, cfg, masks, lay, info, values, places, w_harm, w_close):
             if not exits & info[e, I_TSIDE]:
                 kill |= info[e, I_TBIT]
             soft = soft_harm(bit, info[e, I_CRIT], kill, w_harm, w_loss)
-            r2 = cost_after(state, seat, cfg, e, placed, empty, wn, we, ws, ww, comps, n_comps, cell, exits,
+            r2 = cost_after(state, seat, cfg, e, placed, empty, wn, we, ws, ww, n_comps, cell, exits,
                             lay, T_ROW)
             exact = 4.0 * w_harm * w_loss if r2 >= INF else w_harm * w_loss * (r2 - r)
             values[cell] += soft - exact
@@ -628,39 +637,40 @@ def walk_target(opt, tbit, cur_bit, beach, dests, wn, we, ws, ww):
 
 
 @njit(cache=True)
-def walk_options(state, seat, masks, info, dests, now, prog, cell_of):
-    """Per colour: ``now`` steps still to walk along its best routes (0 when lost or home),
-    ``prog`` steps its best legal move gains, ``cell_of`` that move's cell (-1: none)."""
+def walk_options(state, seat, masks, info, work):
+    """Per colour c: ``work[V_NOW + c]`` steps still to walk along its best routes (0 when lost or
+    home), ``work[V_PROG + c]`` steps its best legal move (``work[V_DESTS + c]``) gains,
+    ``work[V_CELL + c]`` that move's cell (-1: none)."""
     base = P0 + seat * PB
     wn, we, ws, ww = masks[M_WN], masks[M_WE], masks[M_WS], masks[M_WW]
     for c in range(4):
-        now[c] = 0
-        prog[c] = 0
-        cell_of[c] = -1
+        work[V_NOW + c] = 0
+        work[V_PROG + c] = 0
+        work[V_CELL + c] = -1
         r = info[c, I_R]
         if r < 0 or r >= INF:
             continue
         beach = state[base + B_EXPL + c] == AT_BEACH
-        left, after, cell = walk_target(info[c, I_OPT], info[c, I_TBIT], info[c, I_SBIT], beach, dests[c],
-                                        wn, we, ws, ww)
-        now[c] = max(left, 0)
+        left, after, cell = walk_target(info[c, I_OPT], info[c, I_TBIT], info[c, I_SBIT], beach,
+                                        work[V_DESTS + c], wn, we, ws, ww)
+        work[V_NOW + c] = max(left, 0)
         if left > 0 and cell >= 0 and after < left:
-            prog[c] = left - after
-            cell_of[c] = cell
+            work[V_PROG + c] = left - after
+            work[V_CELL + c] = cell
 
 
 @njit(cache=True)
-def parse_legal(legal, n_legal, dests, temple_idx):
+def parse_legal(legal, n_legal, work):
     """Split the legal codes: returns (mask of placeable cells, index of the pure discard).
 
-    ``dests[colour]`` gets the mask of legal move destinations, ``temple_idx[colour]`` the index
-    of the legal temple step (-1: none).
+    ``work[V_DESTS + colour]`` gets the mask of legal move destinations, ``work[V_TEMPLE + colour]``
+    the index of the legal temple step (-1: none).
     """
     places = np.int64(0)
     discard = -1
     for c in range(4):
-        dests[c] = 0
-        temple_idx[c] = -1
+        work[V_DESTS + c] = 0
+        work[V_TEMPLE + c] = -1
     for i in range(n_legal):
         code = legal[i]
         if code < N_CELLS:
@@ -669,9 +679,9 @@ def parse_legal(legal, n_legal, dests, temple_idx):
             colour = (code - MOVE_BASE) >> 5
             dest = (code - MOVE_BASE) & 31
             if dest == AT_TEMPLE:
-                temple_idx[colour] = i
+                work[V_TEMPLE + colour] = i
             else:
-                dests[colour] |= np.int64(1) << dest
+                work[V_DESTS + colour] |= np.int64(1) << dest
         elif code == DISCARD_ONLY:
             discard = i
     return places, discard
@@ -687,13 +697,13 @@ def find_code(legal, n_legal, code):
 
 
 @njit(cache=True)
-def best_temple_step(state, cfg, temple_idx):
+def best_temple_step(state, cfg, work):
     """Index of the legal temple step with the most valuable top token (-1: none)."""
     best = -1
     best_v = -1
     n_players = state[S_PLAYERS]
     for c in range(4):
-        i = temple_idx[c]
+        i = work[V_TEMPLE + c]
         if i >= 0:
             v = token_value(cfg, n_players, state[S_TAKEN + c])
             if v > best_v:
@@ -703,14 +713,14 @@ def best_temple_step(state, cfg, temple_idx):
 
 
 @njit(cache=True)
-def work_left(info, now):
+def work_left(info, work):
     """Rough tiles still needed: placements plus discards to walk (about 2.5 steps each)."""
     total = 0.0
     for c in range(4):
         r = info[c, I_R]
         if r < 0 or r >= INF:
             continue
-        total += r + now[c] / 2.5
+        total += r + work[V_NOW + c] / 2.5
     return total
 
 
@@ -719,17 +729,12 @@ def move_code(colour, cell):
     return MOVE_BASE + colour * 32 + cell
 
 
-# Layout of the small int64 work vector each heuristic allocates.
-V_DESTS, V_TEMPLE, V_NOW, V_PROG, V_CELL = 0, 4, 8, 12, 16
-N_WORK = 20
-
-
 @njit(cache=True)
 def start(state, cfg, seat, legal, n_legal):
     """Common opening of every heuristic: (temple step index or -1, places, discard, work buffer)."""
     work = np.empty(BUF_SIZE, dtype=np.int64)
-    places, discard = parse_legal(legal, n_legal, work[V_DESTS:V_DESTS + 4], work[V_TEMPLE:V_TEMPLE + 4])
-    t = best_temple_step(state, cfg, work[V_TEMPLE:V_TEMPLE + 4])
+    places, discard = parse_legal(legal, n_legal, work)
+    t = best_temple_step(state, cfg, work)
     return t, places, discard, work
 
 
@@ -801,11 +806,10 @@ def builder(state, cfg, seat, legal, n_legal, params, rng):
     cell, pv = refine(state, seat, cfg, masks, lay, info, values, places, params[4], params[1])
     if cell >= 0 and pv > 0.05 and not walkable_with_move(info, work):
         return find_code(legal, n_legal, cell)
-    walk_options(state, seat, masks, info, work[V_DESTS:V_DESTS + 4], work[V_NOW:V_NOW + 4],
-                 work[V_PROG:V_PROG + 4], work[V_CELL:V_CELL + 4])
+    walk_options(state, seat, masks, info, work)
     mc, mcell, mv = best_walk(info, work, 0.5, ONES)
     if mc >= 0 and info[mc, I_R] == 0 and params[5] * mv > pv:
-        if tiles_left(state) + 1 <= work_left(info, work[V_NOW:V_NOW + 4]) + 2:
+        if tiles_left(state) + 1 <= work_left(info, work) + 2:
             return find_code(legal, n_legal, move_code(mc, mcell))
     if cell >= 0 and pv > 0.05:
         return find_code(legal, n_legal, cell)
@@ -861,8 +865,7 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
     for c in range(4):
         race |= focus[c] == 1.0 and info[c, I_R] == 0 and work[V_DESTS + c] != 0
     if race:
-        walk_options(state, seat, masks, info, work[V_DESTS:V_DESTS + 4], work[V_NOW:V_NOW + 4],
-                     work[V_PROG:V_PROG + 4], work[V_CELL:V_CELL + 4])
+        walk_options(state, seat, masks, info, work)
     best_c = -1
     best_p = 0
     for c in range(4 if race else 0):  # race: a target on a walkable route moves at once
@@ -878,8 +881,7 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
     if cell >= 0 and pv > 0.05:
         return find_code(legal, n_legal, cell)
     if not race:
-        walk_options(state, seat, masks, info, work[V_DESTS:V_DESTS + 4], work[V_NOW:V_NOW + 4],
-                     work[V_PROG:V_PROG + 4], work[V_CELL:V_CELL + 4])
+        walk_options(state, seat, masks, info, work)
     mc, mcell, mv = best_walk(info, work, 0.5, focus)
     if mc >= 0:
         return find_code(legal, n_legal, move_code(mc, mcell))
@@ -908,7 +910,7 @@ def steps_from(opt, tbit, bit, wn, we, ws, ww):
 
 
 @njit(cache=True)
-def best_treasure_move(state, cfg, seat, masks, info, dests, w_treasure, w_off):
+def best_treasure_move(state, cfg, seat, masks, info, work, w_treasure, w_off):
     """(colour, cell, value) of the best move ending on treasure: points x ``w_treasure`` less
     ``w_off`` per step the explorer will have to walk back (a cell behind it or up a side branch;
     ``2 w_off`` off its best routes)."""
@@ -918,7 +920,7 @@ def best_treasure_move(state, cfg, seat, masks, info, dests, w_treasure, w_off):
     best_cell = -1
     best_v = 0.0
     for c in range(4):
-        m = dests[c]
+        m = work[V_DESTS + c]
         if m == 0:
             continue
         r = info[c, I_R]
@@ -980,7 +982,7 @@ def collector(state, cfg, seat, legal, n_legal, params, rng):
     masks, lay, info = new_plan(state, seat, cfg, work)
     hunting = tiles_left(state) > params[3] and most_home(state, seat) < params[5]
     if hunting:
-        tc, tcell, tv = best_treasure_move(state, cfg, seat, masks, info, work[V_DESTS:V_DESTS + 4], params[0],
+        tc, tcell, tv = best_treasure_move(state, cfg, seat, masks, info, work, params[0],
                                             params[2])
         if tc >= 0 and tv >= 0.9:
             return find_code(legal, n_legal, move_code(tc, tcell))
@@ -1004,13 +1006,12 @@ def collector(state, cfg, seat, legal, n_legal, params, rng):
     cell, pv = refine(state, seat, cfg, masks, lay, info, values, places, params[4], 1.0)
     if cell >= 0 and pv > 0.05:
         return find_code(legal, n_legal, cell)
-    walk_options(state, seat, masks, info, work[V_DESTS:V_DESTS + 4], work[V_NOW:V_NOW + 4],
-                 work[V_PROG:V_PROG + 4], work[V_CELL:V_CELL + 4])
+    walk_options(state, seat, masks, info, work)
     mc, mcell, mv = best_walk(info, work, 0.5, ONES)
     if mc >= 0:
         return find_code(legal, n_legal, move_code(mc, mcell))
     if hunting:
-        tc, tcell, tv = best_treasure_move(state, cfg, seat, masks, info, work[V_DESTS:V_DESTS + 4], params[0],
+        tc, tcell, tv = best_treasure_move(state, cfg, seat, masks, info, work, params[0],
                                             params[2])
         if tc >= 0 and tv > 0:
             return find_code(legal, n_legal, move_code(tc, tcell))
