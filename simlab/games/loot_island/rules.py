@@ -205,21 +205,29 @@ def drop_curses(state, a, k):
 
 
 @njit(cache=True)
+def reshuffle(state, rng, pile, pile_n, deck, deck_n, loc, at):
+    """Shuffle a discard pile into its empty deck (each card's location becomes ``at``).
+
+    Returns the new deck size; 0 means the pile was empty too.
+    """
+    n = state[pile_n]
+    for j in range(n):
+        card = state[pile + j]
+        state[deck + j] = card
+        state[loc + card] = at
+    state[pile_n] = 0
+    state[deck_n] = n
+    shuffle(rng, state[deck:deck + n], n)
+    return n
+
+
+@njit(cache=True)
 def draw_map(state, rng, a, k):
     """Draw ``k`` map cards into ``a``'s hand, reshuffling the discards when the pile runs out."""
     got = 0
     for _ in range(k):
-        if state[S_MDRAW_N] == 0:
-            n = state[S_MDISC_N]
-            if n == 0:
-                return got
-            for j in range(n):
-                m = state[S_MDISC + j]
-                state[S_MDRAW + j] = m
-                state[S_MLOC + m] = M_DRAW
-            state[S_MDISC_N] = 0
-            state[S_MDRAW_N] = n
-            shuffle(rng, state[S_MDRAW:S_MDRAW + n], n)
+        if state[S_MDRAW_N] == 0 and reshuffle(state, rng, S_MDISC, S_MDISC_N, S_MDRAW, S_MDRAW_N, S_MLOC, M_DRAW) == 0:
+            return got
         n = state[S_MDRAW_N] - 1
         m = state[S_MDRAW + n]
         state[S_MDRAW_N] = n
@@ -251,18 +259,9 @@ def reveal_treasures(state, rng, k, dest):
     """
     got = 0
     for _ in range(k):
-        if state[S_TDECK_N] == 0:
-            n = state[S_TDISC_N]
-            if n == 0:
-                state[S_DECKOUT] = 1
-                return got
-            for j in range(n):
-                t = state[S_TDISC + j]
-                state[S_TDECK + j] = t
-                state[S_TLOC + t] = T_DECK
-            state[S_TDISC_N] = 0
-            state[S_TDECK_N] = n
-            shuffle(rng, state[S_TDECK:S_TDECK + n], n)
+        if state[S_TDECK_N] == 0 and reshuffle(state, rng, S_TDISC, S_TDISC_N, S_TDECK, S_TDECK_N, S_TLOC, T_DECK) == 0:
+            state[S_DECKOUT] = 1
+            return got
         n = state[S_TDECK_N] - 1
         t = state[S_TDECK + n]
         state[S_TDECK_N] = n
