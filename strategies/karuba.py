@@ -66,7 +66,7 @@ def random_play(state, cfg, seat, legal, n_legal, params, rng):
 # planning tool
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def island_masks(state, seat):
     """(placed, empty, wn, we, ws, ww): cells open toward N/E/S/W, an empty cell open every way."""
     base = P0 + seat * PB
@@ -86,10 +86,12 @@ def components(placed, empty, wn, we, ws, ww, cd, crow):
     """Split the placed tiles into path-connected groups (matching exits); returns their count.
 
     ``cd[crow, i]`` = group i, ``cd[crow + 1, i]`` = its doors: the empty cells next to it that a
-    tile of the group is open toward (the cells from which a route enters the group for free).
+    tile of the group is open toward (the cells from which a route enters the group for free);
+    ``cd[crow + 1, MAXL - 1]`` = all doors.
     """
     rem = placed
     n = 0
+    doors = np.int64(0)
     while rem != 0:
         comp = rem & -rem
         front = comp
@@ -97,20 +99,23 @@ def components(placed, empty, wn, we, ws, ww, cd, crow):
             front = _spread(front, wn, we, ws, ww) & placed & ~comp
             comp |= front
         cd[crow, n] = comp
-        cd[crow + 1, n] = _spread(comp, wn, we, ws, ww) & empty
+        d = _spread(comp, wn, we, ws, ww) & empty
+        cd[crow + 1, n] = d
+        doors |= d
         n += 1
         rem &= ~comp
+    cd[crow + 1, MAXL - 1] = doors
     return n
 
 
-@njit(cache=True)
-def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, cd, crow, n_comps, out, orow, stop_bit, extra, max_k):
-    """0-1 BFS by tile levels: ``out[orow, k]`` = cells whose best route from the seeds needs ``k`` tiles.
+@njit(cache=True, inline="always")
+def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, lay, crow, n_comps, orow, stop_bit, extra, max_k):
+    """0-1 BFS by tile levels: ``lay[orow, k]`` = cells whose best route from the seeds needs ``k`` tiles.
 
     ``seed0`` are placed seed cells (level 0), ``seed1`` empty ones (level 1: the cell itself is a
     tile still needed). Moving onto a placed cell costs 0, onto an empty cell 1; passing needs
     matching exits (empty cells match anything). The zero-cost moves are taken a whole group of
-    connected tiles at a time (groups and doors in rows ``crow``, ``crow + 1`` of ``cd``, from
+    connected tiles at a time (groups and doors in rows ``crow``, ``crow + 1`` of ``lay``, from
     ``components``). The search stops ``extra`` levels after the one that reaches ``stop_bit``, or
     after level ``max_k``. Returns the number of levels written.
     """
@@ -118,16 +123,17 @@ def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, cd, crow, n_comps, 
     new_e = np.int64(0)
     entry = seed0 & placed
     pend = seed1 & empty
+    doors = lay[crow + 1, MAXL - 1]
     k = 0
     while k < MAXL:
         layer = new_e
-        if (entry | new_e) != 0:
+        if (entry | (new_e & doors)) != 0:
             for i in range(n_comps):  # a group not seen yet joins when a seed or a new empty cell enters it
-                ci = cd[crow, i]
-                hit = ((ci & entry) | (cd[crow + 1, i] & new_e)) != 0 and (ci & seen) == 0
+                ci = lay[crow, i]
+                hit = (((ci & entry) | (lay[crow + 1, i] & new_e)) != 0) & ((ci & seen) == 0)
                 layer |= ci & -np.int64(hit)
         seen |= layer
-        out[orow, k] = layer
+        lay[orow, k] = layer
         if layer & stop_bit:
             max_k = min(max_k, k + extra)
         k += 1
@@ -141,7 +147,7 @@ def tile_layers(seed0, seed1, placed, empty, wn, we, ws, ww, cd, crow, n_comps, 
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def level_of(layers, row, n, bit):
     """Tile level of the cell ``bit`` in the field ``layers[row]`` (INF when it never reaches it)."""
     for k in range(n):
@@ -150,7 +156,7 @@ def level_of(layers, row, n, bit):
     return INF
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def explorer_seed(state, seat, colour, cfg):
     """(seed0, seed1, source bit, on the beach, beach side): where the explorer's route starts.
 
@@ -174,7 +180,7 @@ def explorer_seed(state, seat, colour, cfg):
     return bit, np.int64(0), bit, False, 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def temple_seed(state, seat, colour, cfg):
     """(seed0, seed1, temple cell bit, temple side) of the colour's temple, like explorer_seed."""
     base = P0 + seat * PB
@@ -190,7 +196,7 @@ def temple_seed(state, seat, colour, cfg):
     return np.int64(0), np.int64(0), bit, side
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def route_cells01(lay, fr, nf, gr, ng, r, placed, empty):
     """Cells on a route costing ``r`` tiles and on one costing ``r + 1`` (f + g - empty(cell) =
     r, r + 1; f = field row ``fr`` of ``lay``, g = row ``gr``), in one pass over the levels."""
@@ -214,7 +220,7 @@ def route_cells01(lay, fr, nf, gr, ng, r, placed, empty):
     return m0, m1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def critical_cells(lay, fr, nf, opt, empty):
     """Empty optimal-route cells alone on their tile level (f field = row ``fr`` of ``lay``):
     every best route needs them."""
@@ -261,7 +267,7 @@ def plan(state, seat, cfg, masks, lay, info):
         r = INF
         ng = 0
         if (s0 | s1) != 0 and (t0 | t1) != 0:
-            ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, lay, T_ROW + 2, n_comps, lay, G_ROW + c, sbit,
+            ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, lay, T_ROW + 2, n_comps, G_ROW + c, sbit,
                              1, MAXL)
             r = level_of(lay, G_ROW + c, ng, sbit)
         if r >= INF:
@@ -275,7 +281,7 @@ def plan(state, seat, cfg, masks, lay, info):
             continue
         # levels up to r + 1 cover every empty cell of a route one tile longer; a walkable route
         # (r = 0) needs only the explorer's own network (level 0)
-        nf = tile_layers(s0, s1, placed, empty, wn, we, ws, ww, lay, T_ROW + 2, n_comps, lay, F_ROW + c, np.int64(0),
+        nf = tile_layers(s0, s1, placed, empty, wn, we, ws, ww, lay, T_ROW + 2, n_comps, F_ROW + c, np.int64(0),
                          0,
                          r + 1 if r > 0 else 0)
         info[c, I_R] = r
@@ -337,7 +343,7 @@ def _sides(m, x0, x1, x2, x3, wn, we, ws, ww):
             ((m & we) << 1) & NOT_WEST & x3)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fit_masks(exits, lay, fr, nf, gr, ng, r, sbit, beach, bside, tbit, tside, wn, we, ws, ww, cand):
     """(saves, keeps): cells of ``cand`` where a tile with ``exits`` lies on a route of r - 1 / r
     tiles (f field = row ``fr`` of ``lay``, g field = row ``gr``).
@@ -510,7 +516,7 @@ def cost_after(state, seat, cfg, colour, placed, empty, wn, we, ws, ww, n_comps,
         t1 = np.int64(0)
     if (s0 | s1) == 0 or (t0 | t1) == 0:
         return INF
-    ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, lay, row + 1, n_comps, lay, row, sbit, 0, MAXL)
+    ng = tile_layers(t0, t1, placed, empty, wn, we, ws, ww, lay, row + 1, n_comps, row, sbit, 0, MAXL)
     return level_of(lay, row, ng, sbit)
 
 
