@@ -281,3 +281,59 @@ def test_heuristic_games_are_reproducible():
     a = Prepared(config).frame(0, 50)
     b = Prepared(config).frame(0, 50)
     assert a.equals(b)
+
+
+def cells_route_cost(state, cfg, colour, seat=0):
+    """Tiles the explorer still needs, by a plain cell-by-cell 0-1 BFS (reference for the plan).
+
+    Entering an empty cell costs 1 (a tile still needed), a placed one 0; two cells connect when
+    both are open toward each other (an empty cell is open every way); the route must leave the
+    beach through the adjacent cell's beach side and reach the temple cell's temple side."""
+    base = P0 + seat * 128
+    tiles = state[base:base + 30]
+    exits = cfg[GAME.params.offset_tuple().tile_exits:][:36]
+
+    def open_to(cell, side):  # side bit N=1 E=2 S=4 W=8
+        return tiles[cell] == 0 or bool(exits[tiles[cell] - 1] & side)
+
+    pos = state[base + B_EXPL + colour]
+    if pos == AT_BEACH:
+        bi = state[S_BEACH + colour]
+        start = int(rules.BEACH_CELL[bi])
+        if not open_to(start, int(rules.BEACH_SIDE[bi])):
+            return K.INF
+    else:
+        start = int(pos)
+    ti = state[S_TEMPLE + colour]
+    goal = int(rules.TEMPLE_CELL[ti])
+    if not open_to(goal, int(rules.TEMPLE_SIDE[ti])):
+        return K.INF
+    dist = {start: int(tiles[start] == 0)}
+    todo = [start]
+    while todo:  # relax until stable: small grid, plain Bellman-Ford style
+        nxt = []
+        for a in todo:
+            r, c = divmod(a, 6)
+            for dr, dc, side, back in ((-1, 0, 1, 4), (0, 1, 2, 8), (1, 0, 4, 1), (0, -1, 8, 2)):
+                if not (0 <= r + dr < 5 and 0 <= c + dc < 6):
+                    continue
+                b = a + dr * 6 + dc
+                if open_to(a, side) and open_to(b, back):
+                    d = dist[a] + int(tiles[b] == 0)
+                    if d < dist.get(b, K.INF):
+                        dist[b] = d
+                        nxt.append(b)
+        todo = nxt
+    return dist.get(goal, K.INF)
+
+
+def test_route_field_cost_equals_a_cell_by_cell_search_in_random_positions():
+    cfg, positions = random_positions(6, seed=9)
+    checked = 0
+    for state, seat in positions[::3]:
+        for colour in range(4):
+            if state[P0 + seat * 128 + B_EXPL + colour] == AT_TEMPLE:
+                continue
+            assert route_cost(state, cfg, colour, seat) == cells_route_cost(state, cfg, colour, seat)
+            checked += 1
+    assert checked > 100
