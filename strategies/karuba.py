@@ -577,8 +577,12 @@ def best_cell(values, places):
     """(cell, value) of the best placeable cell by ``values`` (-1 when nothing is placeable)."""
     best = -1
     best_v = -1e18
-    for c in range(N_CELLS):
-        if (places >> c) & 1 and values[c] > best_v:
+    m = places
+    while m != 0:  # placeable cells in ascending order
+        low = m & -m
+        m ^= low
+        c = bit_index(low)
+        if values[c] > best_v:
             best_v = values[c]
             best = c
     return best, best_v
@@ -674,8 +678,8 @@ def parse_legal(legal, n_legal, work):
     """
     places = np.int64(0)
     discard = -1
+    d0 = d1 = d2 = d3 = np.int64(0)  # move destinations per colour, kept in registers
     for c in range(4):
-        work[V_DESTS + c] = 0
         work[V_TEMPLE + c] = -1
     for i in range(n_legal):
         code = legal[i]
@@ -687,9 +691,17 @@ def parse_legal(legal, n_legal, work):
             if dest == AT_TEMPLE:
                 work[V_TEMPLE + colour] = i
             else:
-                work[V_DESTS + colour] |= np.int64(1) << dest
+                bit = np.int64(1) << dest
+                d0 |= bit & -np.int64(colour == 0)
+                d1 |= bit & -np.int64(colour == 1)
+                d2 |= bit & -np.int64(colour == 2)
+                d3 |= bit & -np.int64(colour == 3)
         elif code == DISCARD_ONLY:
             discard = i
+    work[V_DESTS] = d0
+    work[V_DESTS + 1] = d1
+    work[V_DESTS + 2] = d2
+    work[V_DESTS + 3] = d3
     return places, discard
 
 
