@@ -305,7 +305,8 @@ B_WORK = 0
 B_MASKS = 20  # after the work vector (V_* entries, N_WORK long)
 B_LAY = B_MASKS + 6
 B_INFO = B_LAY + 12 * MAXL
-BUF_SIZE = B_INFO + 4 * 13
+B_VALUES = B_INFO + 4 * 13  # placement values (float64 bits), one per cell
+BUF_SIZE = B_VALUES + N_CELLS
 
 
 @njit(cache=True)
@@ -313,9 +314,17 @@ def new_plan(state, seat, cfg, buf):
     """Fill a plan into ``buf``: returns the views (masks, lay, info)."""
     masks = buf[B_MASKS:B_LAY]
     lay = buf[B_LAY:B_INFO].reshape((12, MAXL))
-    info = buf[B_INFO:BUF_SIZE].reshape((4, 13))
+    info = buf[B_INFO:B_VALUES].reshape((4, 13))
     plan(state, seat, cfg, masks, lay, info)
     return masks, lay, info
+
+
+@njit(cache=True)
+def zero_values(work):
+    """The placement values of a decision: ``N_CELLS`` float64 zeros inside the work buffer."""
+    values = work[B_VALUES:B_VALUES + N_CELLS].view(np.float64)
+    values[:] = 0.0
+    return values
 
 
 @njit(cache=True)
@@ -818,7 +827,7 @@ def builder(state, cfg, seat, legal, n_legal, params, rng):
     if t >= 0:
         return t
     masks, lay, info = new_plan(state, seat, cfg, work)
-    values = np.zeros(N_CELLS, dtype=np.float64)
+    values = zero_values(work)
     place_scores(state, cfg, masks, lay, info, params[0], params[1], params[2], params[3], params[4], ONES,
                  places, values)
     cell, pv = refine(state, seat, cfg, masks, lay, info, values, places, params[4], params[1])
@@ -893,7 +902,7 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
                 best_c = c
     if best_c >= 0:
         return find_code(legal, n_legal, move_code(best_c, work[V_CELL + best_c]))
-    values = np.zeros(N_CELLS, dtype=np.float64)
+    values = zero_values(work)
     place_scores(state, cfg, masks, lay, info, 1.0, 0.5, 0.1, params[2], params[3], focus, places, values)
     cell, pv = refine(state, seat, cfg, masks, lay, info, values, places, params[3], 0.5)
     if cell >= 0 and pv > 0.05:
@@ -1004,7 +1013,7 @@ def collector(state, cfg, seat, legal, n_legal, params, rng):
                                             params[2])
         if tc >= 0 and tv >= 0.9:
             return find_code(legal, n_legal, move_code(tc, tcell))
-    values = np.zeros(N_CELLS, dtype=np.float64)
+    values = zero_values(work)
     lay_w = params[1] if hunting else 0.2 * params[1]
     on_route = place_scores(state, cfg, masks, lay, info, 1.0, 1.0, lay_w, 0.3, params[4], ONES, places, values)
     tile = state[S_TILE]
