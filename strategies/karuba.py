@@ -306,7 +306,8 @@ B_MASKS = 20  # after the work vector (V_* entries, N_WORK long)
 B_LAY = B_MASKS + 6
 B_INFO = B_LAY + 12 * MAXL
 B_VALUES = B_INFO + 4 * 13  # placement values (float64 bits), one per cell
-BUF_SIZE = B_VALUES + N_CELLS
+B_FOCUS = B_VALUES + N_CELLS  # racer: weight of each explorer (float64 bits)
+BUF_SIZE = B_FOCUS + 4
 
 
 @njit(cache=True)
@@ -886,7 +887,7 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
     if t >= 0:
         return t
     masks, lay, info = new_plan(state, seat, cfg, work)
-    focus = np.empty(4, dtype=np.float64)
+    focus = work[B_FOCUS:B_FOCUS + 4].view(np.float64)
     pick_targets(state, cfg, info, int(params[0]), params[1], focus)
     race = False
     for c in range(4):
