@@ -313,7 +313,7 @@ B_FOCUS = B_VALUES + N_CELLS  # racer: weight of each explorer (float64 bits)
 BUF_SIZE = B_FOCUS + 4
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_plan(state, seat, cfg, buf):
     """Fill a plan into ``buf``: returns the views (masks, lay, info)."""
     masks = buf[B_MASKS:B_LAY]
@@ -323,7 +323,7 @@ def new_plan(state, seat, cfg, buf):
     return masks, lay, info
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def zero_values(work):
     """The placement values of a decision: ``N_CELLS`` float64 zeros inside the work buffer."""
     values = work[B_VALUES:B_VALUES + N_CELLS].view(np.float64)
@@ -760,7 +760,7 @@ def move_code(colour, cell):
     return MOVE_BASE + colour * 32 + cell
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start(state, cfg, seat, legal, n_legal):
     """Common opening of every heuristic: (temple step index or -1, places, discard, work buffer)."""
     work = np.empty(BUF_SIZE, dtype=np.int64)
