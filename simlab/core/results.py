@@ -70,7 +70,8 @@ def git_commit() -> str | None:
         out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
         if out.returncode != 0:
             return None
-        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=here,
+        # generated reports are outputs, not code: they must not mark the code that wrote them dirty
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", ":(top,exclude)reports"], cwd=here,
                                capture_output=True, text=True, timeout=5).stdout.strip()
         return out.stdout.strip() + ("+dirty" if dirty else "")
     except (OSError, subprocess.SubprocessError):
