@@ -25,7 +25,10 @@ def test_interrupted_cli_run_keeps_finished_chunks_and_resume_completes_it(tmp_p
     out = tmp_path / "run"
     args = [sys.executable, "-m", "simlab.cli", "run", "karuba", "-p", "3", "-s", "random,random,random",
             "-n", "400000", "--seed", "5", "--chunk-size", "10000", "--workers", "1", "-q", "--out", str(out)]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A Ctrl-C at a terminal: restore SIGINT's default in the child, since CI may start us as a
+    # background job, whose children inherit an ignored SIGINT.
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 120
     while time.time() < deadline and len(list(out.glob("part-*.parquet"))) < 2:
         time.sleep(0.2)
