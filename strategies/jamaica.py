@@ -23,7 +23,7 @@ from simlab.core.strategy import StrategyParam, strategy
 from simlab.games.jamaica.components import (A_BACK, A_CANNON, A_FOOD, A_FWD, A_GOLD, LAIR, MAX_HOLDS, O, PORT,
                                             PR, R_CANNON, R_FOOD, R_GOLD, SEA, STAR, T_BETH, T_HOLD6, T_MAP,
                                             T_SABRE)
-from simlab.games.jamaica.rules import amount, base_of, hold_usable, walk
+from simlab.games.jamaica.rules import amount, base_of, hold_usable, progress, walk
 from simlab.games.jamaica.state import (B_DONE, B_HAND, B_HAND_N, B_HN, B_HTYPE, B_LAP, B_POS, BACKWARD_FLAG,
                                         DEC_CANNONS, DEC_CARD, DEC_DICE, DEC_GHOST, DEC_HOLD, DEC_LOOT, DEC_MOVE,
                                         DEC_PAY, DEC_RETREAT, DEC_SABRE, DEC_TARGET, GHOST, LOOT_BLIND, LOOT_CARD,
@@ -45,14 +45,6 @@ def random_play(state, cfg, seat, legal, n_legal, params, rng):
 
 
 # ---------------------------------------------------------------- the shared evaluator
-@njit(cache=True)
-def ship_progress(state, cfg, ship):
-    b = base_of(ship)
-    if state[b + B_DONE]:
-        return 1000
-    return state[b + B_LAP] * 64 + cfg[O.progress + state[b + B_POS]]
-
-
 @njit(cache=True)
 def occupied_by_other(state, seat, space):
     """Number of other active ships on ``space`` (never counts Port Royal)."""
@@ -248,7 +240,7 @@ def decide_with(state, cfg, seat, legal, n_legal, w, style, rng):
                 best = i
         return best
     if kind == DEC_MOVE:
-        cur = ship_progress(state, cfg, seat)
+        cur = progress(state, cfg, seat)
         food = amount(state, seat, R_FOOD)
         gold = amount(state, seat, R_GOLD)
         best = 0
@@ -357,7 +349,7 @@ def decide_with(state, cfg, seat, legal, n_legal, w, style, rng):
         opp = 1 - seat
         op = state[base_of(opp) + B_POS]
         mine = state[base_of(seat) + B_POS]
-        opp_prog = ship_progress(state, cfg, opp)
+        opp_prog = progress(state, cfg, opp)
         best = 0
         bv = -1e18
         for i in range(n_legal):

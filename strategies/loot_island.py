@@ -23,14 +23,14 @@ from simlab.games.loot_island.components import (EV_B4, EV_B8, EV_B12, EV_B14, I
                                                  I_SHIP, I_TREASURE, N_TREASURE, O, PER_COLOUR, SYM_CHEST,
                                                  SYM_DISCARD, SYM_DOUBLE, SYM_DRAW, T_AMULET, T_BOOK, T_CROWN, T_JEWEL,
                                                  T_SKULL)
-from simlab.games.loot_island.rules import (card_symbol, card_value, cards_needed, compass_pos, current_coast,
+from simlab.games.loot_island.rules import (kept_ids, card_symbol, card_value, cards_needed, compass_pos, current_coast,
                                             event_now, healer_fee, last_is_one, near_landing, treasure_value)
 from simlab.games.loot_island.state import (B_CURSES, B_PASSED, B_SUPPLY, B_TYPES, D_A1, D_A2, D_ACTION, D_B4,
                                             D_CARD, D_COPY, D_DISCARD, D_DO, D_HEALER, D_KEEP, D_PAY, D_PICK,
                                             D_SOURCE, D_TARGET, ISLET_ALLEN, ISLET_OWN, L0, L_CHESTS, L_COUNT,
                                             L_NCOMP, LB, M_HAND, P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN,
                                             S_DCTX, S_DKIND, S_FACING, S_FIRST_PASSED, S_HEALERS, S_MLOC, S_PLAYERS,
-                                            S_ROUND, S_STAGE, S_STAGE_N, S_TLOC, SKIP, STOP, SUPPLY, T_KEPT)
+                                            S_ROUND, S_STAGE, S_STAGE_N, SKIP, STOP, SUPPLY)
 
 STYLE_CAUTIOUS, STYLE_HUNTER, STYLE_COLLECTOR = 0, 1, 2
 
@@ -63,21 +63,11 @@ def cube_cost(state, cfg, seat, k, cap, per_cube):
 
 
 @njit(cache=True)
-def kept_list(state, seat, ids):
-    n = 0
-    for t in range(N_TREASURE):
-        if state[S_TLOC + t] == T_KEPT + seat:
-            ids[n] = t
-            n += 1
-    return n
-
-
-@njit(cache=True)
 def gain_of(state, cfg, seat, t, crown_w, set_w):
     """Marginal gold of keeping ``t`` (scored with the real rules) plus crown and set potential."""
     ids = np.empty(N_TREASURE, dtype=np.int64)
     parts = np.empty(6, dtype=np.int64)
-    n = kept_list(state, seat, ids)
+    n = kept_ids(state, seat, ids)
     before = treasure_value(cfg, ids, n, parts)
     ids[n] = t
     after = treasure_value(cfg, ids, n + 1, parts)
