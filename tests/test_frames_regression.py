@@ -1,0 +1,20 @@
+"""The regression oracle: the built-in strategies play exactly the recorded games.
+
+Every engine change is checked against ``tests/data/frame_digests.json`` (390 configurations:
+every game, player count and variant; the default mix with rotation and every mirror match).
+A change meant to alter play rewrites the file with ``python -m simlab.regress write`` and says
+in its commit by how much play changed (``python -m simlab.regress diff REV``).
+"""
+from simlab.regress import DIGESTS, check, digest, matrix, play
+
+
+def test_every_configuration_plays_the_recorded_games():
+    assert check(DIGESTS) == []
+
+
+def test_the_digest_sees_a_single_changed_value():
+    config = next(c for c in matrix() if c["key"] == "karuba/2p/base/mix")
+    out, log = play(config, games=4)
+    before = digest(out, log)
+    out[3, 1, 5] += 1
+    assert digest(out, log) != before
