@@ -9,7 +9,7 @@ A game supplies ``play_game`` compiled with :data:`PLAY_SIGNATURE`::
 * ``fns`` / ``seat_params``: the strategies' decision functions and parameter rows, by slot;
 * ``streams``: ``uint64[N_STREAMS, 4]``, the game's random streams by purpose, already seeded
   (see :mod:`simlab.core.rng`): the game draws its chance from the rows it names for its purposes
-  and passes the strategy in slot ``k`` the row ``STRATEGY_STREAM + k``;
+  (``GameSpec.chance_streams``) and passes the strategy in slot ``k`` the row ``STRATEGY_STREAM + k``;
 * ``rows``: ``int32[n_players, n_columns]``; the game writes score and tie-break into
   :data:`COL_SCORE` and :data:`COL_TIEBREAK` and its own columns from :data:`FIRST_GAME_COLUMN`;
 * ``log``: ``int32[capacity, EVENT_WIDTH]``; when capacity > 0 the game records events for a
@@ -69,6 +69,7 @@ CHUNK_SIGNATURE = types.int64(
     types.int64[::1],
     types.int64,
     types.int64,
+    types.int64,
     types.UniTuple(DECIDE_TYPE, MAX_SEATS),
     types.float64[:, ::1],
     types.int32[:, :, ::1],
@@ -77,14 +78,15 @@ CHUNK_SIGNATURE = types.int64(
 
 
 @njit(CHUNK_SIGNATURE, cache=True)
-def play_chunk(play_game, key, first_game, cfg, n_players, seating, fns, seat_params, out, log):
+def play_chunk(play_game, key, first_game, cfg, n_players, seating, n_chance, fns, seat_params, out, log):
     """Play games ``first_game .. first_game + len(out) - 1`` into ``out[g, seat, column]``.
 
     ``seating``: FIXED, slot ``s`` plays seat ``s``; ROTATE, the slots turn one seat per game, so
     each strategy sits in each seat equally often; DUPLICATE, as in duplicate bridge, every deal
     (all chance) is played ``n_players`` times in a row, once in each rotation: game ``g`` is
     rotation ``g % n`` of deal ``g // n``, so seat and strategy effects are measured within deals.
-    The strategy in slot ``k`` draws from its own stream, the same whatever seat it sits in.
+    The strategy in slot ``k`` draws from its own stream, the same whatever seat it sits in;
+    ``n_chance`` is the number of chance streams the game names.
     Returns the number of trace events written (only game 0 logs).
     """
     streams = np.zeros((N_STREAMS, 4), dtype=np.uint64)
@@ -94,7 +96,7 @@ def play_chunk(play_game, key, first_game, cfg, n_players, seating, fns, seat_pa
     for g in range(out.shape[0]):
         game_id = first_game + g
         deal = game_id // n_players if seating == DUPLICATE else game_id
-        seed_streams(key, deal, streams)
+        seed_streams(key, deal, streams, n_chance, n_players)
         shift = game_id % n_players if seating != FIXED else 0
         for s in range(n_players):
             seat_slot[s] = (s + shift) % n_players

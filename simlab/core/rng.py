@@ -10,8 +10,9 @@ a deck or the k-th roll of the dice is the same in both, which is what makes pai
 pair (common random numbers).
 
 A stream is a ``uint64[4]`` row; the kernel owns a ``uint64[N_STREAMS, 4]`` block per game:
-rows ``0 .. GAME_STREAMS - 1`` are the game's chance purposes (each game names its own), rows
-``STRATEGY_STREAM + slot`` belong to the strategy in seat slot ``slot``.
+rows ``0 .. GAME_STREAMS - 1`` are the game's chance purposes (each game names its own in its
+``GameSpec.chance_streams``), rows ``STRATEGY_STREAM + slot`` belong to the strategy in seat slot
+``slot``. Only the rows a game names and the seated slots are seeded.
 """
 import numpy as np
 from numba import njit
@@ -36,9 +37,9 @@ def _splitmix64(x):
     return z ^ (z >> _S31)
 
 
-GAME_STREAMS = 10                    # chance purposes a game may name (rows 0..9)
-STRATEGY_STREAM = GAME_STREAMS       # row of slot 0's strategy stream; slot k uses row 10 + k
-N_STREAMS = 16                       # 10 chance purposes + 6 seats
+GAME_STREAMS = 16                    # chance purposes a game may name (rows 0..15)
+STRATEGY_STREAM = GAME_STREAMS       # row of slot 0's strategy stream; slot k uses row 16 + k
+N_STREAMS = GAME_STREAMS + 6         # 16 chance purposes + 6 seats
 _PURPOSE = np.uint64(0xD1B54A32D192ED03)
 
 
@@ -54,10 +55,13 @@ def seed_stream(key, deal, rng, purpose=0):
 
 
 @njit(cache=True)
-def seed_streams(key, deal, streams):
-    """Seed every row of ``streams`` (``uint64[N_STREAMS, 4]``) for ``deal``: row = purpose."""
-    for purpose in range(streams.shape[0]):
+def seed_streams(key, deal, streams, n_chance=GAME_STREAMS, n_seats=N_STREAMS - GAME_STREAMS):
+    """Seed the first ``n_chance`` chance rows and ``n_seats`` strategy rows of ``streams``
+    (``uint64[N_STREAMS, 4]``) for ``deal``: row index = purpose."""
+    for purpose in range(n_chance):
         seed_stream(key, deal, streams[purpose], purpose)
+    for slot in range(n_seats):
+        seed_stream(key, deal, streams[STRATEGY_STREAM + slot], STRATEGY_STREAM + slot)
 
 
 @njit(cache=True, inline="always")

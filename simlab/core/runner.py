@@ -93,7 +93,8 @@ class Prepared:
         out = np.zeros((n_games, self.config.players, self.n_columns), dtype=np.int32)
         log = np.zeros((log_capacity, 8), dtype=np.int32)
         n_events = play_chunk(self.spec.play_game, self.key, first_game, self.cfg, self.config.players,
-                              ROTATE if self.config.rotate else FIXED, self.fns, self.seat_params, out, log)
+                              ROTATE if self.config.rotate else FIXED,
+                              len(self.spec.chance_streams), self.fns, self.seat_params, out, log)
         return out, log[:n_events]
 
     def frame(self, first_game: int, n_games: int):
