@@ -118,3 +118,13 @@ def test_trace_narrates_the_game_the_kernel_played():
     for p in range(3):
         assert f"Seat {p + 1} ({prep.labels[p]}): {out[0, p, 1]} points" in text
     assert text.count("Setup:") == 4
+
+
+def test_trace_tells_which_gold_tiles_got_no_nugget():
+    from simlab.games.karuba.trace import narrate
+
+    prep = Prepared(RunConfig("karuba", 4, MIX, 1, seed=3, params={"gold_supply": 3}))
+    out, events = prep.play(0, 1, log_capacity=5000)
+    text = narrate(events, 4, prep.values, prep.labels, every=0)
+    short = out[0, 0, 3 + [c.name for c in prep.spec.columns].index("gold_short")]
+    assert short > 0 and text.count("gets no gold nugget after all") == short

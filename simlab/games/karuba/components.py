@@ -31,6 +31,10 @@ PARAMS = ParamTable((
     Param("gold_points", 2, "points per gold nugget", FACT, "S1", low=0, high=10),
     Param("gold_supply", 0, "gold nuggets in the supply; 0 = unlimited. The box has 12 but 4 sets show 16 (U7)",
           ASSUMPTION, "U7: what happens when nuggets run out is not in the rules", low=0, high=64),
+    Param("gold_shortage", "nobody", "when fewer nuggets remain than players placing a gold tile in one round: "
+          "nobody = none of them gets one, draw = the remaining nuggets go to placers drawn at random",
+          ASSUMPTION, "no rule; simultaneous play must favour no seat, and the rulebook removes a bonus tile "
+          "that two players meet in the same round", choices=("nobody", "draw")),
     Param("distance_rule", "ring3", "'at least 3 numbers apart': ring3 = 3+ steps round the 22 edge spaces "
           "(40 <= beach+temple <= 200), ring4 = 4+ steps (50..190), label30 = |beach-temple| >= 30",
           ASSUMPTION, "U1: fits every seed example; label30 contradicts the seed's 60/70 example",
@@ -54,4 +58,5 @@ PARAMS = ParamTable((
 O = PARAMS.offset_tuple()
 RING3, RING4, LABEL30 = (PARAMS.choice("distance_rule", c) for c in ("ring3", "ring4", "label30"))
 ANY_MIX, ONE_KIND = (PARAMS.choice("best_collector_rule", c) for c in ("any_mix", "one_kind"))
+GOLD_DRAW = PARAMS.choice("gold_shortage", "draw")
 

@@ -5,13 +5,18 @@ jungle edge (``[B]`` once the explorer is home), ``*`` a crystal, ``$`` a gold n
 tile, ``.`` an empty cell.
 """
 from .components import COLOURS, COLS, ROWS, TILE_EXITS
-from .rules import (EV_BONUS, EV_DISCARD, EV_END, EV_MOVE, EV_PLACE, EV_SCORE, EV_SETUP, EV_TEMPLE,
-                    EV_TILE)
+from .rules import (EV_BONUS, EV_DISCARD, EV_END, EV_MOVE, EV_NO_GOLD, EV_PLACE, EV_SCORE, EV_SETUP,
+                    EV_TEMPLE, EV_TILE)
 from .state import AT_TEMPLE, BONUS_REMOVED
 
 LETTER = "BUPY"
 BONUS_NAMES = ("fastest treasure collector", "best treasure collector", "best path builder", "fastest runner")
 DIR_NAMES = (("N", 1), ("E", 2), ("S", 4), ("W", 8))
+
+
+def count(n: int, word: str) -> str:
+    """``1 point``, ``2 points``, ``0 points``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def cell_name(cell: int) -> str:
@@ -107,6 +112,10 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
             islands[a].treasure[b] = d
             extra = {1: ", a crystal goes on it", 2: ", a gold nugget goes on it"}.get(d, "")
             lines.append(f"  {name(a)} places it at {cell_name(b)}{extra}.")
+        elif kind == EV_NO_GOLD:
+            islands[a].treasure[b] = 0
+            lines.append(f"  {name(a)} gets no gold nugget after all: {count(c, 'nugget')} left in the supply for "
+                         f"{d} players placing it (gold_shortage={values['gold_shortage']}).")
         elif kind == EV_DISCARD:
             lines.append(f"  {name(a)} discards it and moves no one.")
         elif kind == EV_MOVE:
