@@ -375,22 +375,42 @@ def test_rule_bonus_fastest_collector_first_player_takes_it():
 def test_rule_bonus_same_round_tie_removes_the_tile():
     state, cfg = bonus_game()
     for p in (0, 1):
-        state[block(p) + B_GOLD + YELLOW] = 2
-        state[block(p) + B_CRYSTAL + YELLOW] = 2
+        state[block(p) + B_CRYSTAL + YELLOW] = 4
     state[S_ROUND] = 7
     rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
     assert state[S_BONUS + 1] == BONUS_REMOVED
     assert rules.score_parts(state, 0, cfg)[3] == rules.score_parts(state, 1, cfg)[3] == 0
 
 
-def test_rule_bonus_best_collector_reading_any_mix_or_one_kind():
-    for reading, expected in (("any_mix", 0), ("one_kind", BONUS_OPEN)):
-        state, cfg = bonus_game(best_collector_rule=reading)
-        state[block(0) + B_GOLD + BLUE] = 2
-        state[block(0) + B_CRYSTAL + BLUE] = 2
-        state[S_ROUND] = 3
-        rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
-        assert state[S_BONUS + 1] == expected
+def best_collector_after(reading, **items):
+    """Bonus tile 02 after a round in which seat 0's explorers hold ``items``: ``blue=(gold, crystals)``."""
+    state, cfg = bonus_game(best_collector_rule=reading)
+    for colour, (gold, crystals) in items.items():
+        c = {"brown": BROWN, "blue": BLUE, "purple": PURPLE, "yellow": YELLOW}[colour]
+        state[block(0) + B_GOLD + c] = gold
+        state[block(0) + B_CRYSTAL + c] = crystals
+    state[S_ROUND] = 3
+    rules.end_round(state, cfg, np.zeros((0, 8), np.int32), 0)
+    return state[S_BONUS + 1]
+
+
+def test_rule_bonus_02_best_collector_needs_4_gold_or_4_crystals_on_one_explorer():
+    """Bonus tile 02 (rulebook): the first player one of whose explorers has collected at least 4
+    gold nuggets or 4 crystals. Three of each on one explorer, or 4 gold over two, is not enough."""
+    assert PARAMS.defaults()["best_collector_rule"] == "one_kind"
+    assert best_collector_after("one_kind", blue=(2, 2)) == BONUS_OPEN
+    assert best_collector_after("one_kind", blue=(3, 3)) == BONUS_OPEN
+    assert best_collector_after("one_kind", blue=(2, 0), yellow=(2, 0)) == BONUS_OPEN
+    assert best_collector_after("one_kind", blue=(0, 4)) == 0
+    assert best_collector_after("one_kind", blue=(4, 0)) == 0
+
+
+def test_reading_best_collector_any_mix_counts_4_items_of_either_kind():
+    """The alternative reading any_mix (the English catalogue wording): 4 items of any mix, still on
+    one explorer."""
+    assert best_collector_after("any_mix", blue=(2, 2)) == 0
+    assert best_collector_after("any_mix", blue=(1, 2)) == BONUS_OPEN
+    assert best_collector_after("any_mix", blue=(2, 0), yellow=(0, 2)) == BONUS_OPEN
 
 
 def test_rule_bonus_path_builder_needs_every_explorer_connected_or_home():

@@ -46,9 +46,10 @@ PARAMS = ParamTable((
     Param("bonus_tiles", False, "play with the bonus-tile mini expansion", VARIANT, "S1, S18"),
     Param("bonus_points", (2, 3, 3, 2), "bonus tiles: fastest collector, best collector, path builder, fastest runner",
           FACT, "S1, S18", low=0, high=20),
-    Param("best_collector_rule", "any_mix", "best treasure collector: 4 items of any mix on one explorer, or 4 of one kind",
-          ASSUMPTION, "U8: the English text says any mix, the seed says 4 gold or 4 crystals",
-          choices=("any_mix", "one_kind")),
+    Param("best_collector_rule", "one_kind", "best treasure collector (bonus tile 02): one explorer has collected "
+          "4 gold nuggets or 4 crystals (one_kind), or 4 items of any mix (any_mix)",
+          FACT, "rulebook: '4 gold nuggets or 4 crystals'; any_mix is the English catalogue wording "
+          "'4 gold nuggets or crystals'", choices=("one_kind", "any_mix")),
     Param("beaches", (0, 0, 0, 0), "beach space (10..110) of the brown, blue, purple, yellow explorer; 0 = drawn at random",
           SETUP, "players choose; the simulator draws among legal setups unless fixed", low=0, high=110),
     Param("temples", (0, 0, 0, 0), "jungle space (10..110) of the brown, blue, purple, yellow temple; 0 = drawn at random",
@@ -57,6 +58,6 @@ PARAMS = ParamTable((
 
 O = PARAMS.offset_tuple()
 RING3, RING4, LABEL30 = (PARAMS.choice("distance_rule", c) for c in ("ring3", "ring4", "label30"))
-ANY_MIX, ONE_KIND = (PARAMS.choice("best_collector_rule", c) for c in ("any_mix", "one_kind"))
+ANY_MIX = PARAMS.choice("best_collector_rule", "any_mix")
 GOLD_DRAW = PARAMS.choice("gold_shortage", "draw")
 

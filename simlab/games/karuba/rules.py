@@ -339,7 +339,7 @@ def bonus_met(state, seat, k, cfg):
             if state[base + B_CRYSTAL + c] + state[base + B_GOLD + c] == 0:
                 return False
         return True
-    if k == 1:  # best treasure collector: one explorer with 4 items
+    if k == 1:  # best treasure collector: one explorer with 4 gold or 4 crystals (or 4 of any mix)
         for c in range(4):
             cr = state[base + B_CRYSTAL + c]
             go = state[base + B_GOLD + c]
