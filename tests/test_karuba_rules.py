@@ -1,13 +1,14 @@
-"""Karuba rules, one test per rule of the seed (shared/seeds/001_...) and spec (shared/rules/karuba.md)."""
+"""Karuba rules, one test per rule of the rulebook and per reading of docs/rules/karuba.md (sections 2-6)."""
 import numpy as np
 import pytest
 
 from simlab.core.results import ranks
 from simlab.games.karuba import rules
 from simlab.games.karuba.components import PARAMS, TILE_EXITS, TILE_TREASURE
-from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B_EXPL, B_FATE, B_GOLD, B_OCC, B_TOKENS, B_TREASURE, BONUS_OPEN, BONUS_REMOVED,
-                                       DISCARD_ONLY, END_HOME, END_RUNNING, END_TILES, P0, PB, S_BEACH, S_BONUS,
-                                       S_END, S_GOLD_SHORT, S_GOLD_USED, S_ROUND, S_SEQ, S_TAKEN, S_TEMPLE, S_TILE)
+from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B_EXPL, B_FATE, B_GOLD, B_OCC, B_OPEN,
+                                       B_TOKENS, B_TREASURE, BONUS_OPEN, BONUS_REMOVED, DISCARD_ONLY, END_HOME,
+                                       END_RUNNING, END_TILES, P0, PB, S_BEACH, S_BONUS, S_END, S_GOLD_SHORT,
+                                       S_GOLD_USED, S_ROUND, S_SEQ, S_TAKEN, S_TEMPLE, S_TILE)
 
 from karuba_helpers import BLUE, BROWN, PURPLE, YELLOW, block, cell, lay, legal, make_cfg, move_code, new_game
 
@@ -140,6 +141,19 @@ def test_rule_place_on_any_empty_cell_without_touching_other_tiles():
     assert legal(state, cfg, 1, 6) >= set(range(30)), "other islands are separate"
 
 
+def test_rule_tile_is_placed_unrotated_with_its_printed_paths():
+    """Action A (rulebook, placement pictures 03/04): the number stays in the top-left corner, so a
+    placed tile opens exactly its printed exits; a placement names only an empty square of the
+    grid, so neither a rotated nor an off-grid tile can be expressed."""
+    state, cfg = new_game(2, **ROW2)
+    for tile, (row, col) in ((CURVE_NE, (3, 3)), (4, (1, 1)), (24, (5, 6))):
+        lay(state, cfg, 0, tile, row, col)
+        opens = [bool((state[block(0) + B_OPEN + d] >> cell(row, col)) & 1) for d in range(4)]
+        assert opens == [bool(TILE_EXITS[tile - 1] & side) for side in (1, 2, 4, 8)], tile
+    placements = {c for c in legal(state, cfg, 0, 5) if c < DISCARD_ONLY}
+    assert placements == set(range(30)) - {cell(3, 3), cell(1, 1), cell(5, 6)}
+
+
 def test_rule_placed_treasure_tile_gets_its_item_and_discarded_never():
     state, cfg = new_game(2, **ROW2)
     lay(state, cfg, 0, 13, 1, 1)   # crystal tile
@@ -215,6 +229,21 @@ def test_rule_treasure_is_collected_only_where_the_move_ends():
     state[S_TILE] = NS_STRAIGHT
     assert rules.apply_choice(state, 0, move_code(BLUE, cell(2, 4)), cfg) == 2
     assert state[b + B_GOLD + BLUE] == 1 and state[b + B_TREASURE + cell(2, 4)] == 0
+
+
+def test_collecting_is_automatic_even_where_leaving_it_would_serve_a_bonus_tile():
+    """simlab collects treasure whenever a move ends on it (docs/rules/karuba.md section 7). That is
+    not always harmless with bonus tiles: blue already holds a crystal, brown none; blue ending on
+    the crystal at r2c2 takes it, which leaves one item fewer for brown's share of 'fastest
+    treasure collector' (01). No choice code ends a move there and leaves the crystal lying."""
+    state, cfg = new_game(2, bonus_tiles=True, **ROW2)
+    row2_path(state, cfg, 0, tiles=(1, 13, 19, 20))   # crystal on r2c2
+    b = block(0)
+    state[b + B_CRYSTAL + BLUE] = 1
+    ends_on_crystal = [c for c in legal(state, cfg, 0, CROSS) if c == move_code(BLUE, cell(2, 2))]
+    assert len(ends_on_crystal) == 1, "one code for 'blue ends on r2c2', and it collects"
+    assert rules.apply_choice(state, 0, ends_on_crystal[0], cfg) == 1
+    assert state[b + B_CRYSTAL + BLUE] == 2 and state[b + B_TREASURE + cell(2, 2)] == 0
 
 
 def test_rule_explorer_enters_only_its_own_temple_at_one_step_cost():
@@ -456,7 +485,7 @@ def place_gold_round(state, cfg, cells, rng=None):
 
 
 def test_assumption_gold_supply_unlimited_by_default_counts_nuggets_used():
-    """Gold supply (U7): 0 = unlimited; every placed gold tile gets its nugget, all are counted."""
+    """Gold supply (rules doc section 6): 0 = unlimited; every placed gold tile gets its nugget, all are counted."""
     state, cfg = new_game(4, **ROW2)
     for col in (1, 2, 3, 4):
         assert place_gold_round(state, cfg, [col] * 4) == [2] * 4
@@ -464,7 +493,7 @@ def test_assumption_gold_supply_unlimited_by_default_counts_nuggets_used():
 
 
 def test_assumption_gold_shortage_nobody_among_simultaneous_placers_gets_one():
-    """Gold supply (U7) with gold_shortage=nobody: when fewer nuggets remain than players place the
+    """Gold supply (rules doc section 6) with gold_shortage=nobody: when fewer nuggets remain than players place the
     gold tile in one round, none of them gets one, whatever their seats; the nuggets stay for later."""
     state, cfg = new_game(3, gold_supply=5, **ROW2)
     assert place_gold_round(state, cfg, [1, 1, 1]) == [2, 2, 2]
@@ -476,7 +505,7 @@ def test_assumption_gold_shortage_nobody_among_simultaneous_placers_gets_one():
 
 
 def test_assumption_gold_shortage_draw_serves_the_remaining_nuggets_favouring_no_seat():
-    """Gold supply (U7) with gold_shortage=draw: the remaining nuggets go to placers drawn from the
+    """Gold supply (rules doc section 6) with gold_shortage=draw: the remaining nuggets go to placers drawn from the
     game's stream; every seat is served equally often."""
     served = np.zeros(4)
     rng = np.array([7, 7, 7, 7], dtype=np.uint64)
@@ -509,3 +538,23 @@ def test_assumption_gold_shortage_twin_seats_stay_identical_under_the_default():
             assert (temple(0) == temple(2)).all() and (out[:, 0, 1] == out[:, 2, 1]).all()
             assert (out[:, 0, names.index("gold_short")] > 0).sum() > 100, "the supply runs short often"
     assert differ["nobody"] == 0 and differ["draw"] > 0
+
+
+def test_rules_doc_covers_every_parameter_and_every_open_reading():
+    """docs/rules/karuba.md lists every parameter in its component data (section 5) or open readings
+    (section 6), each open reading (ASSUMPTION) with a row of measured effects in section 6, and
+    never points at material users do not have."""
+    from pathlib import Path
+
+    from simlab.games.karuba import GAME
+    from simlab.core.params import ASSUMPTION
+
+    doc = (Path(__file__).resolve().parent.parent / GAME.rules_file).read_text()
+    data = doc[doc.index("## 5. Component data"):doc.index("## 6. Open readings")]
+    readings = doc[doc.index("## 6. Open readings"):doc.index("## 7. How simlab models it")]
+    for p in PARAMS.params:
+        assert f"`{p.name}`" in data + readings, p.name
+        if p.status == ASSUMPTION:
+            assert f"\n| `{p.name}`" in readings, p.name
+            assert p.source, p.name
+    assert "shared/" not in doc and "seeds/" not in doc

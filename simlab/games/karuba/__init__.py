@@ -62,5 +62,5 @@ GAME = GameSpec(
     length_column="rounds",
     default_seats=("builder", "racer", "collector", "random"),
     variants={"bonus-tiles": {"bonus_tiles": True}, "strict-distance": {"distance_rule": "ring4"}},
-    rules_file="shared/rules/karuba.md",
+    rules_file="docs/rules/karuba.md",
 )

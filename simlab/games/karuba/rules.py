@@ -1,6 +1,6 @@
 """Karuba's rules as small numba functions over the flat state (see ``state.py``).
 
-Geometry (spec section 3): cells are numbered row-major, ``cell = row * 6 + column``, row 0
+Geometry (docs/rules/karuba.md section 2): cells are numbered row-major, ``cell = row * 6 + column``, row 0
 north. Beach spaces 10..50 sit west of rows 0..4, 60..110 south of columns 0..5; jungle
 (temple) spaces 10..60 north of columns 0..5, 70..110 east of rows 0..4. Index ``i`` of a
 space is ``label / 10 - 1``.
@@ -24,7 +24,7 @@ ALL_CELLS = (1 << N_CELLS) - 1
 WEST_COLUMN = sum(1 << (r * COLS) for r in range(ROWS))
 EAST_COLUMN = WEST_COLUMN << (COLS - 1)
 
-# Which cell each edge space touches, and the side of that cell facing it (spec section 3).
+# Which cell each edge space touches, and the side of that cell facing it (docs/rules/karuba.md section 2).
 BEACH_CELL = np.array([k * COLS for k in range(5)] + [(ROWS - 1) * COLS + k for k in range(6)], dtype=np.int64)
 BEACH_SIDE = np.array([W] * 5 + [S] * 6, dtype=np.int64)
 TEMPLE_CELL = np.array(list(range(6)) + [k * COLS + COLS - 1 for k in range(5)], dtype=np.int64)
@@ -114,7 +114,7 @@ def reach(state, seat, colour, steps, cfg, blocked):
 
     Breadth-first over bitmasks: ``blocked`` cells (other explorers) can be neither entered nor
     passed. Because steps may be forfeited, the legal end cells are exactly those at path
-    distance 1..steps (spec section 5).
+    distance 1..steps (docs/rules/karuba.md section 3, B).
     """
     base = P0 + seat * PB
     o_n = np.int64(state[base + B_OPEN])
@@ -332,7 +332,7 @@ def token_value(cfg, n_players, k):
 
 @njit(cache=True)
 def bonus_met(state, seat, k, cfg):
-    """Does the seat meet bonus tile k's condition now (spec section 8, readings U8)?"""
+    """Does the seat meet bonus tile k's condition now (docs/rules/karuba.md section 3, bonus tiles)?"""
     base = P0 + seat * PB
     if k == 0:  # fastest treasure collector: every explorer has collected something
         for c in range(4):
