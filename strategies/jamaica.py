@@ -23,7 +23,8 @@ from simlab.core.strategy import StrategyParam, strategy
 from simlab.games.jamaica.components import (A_BACK, A_CANNON, A_FOOD, A_FWD, A_GOLD, LAIR, MAX_HOLDS, O, PORT,
                                             PR, R_CANNON, R_FOOD, R_GOLD, SEA, STAR, T_BETH, T_HOLD6, T_MAP,
                                             T_SABRE)
-from simlab.games.jamaica.rules import amount, base_of, hold_usable, progress, walk
+from simlab.games.jamaica.common import amount, base_of, hold_usable, progress
+from simlab.games.jamaica.movement import walk
 from simlab.games.jamaica.state import (B_DONE, B_HAND, B_HAND_N, B_HN, B_HTYPE, B_LAP, B_POS, BACKWARD_FLAG,
                                         DEC_CANNONS, DEC_CARD, DEC_DICE, DEC_GHOST, DEC_HOLD, DEC_LOOT, DEC_MOVE,
                                         DEC_PAY, DEC_RETREAT, DEC_SABRE, DEC_TARGET, GHOST, LOOT_BLIND, LOOT_CARD,

@@ -4,9 +4,9 @@ import pytest
 
 from jamaica_helpers import Table
 from simlab.core.runner import Prepared, RunConfig
-from simlab.games.jamaica import rules
+from simlab.games.jamaica import scoring
 from simlab.games.jamaica.components import R_CANNON, R_FOOD, R_GOLD
-from simlab.games.jamaica.state import B_HN, B_HTYPE, B_POS, GHOST, S_BANK, S_TOWNER
+from simlab.games.jamaica.state import (B_HAND, B_HN, B_HTYPE, B_POS, GHOST, S_BANK, S_TDECK, S_TOWNER)
 
 HEURISTICS = ("racer", "hoarder", "fighter", "balanced")
 
@@ -61,10 +61,10 @@ def test_invariant_checker_catches_each_kind_of_breach():
     t.state[S_BANK + R_CANNON - 1] -= 1
     assert t.check() == 3
     t = Table(3)
-    t.state[S_TOWNER + int(t.state[rules.S_TDECK])] = 1       # a card both in the pile and in a hand
+    t.state[S_TOWNER + int(t.state[S_TDECK])] = 1       # a card both in the pile and in a hand
     assert t.check() == 4
     t = Table(3)
-    t.state[t.b(1) + rules.B_HAND] = t.state[t.b(1) + rules.B_HAND + 1]   # an action card twice
+    t.state[t.b(1) + B_HAND] = t.state[t.b(1) + B_HAND + 1]   # an action card twice
     assert t.check() == 5
     t = Table(3)
     t.state[t.b(2) + B_POS] = 50                              # off the track
@@ -125,8 +125,8 @@ def test_trace_of_seed_5_with_4_players_reads_like_a_game():
     assert text.startswith("Red (racer) sets sail from Port Royal with 3 doubloons and 3 food.")
     assert "Round 1: captain Red (racer) rolls" in text
     assert "reveals card" in text and "pays" in text
-    rounds = int(out[0, 0, rules.C_ROUNDS])
+    rounds = int(out[0, 0, scoring.C_ROUNDS])
     assert f"The game ends after round {rounds}" in text
     for p in range(4):
         assert f"= {out[0, p, 1]} points" in text.splitlines()[-4 + p]
-    assert np.all(out[0, :, rules.C_ROUNDS] == rounds)
+    assert np.all(out[0, :, scoring.C_ROUNDS] == rounds)

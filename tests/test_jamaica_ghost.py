@@ -2,11 +2,11 @@
 import pytest
 
 from jamaica_helpers import Table, out_of_range, scripted
-from simlab.games.jamaica import rules
+from simlab.games.jamaica import combat, common, ghost
 from simlab.games.jamaica.components import R_FOOD, R_GOLD, STAR, T_BETH
-from simlab.games.jamaica.state import (BACKWARD_FLAG, DEC_GHOST, DEC_LOOT, GHOST, LOOT_CARD, LOOT_GIVE, LOOT_HOLD,
-                                        OWN_DECK, OWN_REMOVED, S_BANK, S_CAPTAIN, S_DAY, S_GHOST, S_NIGHT,
-                                        S_TDECK_N, S_TOKEN, S_TOWNER)
+from simlab.games.jamaica.state import (BACKWARD_FLAG, B_LAP, DEC_GHOST, DEC_LOOT, GHOST, LOOT_BLIND, LOOT_CARD,
+                                        LOOT_GIVE, LOOT_HOLD, OWN_DECK, OWN_REMOVED, S_BANK, S_CAPTAIN, S_DAY,
+                                        S_ENDER, S_GHOST, S_NIGHT, S_TDECK_N, S_TOKEN, S_TOWNER)
 
 FOOD, GOLD = R_FOOD, R_GOLD
 
@@ -14,11 +14,11 @@ FOOD, GOLD = R_FOOD, R_GOLD
 def ghost_turn(t, day=3, night=3):
     t.state[S_DAY] = day
     t.state[S_NIGHT] = night
-    rules.ghost_turn(t.state, t.cfg, *t.ctx)
+    ghost.ghost_turn(t.state, t.cfg, *t.ctx)
 
 
 def ghost_moves(t):
-    return [e for e in t.events(rules.EV_MOVE) if e[1] == GHOST]
+    return [e for e in t.events(common.EV_MOVE) if e[1] == GHOST]
 
 
 def test_ghost_rule_setup_5_and_3_doubloons_lady_beth_and_a_full_pile_for_the_lairs():
@@ -88,12 +88,12 @@ def test_ghost_rule_the_other_player_decides_for_it_in_battle_and_it_keeps_only_
     t.set_holds(1, [(FOOD, 4), (GOLD, 2)])
     bank_food = int(t.state[S_BANK + FOOD - 1])
     t.want(DEC_LOOT, LOOT_HOLD + 0)
-    rules.battle(t.state, t.cfg, GHOST, 10, *t.ctx)
-    assert [e[1:3] for e in t.events(rules.EV_RESULT)] == [(GHOST, 1)]
+    combat.battle(t.state, t.cfg, GHOST, 10, *t.ctx)
+    assert [e[1:3] for e in t.events(common.EV_RESULT)] == [(GHOST, 1)]
     assert t.holds(1)[0] == (0, 0) and t.state[S_BANK + FOOD - 1] == bank_food + 4
     assert t.holds(GHOST)[:3] == [(GOLD, 5), (GOLD, 3), (0, 0)]
     t.want(DEC_LOOT, LOOT_HOLD + 1)
-    rules.battle(t.state, t.cfg, GHOST, 10, *t.ctx)
+    combat.battle(t.state, t.cfg, GHOST, 10, *t.ctx)
     assert t.holds(GHOST)[:3] == [(GOLD, 5), (GOLD, 3), (GOLD, 2)]
     assert t.check() == 0
 
@@ -102,20 +102,20 @@ def test_ghost_rule_it_never_gives_cursed_cards_and_never_loses_lady_beth():
     t = Table(2)
     t.give(11, GHOST)
     t.give(10, 1)
-    n = rules.loot_choices(t.state, t.cfg, GHOST, 1, t.legal)
+    n = combat.loot_choices(t.state, t.cfg, GHOST, 1, t.legal)
     assert not any(c >= LOOT_GIVE for c in t.legal[:n])
-    n = rules.loot_choices(t.state, t.cfg, 1, GHOST, t.legal)
+    n = combat.loot_choices(t.state, t.cfg, 1, GHOST, t.legal)
     opts = [int(c) for c in t.legal[:n]]
     assert LOOT_CARD + T_BETH not in opts and LOOT_GIVE + 10 in opts
-    assert rules.LOOT_BLIND in opts                # its lair cards are face down
+    assert LOOT_BLIND in opts                # its lair cards are face down
 
 
 def test_ghost_rule_battles_against_it_use_lady_beth():
     t = Table(2, combat_faces=(4,) * 6)
     t.put(0, 10)
     t.put(GHOST, 10)
-    rules.battle(t.state, t.cfg, 0, 10, *t.ctx)
-    assert [e[1:3] for e in t.events(rules.EV_RESULT)] == [(GHOST, 0)]
+    combat.battle(t.state, t.cfg, 0, 10, *t.ctx)
+    assert [e[1:3] for e in t.events(common.EV_RESULT)] == [(GHOST, 0)]
 
 
 @pytest.mark.parametrize("ends", [False, True])
@@ -124,7 +124,7 @@ def test_ghost_rule_reaching_port_royal_ends_the_game_only_under_that_reading(en
     t.put(0, 49)
     t.put(1, 20)
     t.put(GHOST, 48)
-    t.state[t.b(GHOST) + rules.B_LAP] = 0
+    t.state[t.b(GHOST) + B_LAP] = 0
     t.want(DEC_GHOST, 1)                       # sail on past Port Royal when allowed
     ghost_turn(t, 3, 1)
-    assert (t.state[rules.S_ENDER] == GHOST) == ends
+    assert (t.state[S_ENDER] == GHOST) == ends

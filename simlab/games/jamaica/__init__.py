@@ -2,7 +2,8 @@
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec
 
-from . import rules
+from .rules import play_game
+from .scoring import N_COLUMNS
 from .components import COMBAT_FACES, N_SPACES, PARAMS, PR
 from .trace import narrate
 
@@ -58,7 +59,7 @@ GAME_COLUMNS = (
     Column("ghost_wins", "battles the ghost ship won", "game"),
     Column("ghost_treasures", "treasure cards the ghost ship holds at the end (Lady Beth included)", "game"),
 )
-assert len(SEAT_COLUMNS) + len(GAME_COLUMNS) == rules.N_COLUMNS
+assert len(SEAT_COLUMNS) + len(GAME_COLUMNS) == N_COLUMNS
 
 GAME = GameSpec(
     name="jamaica",
@@ -72,7 +73,7 @@ GAME = GameSpec(
              "final space + doubloons + treasure cards; ties broken by race position, then shared."),
     params=PARAMS,
     columns=SEAT_COLUMNS + GAME_COLUMNS,
-    play_game=rules.play_game,
+    play_game=play_game,
     narrate=narrate,
     check=check,
     length_column="rounds",
