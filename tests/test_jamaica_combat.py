@@ -2,9 +2,8 @@
 import numpy as np
 import pytest
 
-from jamaica_helpers import Table
+from jamaica_helpers import Table, seed_where
 from simlab.core.kernel import COL_SCORE, COL_TIEBREAK
-from simlab.core.rng import randint
 from simlab.games.jamaica import combat, common, holds, scoring, setup, treasure
 from simlab.games.jamaica.components import (R_CANNON, R_FOOD, R_GOLD, R_NONE, STAR, T_BETH, T_HOLD6, T_MAP,
                                              T_SABRE)
@@ -36,17 +35,6 @@ def meet(t, space=10, ships=(0, 1)):
 def loot_options(t, winner, loser):
     n = combat.loot_choices(t.state, t.cfg, winner, loser, t.legal)
     return sorted(int(x) for x in t.legal[:n])
-
-
-def seed_where(first_star, second_star):
-    """A seed whose first two combat rolls are / are not stars as asked (faces 2,4,6,8,10,star)."""
-    for seed in range(1, 500):
-        t = Table(2, seed=seed, ghost_ship=False)
-        probe = t.rng.copy()
-        a, b = randint(probe, 6) == 5, randint(probe, 6) == 5
-        if a == first_star and b == second_star:
-            return seed
-    raise AssertionError("no seed found")
 
 
 # ------------------------------------------------------------------ battle
@@ -169,10 +157,10 @@ def test_treasure_sarans_sabre_rerolls_its_owners_die():
     t = Table(2, ghost_ship=False, combat_faces=(10,) * 6)
     give(t, T_SABRE, 0)
     t.want(DEC_SABRE, 1)
-    face, free = combat.sabre_window(t.state, t.cfg, 0, 2, 0, 1, True, *t.ctx)
+    face, free = combat.sabre_window(t.state, t.cfg, 0, 2, 3, 0, 1, True, *t.ctx)   # 3 cannons committed
     assert (face, free) == (10, False)
-    assert t.events(common.EV_SABRE)[-1][1:5] == (0, 0, 2, 10)
-    face, free = combat.sabre_window(t.state, t.cfg, 0, 2, 0, 1, False, *t.ctx)   # once per battle
+    assert t.events(common.EV_SABRE)[-1][1:6] == (0, 0, 2, 10, 13)
+    face, free = combat.sabre_window(t.state, t.cfg, 0, 2, 3, 0, 1, False, *t.ctx)   # once per battle
     assert (face, free) == (2, False)
 
 
@@ -180,12 +168,12 @@ def test_treasure_sarans_sabre_forces_the_opponent_to_reroll_even_a_star():
     t = Table(2, ghost_ship=False, combat_faces=(4,) * 6)
     give(t, T_SABRE, 1)
     t.want(DEC_SABRE, 1)
-    face, free = combat.sabre_window(t.state, t.cfg, 0, STAR, 0, 1, True, *t.ctx)
+    face, free = combat.sabre_window(t.state, t.cfg, 0, STAR, 0, 0, 1, True, *t.ctx)
     assert face == 4 and not free
     t2 = Table(2, ghost_ship=False, combat_faces=(4,) * 6)
     give(t2, T_SABRE, 1)
     t2.want(DEC_SABRE, 0)                     # kept: still usable later in the battle
-    assert combat.sabre_window(t2.state, t2.cfg, 0, STAR, 0, 1, True, *t2.ctx) == (STAR, True)
+    assert combat.sabre_window(t2.state, t2.cfg, 0, STAR, 0, 0, 1, True, *t2.ctx) == (STAR, True)
 
 
 def test_treasure_lady_beth_adds_two_to_combat_strength():

@@ -18,6 +18,7 @@ def frame(players, seats, games, seed=1, **params):
 def check_rows(f):
     assert (f.score == f.space_points + f.gold + f.treasure_points).all()
     assert f.position.between(0, 49).all()
+    assert (f.lap <= 0).all() and (f[f.lap < 0].space_points == -5).all()
     assert (f.gold >= 0).all() and (f.food >= 0).all() and (f.cannons >= 0).all()
     assert f.space_points.isin([-5, 15] + list(range(2, 11))).all()
     assert (f.combats_won <= f.combats).all() and (f.attacks <= f.combats).all()

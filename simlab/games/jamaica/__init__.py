@@ -32,6 +32,9 @@ def check(values: dict, n_players: int) -> None:
 
 SEAT_COLUMNS = (
     Column("position", "final space of the ship (0 = Port Royal)"),
+    Column("lap", "0 on the race lap; negative when the ship ended behind the start line (it sailed backward out "
+                  "of Port Royal and never crossed the line forward again; -2 if it also sailed backward round the "
+                  "whole island): it scores -5 whatever its space shows"),
     Column("space_points", "points of the final space (-5 before the red line, 15 for finishing)"),
     Column("gold", "doubloons in the holds at the end (1 point each)"),
     Column("treasure_points", "points of the treasure cards held (cursed ones negative)"),
@@ -54,6 +57,8 @@ GAME_COLUMNS = (
     Column("ender", "seat that first reached Port Royal and ended the game (-1 none, 6 the ghost ship)", "game"),
     Column("bank_short", "loads that found the printed stock (80/45/45) short", "game"),
     Column("ghost_position", "final space of the ghost ship (-1 no ghost ship)", "game"),
+    Column("ghost_lap", "lap of the ghost ship: 0 on the race lap, negative behind the start line, 1 when it "
+                        "sailed on past Port Royal", "game"),
     Column("ghost_gold", "doubloons on the ghost ship at the end", "game"),
     Column("ghost_combats", "battles the ghost ship fought", "game"),
     Column("ghost_wins", "battles the ghost ship won", "game"),

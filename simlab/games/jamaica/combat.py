@@ -20,10 +20,11 @@ def roll_face(cfg, rng):
 
 
 @njit(cache=True)
-def sabre_window(state, cfg, rolled, face, att, dfd, sabre_free, seat_slot, fns, seat_params, rng, legal, log,
+def sabre_window(state, cfg, rolled, face, base, att, dfd, sabre_free, seat_slot, fns, seat_params, rng, legal, log,
                  ev):
     """Right after a roll, the sabre's owner (if fighting) may have that die re-rolled (A8).
 
+    ``base`` is the rolled ship's strength without the die (cannons, Lady Beth), for the trace.
     Returns (face, sabre still unused)."""
     if not sabre_free:
         return face, False
@@ -37,7 +38,7 @@ def sabre_window(state, cfg, rolled, face, att, dfd, sabre_free, seat_slot, fns,
     if use == 0:
         return face, True
     new = roll_face(cfg, rng)
-    ev[0] = emit(log, ev[0], EV_SABRE, holder, rolled, face, new)
+    ev[0] = emit(log, ev[0], EV_SABRE, holder, rolled, face, new, base + new)
     return new, False
 
 
@@ -154,34 +155,39 @@ def battle(state, cfg, att, space, seat_slot, fns, seat_params, rng, legal, log,
     ev[0] = emit(log, ev[0], EV_COMBAT, att, dfd, space)
     sabre_free = state[S_TOWNER + T_SABRE] != GHOST
     ac = commit_cannons(state, cfg, att, dfd, 0, 0, seat_slot, fns, seat_params, rng, legal)
+    a_base = ac + strength_bonus(state, cfg, att)
     af = roll_face(cfg, rng)
-    ev[0] = emit(log, ev[0], EV_ROLL, att, ac, af, ac + af + strength_bonus(state, cfg, att))
-    af, sabre_free = sabre_window(state, cfg, att, af, att, dfd, sabre_free, seat_slot, fns, seat_params, rng,
-                                  legal, log, ev)
+    ev[0] = emit(log, ev[0], EV_ROLL, att, ac, af, a_base + af)
+    af, sabre_free = sabre_window(state, cfg, att, af, a_base, att, dfd, sabre_free, seat_slot, fns, seat_params,
+                                  rng, legal, log, ev)
+    # the outcome is only known once the Sabre's window after each roll has closed
     winner = -1
-    if af == STAR:
+    star = af == STAR
+    a_str = a_base + af
+    d_str = 0
+    if star:
         winner = att
     else:
-        a_str = ac + af + strength_bonus(state, cfg, att)
         dc = commit_cannons(state, cfg, dfd, att, 1, a_str, seat_slot, fns, seat_params, rng, legal)
+        d_base = dc + strength_bonus(state, cfg, dfd)
         df = roll_face(cfg, rng)
-        ev[0] = emit(log, ev[0], EV_ROLL, dfd, dc, df, dc + df + strength_bonus(state, cfg, dfd))
-        df, sabre_free = sabre_window(state, cfg, dfd, df, att, dfd, sabre_free, seat_slot, fns, seat_params, rng,
-                                      legal, log, ev)
-        if df == STAR:
+        ev[0] = emit(log, ev[0], EV_ROLL, dfd, dc, df, d_base + df)
+        df, sabre_free = sabre_window(state, cfg, dfd, df, d_base, att, dfd, sabre_free, seat_slot, fns,
+                                      seat_params, rng, legal, log, ev)
+        star = df == STAR
+        d_str = d_base + df
+        if star:
             winner = dfd
-        else:
-            d_str = dc + df + strength_bonus(state, cfg, dfd)
-            if a_str > d_str:
-                winner = att
-            elif d_str > a_str:
-                winner = dfd
+        elif a_str > d_str:
+            winner = att
+        elif d_str > a_str:
+            winner = dfd
     if winner < 0:
-        ev[0] = emit(log, ev[0], EV_RESULT, -1, -1, att, dfd)
+        ev[0] = emit(log, ev[0], EV_RESULT, -1, -1, att, dfd, 0, a_str, d_str)
         return
     loser = dfd if winner == att else att
     state[base_of(winner) + B_WINS] += 1
-    ev[0] = emit(log, ev[0], EV_RESULT, winner, loser, att, dfd)
+    ev[0] = emit(log, ev[0], EV_RESULT, winner, loser, att, dfd, 1 if star else 0, a_str, d_str)
     n = loot_choices(state, cfg, winner, loser, legal)
     if n == 0:
         return

@@ -14,7 +14,7 @@ from simlab.core.kernel import COL_SCORE, PLAY_SIGNATURE, emit
 from simlab.core.rng import randint
 
 from .components import A_BACK, A_FWD, O, R_GOLD
-from .state import (B_CARD, B_DISC, B_DISC_N, B_DONE, B_HAND, B_HAND_N, B_POS, DEC_CARD, DEC_DICE, END_CAP,
+from .state import (B_CARD, B_DISC, B_DISC_N, B_DONE, B_HAND, B_HAND_N, B_LAP, B_POS, DEC_CARD, DEC_DICE, END_CAP,
                     END_PORT_ROYAL, END_RUNNING, MAX_CHOICES, STATE_SIZE, S_CAPTAIN, S_DAY, S_DIE1, S_DIE2, S_END,
                     S_ENDER, S_GHOST, S_NIGHT, S_PLAYERS, S_ROUND)
 from .common import EV_END, EV_REVEAL, EV_ROUND, EV_SCORE, amount, ask, base_of
@@ -128,7 +128,8 @@ def play_game(cfg, n_players, seat_slot, fns, seat_params, rng, rows, log):
     ev[0] = emit(log, ev[0], EV_END, state[S_END], state[S_ROUND], state[S_ENDER])
     write_rows(state, cfg, rows)
     for p in range(n_players):
+        b = base_of(p)
+        where = 1 if state[b + B_DONE] else (-1 if state[b + B_LAP] < 0 else 0)   # finished / behind the line
         ev[0] = emit(log, ev[0], EV_SCORE, p, space_points(state, cfg, p), amount(state, p, R_GOLD),
-                     treasure_points(state, cfg, p), rows[p, COL_SCORE], state[base_of(p) + B_POS],
-                     state[base_of(p) + B_DONE])
+                     treasure_points(state, cfg, p), rows[p, COL_SCORE], state[b + B_POS], where)
     return ev[0]

@@ -12,10 +12,11 @@ from .common import amount, base_of, progress
 
 
 # Result columns from FIRST_GAME_COLUMN on (declared with meanings in __init__).
-(C_POSITION, C_SPACE_POINTS, C_GOLD, C_TREASURE_POINTS, C_TREASURE_CARDS, C_FINISHED, C_COMBATS, C_WINS,
+(C_POSITION, C_LAP, C_SPACE_POINTS, C_GOLD, C_TREASURE_POINTS, C_TREASURE_CARDS, C_FINISHED, C_COMBATS, C_WINS,
  C_ATTACKS, C_FALL_FOOD, C_FALL_GOLD, C_CANNONS_SPENT, C_LAIRS, C_STEALS, C_FOOD, C_CANNONS, C_ROUNDS,
- C_END_REASON, C_ENDER, C_BANK_SHORT, C_GHOST_POSITION, C_GHOST_GOLD, C_GHOST_COMBATS, C_GHOST_WINS, C_GHOST_TREASURES) = range(FIRST_GAME_COLUMN, FIRST_GAME_COLUMN + 25)
-N_COLUMNS = 25
+ C_END_REASON, C_ENDER, C_BANK_SHORT, C_GHOST_POSITION, C_GHOST_LAP, C_GHOST_GOLD, C_GHOST_COMBATS, C_GHOST_WINS,
+ C_GHOST_TREASURES) = range(FIRST_GAME_COLUMN, FIRST_GAME_COLUMN + 27)
+N_COLUMNS = 27
 
 
 @njit(cache=True)
@@ -65,6 +66,7 @@ def write_rows(state, cfg, rows):
         r[COL_SCORE] = score(state, cfg, p)
         r[COL_TIEBREAK] = progress(state, cfg, p)  # seed 4: the ship further along wins a tie
         r[C_POSITION] = state[b + B_POS]
+        r[C_LAP] = state[b + B_LAP]
         r[C_SPACE_POINTS] = space_points(state, cfg, p)
         r[C_GOLD] = amount(state, p, R_GOLD)
         r[C_TREASURE_POINTS] = treasure_points(state, cfg, p)
@@ -86,6 +88,7 @@ def write_rows(state, cfg, rows):
         r[C_BANK_SHORT] = state[S_BANK_SHORT]
         ghost = state[S_GHOST] == 1
         r[C_GHOST_POSITION] = state[g + B_POS] if ghost else -1
+        r[C_GHOST_LAP] = state[g + B_LAP]
         r[C_GHOST_GOLD] = amount(state, GHOST, R_GOLD) if ghost else 0
         r[C_GHOST_COMBATS] = state[g + B_COMBATS]
         r[C_GHOST_WINS] = state[g + B_WINS]
