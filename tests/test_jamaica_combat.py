@@ -250,3 +250,21 @@ def test_rule_a_tie_goes_to_the_ship_further_along_the_race():
     scoring.write_rows(t.state, t.cfg, rows)
     assert rows[0, COL_SCORE] == rows[1, COL_SCORE] == 5
     assert rows[0, COL_TIEBREAK] > rows[1, COL_TIEBREAK]
+
+
+@pytest.mark.parametrize("red,yellow,ahead", [
+    (12, 14, 0),    # end of the outer lane (6/7 of the way) beats the end of the inner channel (2/3)
+    (7, 5, 0),      # first outer-lane space is past the port before the fork (fewest-moves-left ranked it behind)
+    (13, 8, 0),     # inner channel 1/3 of the way beats outer lane 2/7
+    (13, 9, 1),     # ... and loses to outer lane 3/7
+    (20, 20, -1),   # the same space: still tied, a shared win
+])
+def test_rule_a_tie_goes_to_the_ship_further_ahead_in_the_physical_order_along_a_fork(red, yellow, ahead):
+    """Item 10, rules 4: equal scores go to the ship further ahead, judged as the ghost's direction is."""
+    t = Table(2, ghost_ship=False)
+    t.put(0, red)
+    t.put(1, yellow)
+    rows = np.zeros((2, 40), dtype=np.int32)
+    scoring.write_rows(t.state, t.cfg, rows)
+    tb = rows[:, COL_TIEBREAK]
+    assert (tb[0] == tb[1]) if ahead < 0 else (tb[ahead] > tb[1 - ahead])

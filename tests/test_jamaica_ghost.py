@@ -4,9 +4,9 @@ import pytest
 from jamaica_helpers import Table, out_of_range, scripted
 from simlab.games.jamaica import combat, common, ghost
 from simlab.games.jamaica.components import R_FOOD, R_GOLD, STAR, T_BETH
-from simlab.games.jamaica.state import (BACKWARD_FLAG, B_LAP, DEC_GHOST, DEC_LOOT, GHOST, LOOT_BLIND, LOOT_CARD,
-                                        LOOT_GIVE, LOOT_HOLD, OWN_DECK, OWN_REMOVED, S_BANK, S_CAPTAIN, S_DAY,
-                                        S_ENDER, S_GHOST, S_NIGHT, S_TDECK_N, S_TOKEN, S_TOWNER)
+from simlab.games.jamaica.state import (B_DONE, B_LAP, BACKWARD_FLAG, DEC_GHOST, DEC_LOOT, GHOST, LOOT_BLIND,
+                                        LOOT_CARD, LOOT_GIVE, LOOT_HOLD, OWN_DECK, OWN_REMOVED, S_BANK, S_CAPTAIN,
+                                        S_DAY, S_ENDER, S_GHOST, S_NIGHT, S_TDECK_N, S_TOKEN, S_TOWNER)
 
 FOOD, GOLD = R_FOOD, R_GOLD
 
@@ -128,3 +128,65 @@ def test_ghost_rule_reaching_port_royal_ends_the_game_only_under_that_reading(en
     t.want(DEC_GHOST, 1)                       # sail on past Port Royal when allowed
     ghost_turn(t, 3, 1)
     assert (t.state[S_ENDER] == GHOST) == ends
+
+
+# ------------------------------------------------------------------ item 10: ahead and behind by the physical order
+def first_course(t, captain=0):
+    """(may sail forward, may sail back) as judged before the ghost's first move."""
+    t.state[S_CAPTAIN] = captain
+    ghost_turn(t, 1, 1)
+    return tuple(t.events(common.EV_GHOST_DIR)[0][1:3])
+
+
+FORWARD, BACK, EITHER = (1, 0), (0, 1), (1, 1)
+
+
+@pytest.mark.parametrize("ghost,red,yellow,course", [
+    (7, 4, 15, EITHER),     # seed 11 round 2: on the outer lane past Red at 4, before Yellow at 15: between
+    (13, 9, 11, FORWARD),   # inner channel 1/3 of the way: behind outer-lane ships 3/7 and 5/7 of the way
+    (14, 9, 10, BACK),      # inner channel 2/3 of the way: ahead of outer-lane ships 3/7 and 4/7 of the way
+    (12, 14, 15, EITHER),   # end of the outer lane (6/7): ahead of the inner channel's end (2/3), behind the merge
+    (7, 5, 13, EITHER),     # first outer-lane space (1/7): past the port before the fork, behind the channel's 1/3
+    (26, 22, 25, FORWARD),  # fork B: inner 1/3 behind outer 3/7 and 6/7
+    (39, 33, 34, BACK),     # fork C: inner 1/3 ahead of outer 1/7 and 2/7
+])
+def test_ghost_rule_ahead_and_behind_follow_the_physical_order_along_the_forks(ghost, red, yellow, course):
+    """Item 10, rules 5(5): a ship on a fork's lane is placed by the part of its lane it has covered."""
+    t = Table(2)
+    t.put(0, red)
+    t.put(1, yellow)
+    t.put(GHOST, ghost)
+    assert first_course(t) == course
+
+
+def test_ghost_rule_laps_come_first_past_port_royal_and_behind_the_start_line():
+    t = Table(2)
+    t.put(0, 45)
+    t.put(1, 49)
+    t.put(GHOST, 2, lap=1)                       # sailed on past Port Royal: ahead of both
+    assert first_course(t) == BACK
+    t = Table(2)
+    t.put(0, 48, lap=-1)                         # behind the start line: behind a ghost on space 2
+    t.put(1, 5)
+    t.put(GHOST, 2)
+    assert first_course(t) == EITHER
+    t = Table(2)
+    t.state[t.b(0) + B_DONE] = 1                 # Red finished this round: ahead of everything on the lap
+    t.put(1, 30)
+    t.put(GHOST, 49)
+    assert first_course(t) == EITHER
+
+
+@pytest.mark.parametrize("level,yellow,course", [
+    ("neither", 30, EITHER), ("behind", 30, FORWARD), ("ahead", 30, EITHER),
+    ("neither", 10, EITHER), ("behind", 10, EITHER), ("ahead", 10, BACK),
+    ("neither", 20, EITHER), ("behind", 20, FORWARD), ("ahead", 20, BACK),
+])
+def test_ghost_reading_level_with_a_player_counts_as_the_ghost_level_parameter_says(level, yellow, course):
+    """Item 10: the ghost on Red's space (level); Yellow ahead (30), behind (10) or level too (20)."""
+    t = Table(2, ghost_level=level)
+    t.put(0, 20)
+    t.put(1, yellow)
+    t.put(GHOST, 20)
+    assert first_course(t) == course
+

@@ -3,10 +3,11 @@ import numpy as np
 import pytest
 
 from jamaica_helpers import SAME_STATE, Table, out_of_range
+from simlab.core.errors import SimlabError
 from simlab.core.rng import randint
-from simlab.games.jamaica import common, holds, movement, rules, scoring
-from simlab.games.jamaica.components import (LAIR, NEXT_INNER, NEXT_OUTER, PORT, PORT_GOLD, R_CANNON, R_FOOD, R_GOLD,
-                                             R_NONE, SEA, SEA_FOOD, SPACE_TYPE)
+from simlab.games.jamaica import check, common, holds, movement, rules, scoring
+from simlab.games.jamaica.components import (LAIR, NEXT_INNER, NEXT_OUTER, PARAMS, PORT, PORT_GOLD, R_CANNON, R_FOOD,
+                                             R_GOLD, R_NONE, SEA, SEA_FOOD, SPACE_TYPE, TRACK_ORDER)
 from simlab.games.jamaica.state import (B_CARD, B_DISC, B_DISC_N, B_DONE, B_DRAW, B_DRAW_N, B_FALL_FOOD, B_FALL_GOLD,
                                         B_HAND, B_HAND_N, B_LAIRS, B_LAP, DEC_CARD, DEC_DICE, DEC_HOLD, DEC_MOVE,
                                         DEC_PAY, DEC_RETREAT, END_PORT_ROYAL, OWN_DECK, OWN_REMOVED, S_BANK,
@@ -334,3 +335,20 @@ def test_seeded_setup_is_reproducible():
     a, b, c = Table(4, seed=7), Table(4, seed=7), Table(4, seed=8)
     assert np.array_equal(a.state, b.state)
     assert not np.array_equal(a.state, c.state)
+
+
+def test_track_order_rises_along_every_link_and_interleaves_the_lanes_of_a_fork():
+    """Item 10: the physical order puts a lane's spaces by the part of the lane covered."""
+    for s in range(50):
+        for nxt in (NEXT_OUTER[s], NEXT_INNER[s]):
+            if nxt > 0:
+                assert TRACK_ORDER[nxt] > TRACK_ORDER[s]
+    fork_a = sorted(range(6, 16), key=lambda s: TRACK_ORDER[s])
+    assert fork_a == [6, 7, 8, 13, 9, 10, 14, 11, 12, 15]
+
+
+def test_a_track_order_that_does_not_rise_along_the_track_is_refused():
+    values = PARAMS.resolve({"track_order": (0,) + TRACK_ORDER[1:7] + (100,) + TRACK_ORDER[8:]})
+    with pytest.raises(SimlabError, match="track_order: space 7 follows space 6"):
+        check(values, 2)
+    check(PARAMS.resolve({}), 2)

@@ -24,6 +24,12 @@ def check(values: dict, n_players: int) -> None:
                     raise SimlabError(f"illegal track: space {s} leads back to {t} (next_outer/next_inner)")
     if any(p == 0 or p > 2 for p in preds):
         raise SimlabError("illegal track: every space needs one or two predecessors (next_outer/next_inner)")
+    order = values["track_order"]
+    for s in range(N_SPACES):
+        for t in (nxt[s], inner[s]):
+            if t > 0 and order[t] <= order[s]:
+                raise SimlabError(f"illegal track_order: space {t} follows space {s} on the track, so it must be "
+                                  "further along")
     if len(values["combat_faces"]) != len(COMBAT_FACES):
         raise SimlabError("combat_faces needs 6 faces")
     if values["treasure_removed"] > 12 or values["ghost_removed"] > 11:

@@ -3,7 +3,7 @@ ship's state, and :func:`ask`, through which every choice the rules leave to a p
 """
 from numba import njit
 
-from .components import MAX_HOLDS, O, PORT, R_FOOD, R_GOLD, R_NONE, SEA, SIXTH, T_HOLD6
+from .components import MAX_HOLDS, O, PORT, R_FOOD, R_GOLD, R_NONE, RACE_LAP, SEA, SIXTH, T_HOLD6
 from .state import (B_DONE, B_HN, B_HTYPE, B_LAP, B_POS, GHOST, SB, SH0, S_CAPTAIN, S_DEC, S_DEC_A, S_DEC_B, S_DEC_C,
                     S_DEC_SHIP, S_GHOST, S_PLAYERS, S_TOWNER)
 
@@ -58,12 +58,15 @@ def payable(state, cfg, ship, space):
 
 
 @njit(cache=True)
-def progress(state, cfg, ship):
-    """How far along the race a ship is (finished ships highest, ships behind the line negative)."""
+def race_position(state, cfg, ship):
+    """Where a ship is along the race in the track's physical order (``track_order``): laps first
+    (behind the start line negative, the ghost sailing on past Port Royal one lap up), a finished
+    ship at the end of its lap. Equal values: level (the same place)."""
     b = base_of(ship)
+    lap = state[b + B_LAP]
     if state[b + B_DONE]:
-        return 1000
-    return state[b + B_LAP] * 64 + cfg[O.progress + state[b + B_POS]]
+        return (lap + 1) * RACE_LAP
+    return lap * RACE_LAP + cfg[O.track_order + state[b + B_POS]]
 
 
 @njit(cache=True)

@@ -55,23 +55,36 @@ NEXT_OUTER = tuple(
 NEXT_INNER = tuple({6: 13, 19: 26, 32: 39}.get(s, -1) for s in range(N_SPACES))
 
 
-def _progress():
-    """Race progress of each space: 32 - fewest forward moves left to Port Royal (start = 0)."""
-    dist = [0] * N_SPACES
-    for s in range(N_SPACES - 1, 0, -1):   # every successor has a larger id except 49 -> 0
-        best = 99
+def _track_order():
+    """Physical order of the spaces along the race, Port Royal 0: the main track rises 21 a space;
+    a fork's two lanes share the 21 between the fork and the merge, each space at the part of its
+    lane it has covered (outer lane k/7, inner channel k/3), so the lanes interleave."""
+    preds = [0] * N_SPACES
+    for s in range(N_SPACES):
         for t in (NEXT_OUTER[s], NEXT_INNER[s]):
-            if t == 0:
-                best = 1
-            elif t > 0:
-                best = min(best, 1 + dist[t])
-        dist[s] = best
-    lap = 1 + min(dist[NEXT_OUTER[0]], 99)
-    return tuple([0] + [lap - dist[s] for s in range(1, N_SPACES)])
+            if t >= 0:
+                preds[t] += 1
+    order = [0] * N_SPACES
+    s, at, step = 0, 0, 21
+    while NEXT_OUTER[s] != 0:
+        order[s] = at
+        merge = NEXT_OUTER[s]
+        if NEXT_INNER[s] >= 0:
+            for t in (NEXT_OUTER[s], NEXT_INNER[s]):
+                lane = []
+                while preds[t] < 2:
+                    lane.append(t)
+                    t = NEXT_OUTER[t]
+                merge = t
+                for k, u in enumerate(lane, 1):
+                    order[u] = at + step * k // (len(lane) + 1)
+        s, at = merge, at + step
+    order[s] = at
+    return tuple(order)
 
 
-PROGRESS = _progress()
-LAP_LENGTH = PROGRESS[49] + 1   # 32: a finished ship's progress
+TRACK_ORDER = _track_order()
+RACE_LAP = 1024   # one lap in track_order units: more than any space's order
 
 # --- the 11 action cards (spec section 2): (day, night) -------------------------------------
 CARD_DAY = (A_FOOD, A_FWD, A_CANNON, A_GOLD, A_GOLD, A_BACK, A_FWD, A_FWD, A_CANNON, A_FOOD, A_FWD)
@@ -94,9 +107,10 @@ PARAMS = ParamTable((
           FACT, "spec 1.2 [S1][S2]", low=0, high=N_SPACES - 1),
     Param("next_inner", NEXT_INNER, "second forward successor of spaces 0..49: the inner channel at forks 6, 19, 32 "
           "(-1 = none)", FACT, "spec 1.2 [S1][S2]", low=-1, high=N_SPACES - 1),
-    Param("progress", PROGRESS, "race progress of spaces 0..49 = 32 - fewest moves left to Port Royal; ranks ships "
-          "for the tie-break and the ghost ship's direction", ASSUMPTION,
-          "seed 4: 'further forward' is not defined across the two lanes of a fork", low=0, high=63),
+    Param("track_order", TRACK_ORDER, "physical order of spaces 0..49 along the race (Port Royal 0, rising along "
+          "every link): ranks ships for the ghost ship's direction and the tie-break; equal = level",
+          ASSUMPTION, "docs/rules/jamaica.md 6: the board's geometry at the forks is not recorded; a lane's "
+          "spaces are placed by the part of the lane covered", low=0, high=RACE_LAP - 1),
     Param("card_day", CARD_DAY, "day (left) action of cards 1..11: 1 gold, 2 food, 3 cannons, 4 forward, 5 backward",
           FACT, "spec 2 [S1][S3][S4]", low=1, high=5),
     Param("card_night", CARD_NIGHT, "night (right) action of cards 1..11 (codes as card_day)",
@@ -134,6 +148,10 @@ PARAMS = ParamTable((
           "moves (false: once, before the first)", ASSUMPTION, "A6", ),
     Param("ghost_die_order", "day_first", "which action die the ghost ship moves with first",
           ASSUMPTION, "A6", choices=("day_first", "night_first")),
+    Param("ghost_level", "neither", "the ghost ship level with a player (the same place in track_order) counts as "
+          "neither ahead of nor behind that player, as behind it, or as ahead of it, when its direction is judged",
+          ASSUMPTION, "docs/rules/jamaica.md 6: rules 5(5) name only behind both, ahead of both and between",
+          choices=("neither", "behind", "ahead")),
     Param("ghost_ends_game", False, "the ghost ship reaching Port Royal ends the game (false: it sails on)",
           ASSUMPTION, "A6: the end rule speaks of players"),
     Param("may_decline_loot", True, "a battle's winner may take no loot", ASSUMPTION, "A7"),
@@ -147,3 +165,5 @@ PARAMS = ParamTable((
 
 O = PARAMS.offset_tuple()
 GHOST_DAY_FIRST = PARAMS.choice("ghost_die_order", "day_first")
+GHOST_LEVEL_BEHIND = PARAMS.choice("ghost_level", "behind")
+GHOST_LEVEL_AHEAD = PARAMS.choice("ghost_level", "ahead")

@@ -8,7 +8,7 @@ from .components import N_TREASURES, O, R_CANNON, R_FOOD, R_GOLD
 from .state import (B_ATTACKS, B_COMBATS, B_DONE, B_FALL_FOOD, B_FALL_GOLD, B_FINISH_ROUND, B_LAIRS, B_LAP, B_POS,
                     B_SPENT, B_STEALS, B_WINS, GHOST, S_BANK_SHORT, S_END, S_ENDER, S_GHOST, S_PLAYERS, S_ROUND,
                     S_TOWNER)
-from .common import amount, base_of, progress
+from .common import amount, base_of, race_position
 
 
 # Result columns from FIRST_GAME_COLUMN on (declared with meanings in __init__).
@@ -64,7 +64,7 @@ def write_rows(state, cfg, rows):
         b = base_of(p)
         r = rows[p]
         r[COL_SCORE] = score(state, cfg, p)
-        r[COL_TIEBREAK] = progress(state, cfg, p)  # seed 4: the ship further along wins a tie
+        r[COL_TIEBREAK] = race_position(state, cfg, p)  # seed 4: the ship further ahead wins a tie
         r[C_POSITION] = state[b + B_POS]
         r[C_LAP] = state[b + B_LAP]
         r[C_SPACE_POINTS] = space_points(state, cfg, p)
