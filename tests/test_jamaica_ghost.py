@@ -2,6 +2,7 @@
 import pytest
 
 from jamaica_helpers import Table, out_of_range, scripted
+from simlab.core.runner import Prepared, RunConfig
 from simlab.games.jamaica import combat, common, ghost
 from simlab.games.jamaica.components import R_FOOD, R_GOLD, STAR, T_BETH
 from simlab.games.jamaica.state import (B_DONE, B_LAP, BACKWARD_FLAG, DEC_GHOST, DEC_LOOT, GHOST, LOOT_BLIND,
@@ -190,3 +191,22 @@ def test_ghost_reading_level_with_a_player_counts_as_the_ghost_level_parameter_s
     t.put(GHOST, 20)
     assert first_course(t) == course
 
+
+# ------------------------------------------------------------------ item 11: the two-player readings, both ways
+@pytest.mark.parametrize("removed,pile", [(2, 9), (3, 8)])
+def test_ghost_reading_treasure_pile_lady_beth_goes_to_the_ghost_then_2_or_3_are_removed(removed, pile):
+    """Rules 1(1) remove 3 cards, 5(3) give Lady Beth to the ghost: ghost_removed says how many go after her."""
+    t = Table(2, ghost_removed=removed)
+    owners = [int(t.state[S_TOWNER + k]) for k in range(12)]
+    assert owners[T_BETH] == GHOST
+    assert owners.count(OWN_REMOVED) == removed and owners.count(OWN_DECK) == pile == t.state[S_TDECK_N]
+    assert t.check() == 0
+
+
+@pytest.mark.parametrize("ends", [False, True])
+def test_ghost_reading_port_royal_over_whole_games(ends):
+    f = Prepared(RunConfig("jamaica", 2, ("racer", "hoarder"), 600, seed=8, params={"ghost_ends_game": ends})
+                 ).frame(0, 600)
+    by_ghost = f[f.ender == GHOST]
+    assert (len(by_ghost) > 0) == ends
+    assert (by_ghost.end_reason == 1).all() and (by_ghost.finished_round == 0).all()

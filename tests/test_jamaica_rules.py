@@ -11,8 +11,8 @@ from simlab.games.jamaica.components import (LAIR, NEXT_INNER, NEXT_OUTER, PARAM
 from simlab.games.jamaica.state import (B_CARD, B_DISC, B_DISC_N, B_DONE, B_DRAW, B_DRAW_N, B_FALL_FOOD, B_FALL_GOLD,
                                         B_HAND, B_HAND_N, B_LAIRS, B_LAP, DEC_CARD, DEC_DICE, DEC_HOLD, DEC_MOVE,
                                         DEC_PAY, DEC_RETREAT, END_PORT_ROYAL, OWN_DECK, OWN_REMOVED, S_BANK,
-                                        S_CAPTAIN, S_DAY, S_END, S_ENDER, S_NIGHT, S_SSCRATCH, S_TDECK, S_TDECK_N,
-                                        S_TOKEN, S_TOWNER)
+                                        S_BANK_SHORT, S_CAPTAIN, S_DAY, S_END, S_ENDER, S_NIGHT, S_SSCRATCH, S_TDECK,
+                                        S_TDECK_N, S_TOKEN, S_TOWNER)
 
 FOOD, GOLD, CANNON = R_FOOD, R_GOLD, R_CANNON
 
@@ -184,6 +184,18 @@ def test_rule_load_is_ignored_when_every_hold_holds_that_resource():
     load(t, 0, GOLD, 6)
     assert t.holds(0)[:5] == [(GOLD, 1)] * 5 and t.state[S_BANK + GOLD - 1] == bank
     assert t.events(common.EV_IGNORED)
+
+
+@pytest.mark.parametrize("limited", [False, True])
+def test_reading_bank_limited_a_load_takes_what_is_left_or_the_whole_die(limited):
+    """Item 11: the printed stock (80 doubloons) as a hard limit, or not; bank_short counts either way."""
+    t = Table(2, ghost_ship=False, bank=(8, 45, 45), bank_limited=limited)   # 2 doubloons left after setup
+    load(t, 0, GOLD, 5)
+    assert t.holds(0)[2] == ((GOLD, 2) if limited else (GOLD, 5))
+    assert t.state[S_BANK + GOLD - 1] == (0 if limited else -3) and t.state[S_BANK_SHORT] == 1
+    load(t, 1, GOLD, 4)
+    assert t.holds(1)[2] == ((R_NONE, 0) if limited else (GOLD, 4))   # an empty bank loads nothing
+    assert t.check() == 0
 
 
 # ------------------------------------------------------------------ moving

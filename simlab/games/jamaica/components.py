@@ -132,8 +132,10 @@ PARAMS = ParamTable((
     Param("beth_bonus", 2, "combat strength added by Lady Beth", FACT, "spec 3 [S5][S6]", low=0, high=10),
     Param("bank", (80, 45, 45), "printed stock of doubloons, food, cannons", FACT, "seed contents [S7][S8]",
           low=0, high=999),
-    Param("bank_limited", False, "the printed stock is a hard limit (a load takes what is left)", ASSUMPTION,
-          "A3: not stated; unlimited as [S1]; the column bank_short counts when it would have run out"),
+    Param("bank_limited", False, "the printed stock (bank) is a hard limit: a load takes what is left, an empty "
+          "bank loads nothing (false: the bank never runs out; the column bank_short counts the loads it would "
+          "have cut)", ASSUMPTION, "docs/rules/jamaica.md 6: the contents list the stock [S7][S8], no rule says it "
+          "limits loads"),
     Param("start_score", -5, "score of a ship standing on Port Royal without having finished (never left, or "
           "fell back to it)", ASSUMPTION, "seed 4(1): spaces before the -5 line score -5", low=-20, high=20),
     Param("behind_score", -5, "score of a ship behind the start line (moved backward out of Port Royal and not "
@@ -142,8 +144,10 @@ PARAMS = ParamTable((
           VARIANT, "seed 5: the 2-player rules use the ghost ship"),
     Param("ghost_gold", (5, 3), "doubloons in the ghost ship's two starting holds", FACT, "seed 5(2) [S9]",
           low=0, high=20),
-    Param("ghost_removed", 2, "treasure cards removed unseen with the ghost ship (Lady Beth is taken out first); "
-          "2 leaves 9 cards for the 9 lairs", ASSUMPTION, "seed 1(1)+5(3) do not say; A6", low=0, high=11),
+    Param("ghost_removed", 2, "treasure cards removed unseen with the ghost ship, after Lady Beth went to it: 2 "
+          "leaves 9 cards for the 9 lairs, 3 (as in every other game) leaves 8", ASSUMPTION,
+          "docs/rules/jamaica.md 6: rules 1(1) remove 3, rules 5(3) give Lady Beth to the ghost; neither says how "
+          "they combine", low=0, high=11),
     Param("ghost_recheck", True, "the ghost ship's direction (lead/last/between) is judged before each of its two "
           "moves (false: once, before the first)", ASSUMPTION, "A6", ),
     Param("ghost_die_order", "day_first", "which action die the ghost ship moves with first",
@@ -152,8 +156,9 @@ PARAMS = ParamTable((
           "neither ahead of nor behind that player, as behind it, or as ahead of it, when its direction is judged",
           ASSUMPTION, "docs/rules/jamaica.md 6: rules 5(5) name only behind both, ahead of both and between",
           choices=("neither", "behind", "ahead")),
-    Param("ghost_ends_game", False, "the ghost ship reaching Port Royal ends the game (false: it sails on)",
-          ASSUMPTION, "A6: the end rule speaks of players"),
+    Param("ghost_ends_game", False, "the ghost ship reaching Port Royal ends the game like a player's ship "
+          "(false: it sails on past it, a lap up)", ASSUMPTION,
+          "docs/rules/jamaica.md 6: rules 4 end the game when a player's ship arrives; rules 5 are silent"),
     Param("may_decline_loot", True, "a battle's winner may take no loot", ASSUMPTION, "A7"),
     Param("steal_blind", True, "a stolen face-down treasure card is drawn at random (false: chosen by looking)",
           ASSUMPTION, "A9: [S5] forbids looking, [S3-report] allows it"),
