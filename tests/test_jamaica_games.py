@@ -1,8 +1,12 @@
-"""Jamaica: invariants over many whole games, reproducibility, strategies, the trace."""
+"""Jamaica: invariants over many whole games, reproducibility, strategies, the trace, the rules doc."""
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from jamaica_helpers import Table
+from simlab.core.params import ASSUMPTION
 from simlab.core.runner import Prepared, RunConfig
 from simlab.games.jamaica import scoring
 from simlab.games.jamaica.components import R_CANNON, R_FOOD, R_GOLD
@@ -131,3 +135,27 @@ def test_trace_of_seed_5_with_4_players_reads_like_a_game():
     for p in range(4):
         assert f"= {out[0, p, 1]} points" in text.splitlines()[-4 + p]
     assert np.all(out[0, :, scoring.C_ROUNDS] == rounds)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_game_names_its_own_rules_doc_with_every_section():
+    from simlab.games.jamaica import GAME
+    doc = (ROOT / GAME.rules_file).read_text()
+    assert GAME.rules_file == "docs/rules/jamaica.md"
+    for n, title in enumerate(("The game in brief", "Setup", "Play", "End and scoring", "Component data",
+                               "Open readings", "How simlab models it", "Sources"), 1):
+        assert f"## {n}. {title}" in doc
+    for p in GAME.params.params:
+        if p.status == ASSUMPTION:
+            assert f"`{p.name}`" in doc, p.name
+
+
+def test_the_rules_doc_cites_only_tests_that_exist():
+    doc = (ROOT / "docs/rules/jamaica.md").read_text()
+    cited = set(re.findall(r"`(test_[a-z0-9_]+)`", doc))
+    defined = set()
+    for path in (ROOT / "tests").glob("test_jamaica*.py"):
+        defined |= set(re.findall(r"^def (test_[a-z0-9_]+)", path.read_text(), flags=re.M))
+    assert len(cited) > 40 and cited <= defined, sorted(cited - defined)

@@ -1,4 +1,4 @@
-"""Jamaica: the two-player ghost ship (seed 5) and the switch that plays 2 players without it."""
+"""Jamaica: the two-player ghost ship (rules 5) and the switch that plays 2 players without it."""
 import pytest
 
 from jamaica_helpers import Table, out_of_range, scripted

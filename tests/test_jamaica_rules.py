@@ -1,4 +1,4 @@
-"""Jamaica: one test per rule of the seed (shared/seeds/003_...txt), on hand-built states."""
+"""Jamaica: one test per rule (docs/rules/jamaica.md sections 2-4; rules 1-4), on hand-built states."""
 import numpy as np
 import pytest
 
@@ -236,7 +236,7 @@ def test_rule_backward_from_port_royal_goes_behind_the_start_line_and_needs_a_fu
     t.set_holds(0, [(GOLD, 3), (FOOD, 9)])
     move(t, 0, 2, backward=True)
     assert t.pos(0) == 48 and t.state[t.b(0) + B_LAP] == -1
-    assert scoring.space_points(t.state, t.cfg, 0) == -5      # A5: behind the line scores -5, not 9
+    assert scoring.space_points(t.state, t.cfg, 0) == -5      # behind_score: behind the line scores -5, not 9
     assert walk(t, 48, 3, lap=-1) == [(1, 0, 0)]            # crossing the line is not a finish
 
 

@@ -81,7 +81,8 @@ GAME = GameSpec(
              "per round, a combat die, shuffled action and treasure decks. Decisions: the captain places the dice "
              "on day/night, everyone picks one of 3 cards at the same time (load gold, food or cannons, move "
              "forward or backward), branches at forks, holds to empty, cannons to commit, loot to take. Utility: "
-             "final space + doubloons + treasure cards; ties broken by race position, then shared."),
+             "final space + doubloons + treasure cards; ties go to the ship further ahead on the track, then are "
+             "shared."),
     params=PARAMS,
     columns=SEAT_COLUMNS + GAME_COLUMNS,
     play_game=play_game,
@@ -91,5 +92,5 @@ GAME = GameSpec(
     default_seats=("racer", "hoarder", "fighter", "balanced", "racer", "hoarder"),
     variants={"no-ghost": {"ghost_ship": False}, "limited-bank": {"bank_limited": True},
               "steal-by-looking": {"steal_blind": False}},
-    rules_file="shared/rules/jamaica.md",
+    rules_file="docs/rules/jamaica.md",
 )

@@ -1,4 +1,4 @@
-"""Sea battles (seed 3(4), 5(7)): cannons, the combat die and Saran's Sabre, then the loot.
+"""Sea battles (rules 3(4), 5(7)): cannons, the combat die and Saran's Sabre, then the loot.
 """
 from numba import njit
 
@@ -22,7 +22,8 @@ def roll_face(cfg, rng):
 @njit(cache=True)
 def sabre_window(state, cfg, rolled, face, base, att, dfd, sabre_free, seat_slot, fns, seat_params, rng, legal, log,
                  ev):
-    """Right after a roll, the sabre's owner (if fighting) may have that die re-rolled (A8).
+    """Right after a roll, the sabre's owner (if fighting) may have that die re-rolled ([S3]:
+    once per battle, right after the roll it changes).
 
     ``base`` is the rolled ship's strength without the die (cannons, Lady Beth), for the trace.
     Returns (face, sabre still unused)."""

@@ -96,7 +96,7 @@ def ask(state, cfg, seat, kind, ship, a, b, c, legal, n, seat_slot, fns, seat_pa
 @njit(cache=True)
 def decider_for(state, ship, role_other_than):
     """Seat that decides for ``ship``: itself, or for the ghost the captain (movement, targets)
-    or, in a battle against player ``role_other_than``, the other player (seed 5(4), 5(7))."""
+    or, in a battle against player ``role_other_than``, the other player (rules 5(4), 5(7))."""
     if ship != GHOST:
         return ship
     if role_other_than >= 0:

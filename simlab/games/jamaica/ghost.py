@@ -1,4 +1,4 @@
-"""The two-player ghost ship's turn (seed 5(4)-(5)).
+"""The two-player ghost ship's turn (rules 5(4)-(5)).
 """
 from numba import njit
 
@@ -14,7 +14,7 @@ from .invariants import check_or_raise
 
 @njit(cache=True)
 def ghost_turn(state, cfg, seat_slot, fns, seat_params, rng, legal, log, ev):
-    """The captain moves the ghost ship twice with the two dice (seed 5(4), 5(5)): forward
+    """The captain moves the ghost ship twice with the two dice (rules 5(4), 5(5)): forward
     when it is behind both players, backward when ahead of both, his choice otherwise. Ahead
     and behind are judged by the physical order along the track (``race_position``); a ghost
     level with a player counts as the ``ghost_level`` reading says."""

@@ -1,4 +1,4 @@
-"""Holds (seed 3(1), 3(2)): loading a resource under the loading rules and paying a cost.
+"""Holds (rules 3(1), 3(2)): loading a resource under the loading rules and paying a cost.
 """
 from numba import njit
 

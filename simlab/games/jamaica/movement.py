@@ -1,4 +1,4 @@
-"""Moving (seed 3(1)-(3)): where a move of exactly the die can end, the cost of the space it
+"""Moving (rules 3(1)-(3)): where a move of exactly the die can end, the cost of the space it
 ends on, and falling back when the ship cannot pay it.
 """
 from numba import njit
@@ -30,8 +30,8 @@ def _add_target(d, lap, done, out_dest, out_lap, out_done, n):
 def walk(state, cfg, ship, pos, lap, steps, backward, out_dest, out_lap, out_done):
     """Every space a move of exactly ``steps`` can end on (one per branch choice at forks).
 
-    Forward onto Port Royal on the race lap ends the race: the ship stops there (seed 4, [S5]);
-    a ship behind the start line crosses it and carries on (A5); the ghost ship sails on unless
+    Forward onto Port Royal on the race lap ends the race: the ship stops there (rules 4, [S5]);
+    a ship behind the start line crosses it and carries on (``behind_score``); the ghost ship sails on unless
     ``ghost_ends_game``. Backward out of Port Royal puts a ship behind the start line.
     Writes destination / lap / finished into the out arrays; returns how many.
     """
@@ -86,7 +86,7 @@ def walk(state, cfg, ship, pos, lap, steps, backward, out_dest, out_lap, out_don
 def retreat_targets(state, cfg, ship, out_dest):
     """First spaces behind the ship whose full cost it can pay, one per branch (3(3)).
 
-    Port Royal is free, so a retreat never crosses the start line backwards (A5)."""
+    Port Royal is free, so a retreat never crosses the start line backwards."""
     b = base_of(ship)
     stack = state[S_STACK:S_STACK + 16]
     stack[0] = state[b + B_POS]

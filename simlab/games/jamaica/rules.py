@@ -93,7 +93,7 @@ def play_round(state, cfg, seat_slot, fns, seat_params, rng, legal, chosen, log,
         do_action(state, cfg, p, day, state[S_DAY], seat_slot, fns, seat_params, rng, legal, log, ev)
         if check:
             check_or_raise(state, cfg)
-        if state[b + B_DONE] == 0:  # reaching Port Royal ends the ship's turn (seed 4, [S5])
+        if state[b + B_DONE] == 0:  # reaching Port Royal ends the ship's turn (rules 4, [S5])
             do_action(state, cfg, p, night, state[S_NIGHT], seat_slot, fns, seat_params, rng, legal, log, ev)
             if check:
                 check_or_raise(state, cfg)

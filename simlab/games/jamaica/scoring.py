@@ -1,4 +1,4 @@
-"""The end of the game (seed 4): scores, the tie-break and the result rows.
+"""The end of the game (rules 4): scores, the tie-break and the result rows.
 """
 from numba import njit
 
@@ -21,7 +21,7 @@ N_COLUMNS = 27
 
 @njit(cache=True)
 def space_points(state, cfg, ship):
-    """The white number under the ship (seed 4(1)); Port Royal scores only for a finished ship."""
+    """The white number under the ship (rules 4(1)); Port Royal scores only for a finished ship."""
     b = base_of(ship)
     if state[b + B_DONE]:
         return cfg[O.space_score + 0]
@@ -52,7 +52,7 @@ def treasure_count(state, ship):
 
 @njit(cache=True)
 def score(state, cfg, ship):
-    """Final score = space + doubloons in holds + treasure cards (seed 4)."""
+    """Final score = space + doubloons in holds + treasure cards (rules 4)."""
     return space_points(state, cfg, ship) + amount(state, ship, R_GOLD) + treasure_points(state, cfg, ship)
 
 
@@ -64,7 +64,7 @@ def write_rows(state, cfg, rows):
         b = base_of(p)
         r = rows[p]
         r[COL_SCORE] = score(state, cfg, p)
-        r[COL_TIEBREAK] = race_position(state, cfg, p)  # seed 4: the ship further ahead wins a tie
+        r[COL_TIEBREAK] = race_position(state, cfg, p)  # rules 4: the ship further ahead wins a tie
         r[C_POSITION] = state[b + B_POS]
         r[C_LAP] = state[b + B_LAP]
         r[C_SPACE_POINTS] = space_points(state, cfg, p)

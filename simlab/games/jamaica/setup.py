@@ -1,4 +1,4 @@
-"""Setting up (seed 1, 5(1)-(3)) and refilling hands (2(4)).
+"""Setting up (rules 1, 5(1)-(3)) and refilling hands (2(4)).
 """
 import numpy as np
 from numba import njit
@@ -34,7 +34,7 @@ def setup(state, cfg, n_players, rng):
                 else:
                     state[S_PREV_B + t] = s
         state[S_TOKEN + s] = 1 if cfg[O.space_type + s] == LAIR else 0
-    # treasure cards: shuffle, remove some unseen, the rest is the draw pile (seed 1(1), 5(3))
+    # treasure cards: shuffle, remove some unseen, the rest is the draw pile (rules 1(1), 5(3))
     pile = np.empty(N_TREASURES, dtype=np.int32)
     n = 0
     for k in range(N_TREASURES):

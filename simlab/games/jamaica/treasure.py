@@ -1,4 +1,4 @@
-"""Treasure cards (seed 3(2), 3(4), 5(6)): who holds which, what a power does for its holder,
+"""Treasure cards (rules 3(2), 3(4), 5(6)): who holds which, what a power does for its holder,
 drawing at a lair and handing a card over.
 """
 from numba import njit
@@ -31,7 +31,7 @@ def face_down(state, ship, card):
 @njit(cache=True)
 def transfer_card(state, card, src, dst):
     """Hand a treasure card over; the 6th Hold takes its contents along ([S6]); the ghost ship
-    keeps only doubloons (seed 5(7))."""
+    keeps only doubloons (rules 5(7))."""
     state[S_TOWNER + card] = dst
     if card == T_HOLD6:
         bs = base_of(src)
