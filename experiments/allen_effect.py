@@ -205,7 +205,7 @@ def analyse(ctx: Context):
         e = [proportion(int(counts.get(c, 0)), len(p)) for c in crowns.index]
         dot_interval(axes[0][2], list(crowns.index), [x.value for x in e], [x.lo for x in e], [x.hi for x in e],
                      ylabel="share of games", xlabel="who holds the most crown crosses", label=k, offset=(i - 1) * 0.2,
-                     what="first crown place")
+                     what="first crown place: {}")
     axes[0][2].tick_params(axis="x", labelsize=7)
     for ax in axes[0]:
         ax.legend(fontsize=7)
@@ -216,10 +216,10 @@ def analyse(ctx: Context):
     fair = weights["fair"].iloc[0]
     dot_interval(axes[0][0], [f"{w:g}" for w in weights["weight"]], weights["win_rate"], weights["lo"], weights["hi"],
                  ylabel="win rate", xlabel=f"{STRONG}'s allen_weight (opponent: default {STRONG}, 1.5)", reference=fair,
-                 reference_label="even match", band=Band.effect(BAND, around=fair), what="allen_weight")
+                 reference_label="even match", band=Band.effect(BAND, around=fair), what="allen_weight {}")
     axes[0][0].set_title("does playing Allen's cards pay?")
     dot_interval(axes[0][1], list(uses["uses"]), uses["win_rate"], uses["lo"], uses["hi"], ylabel="win rate",
-                 xlabel="turns the player played Allen's cards", reference=M.fair_rate(on), what="Allen uses")
+                 xlabel="turns the player played Allen's cards", reference=M.fair_rate(on), what="{} Allen uses")
     axes[0][1].set_title(f"{STRONG} mirror match, by Allen uses (association)")
     for ax in axes[0]:
         ax.legend(fontsize=7)
@@ -238,7 +238,7 @@ def analyse(ctx: Context):
         rows = [by.loc[k] if k is not None else None for k in keys]
         pick = [[np.nan if r is None else r[c] for r in rows] for c in ("win_rate", "lo", "hi")]
         dot_interval(axes[0][0], arms3, *pick, ylabel=f"{STRONG}'s win rate", xlabel="game", label=label,
-                     offset=(i - 0.5) * 0.15, what=f"{STRONG}'s win rate")
+                     offset=(i - 0.5) * 0.15, what=f"{STRONG}'s win rate, {{}}")
     axes[0][0].legend(fontsize=7)
     rep.chart("skill", fig, f"How much strategy matters: {STRONG}'s win rate against random play and against "
               f"{SECOND}, with and without Allen (3 players: against two random players; no Allen), 95% intervals",

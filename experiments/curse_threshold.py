@@ -133,11 +133,12 @@ def analyse(ctx: Context):
     fig, axes = new_figure(14, 3.8, ncols=3)
     for n in PLAYERS:
         g = t[t["players"] == n]
-        interval_band(axes[0][0], g["threshold"], g["gap"], g["gap_lo"], g["gap_hi"], f"{n} players", POINTS, "gap")
+        interval_band(axes[0][0], g["threshold"], g["gap"], g["gap_lo"], g["gap_hi"], f"{n} players", POINTS,
+                      "gap at threshold {}")
         interval_band(axes[0][1], g["threshold"], g["elim"], g["elim_lo"], g["elim_hi"], f"{n} players",
-                      what="eliminated")
+                      what="eliminated at threshold {}")
         interval_band(axes[0][2], g["threshold"], g["win_curses"], g["wc_lo"], g["wc_hi"], f"{n} players", NUMBER,
-                      "winners' cubes")
+                      "winners' cubes at threshold {}")
     gap_band = Band.effect(GAP_BAND)
     axes[0][0].axhspan(gap_band.lo, gap_band.hi, color="grey", alpha=0.13, lw=0, label=gap_band.describe(POINTS))
     axes[0][1].axhline(ELIM_FLOOR, color="#c0392b", ls=":", lw=1.2, label=Band.floor(ELIM_FLOOR, "threat floor").describe())
@@ -158,7 +159,7 @@ def analyse(ctx: Context):
     ax = axes[0][0]
     for k in CAPS:
         g = c[c["cap"] == k]
-        interval_band(ax, g["threshold"], g["win"], g["lo"], g["hi"], f"{GREEDY}:cap={k}", what="win rate")
+        interval_band(ax, g["threshold"], g["win"], g["lo"], g["hi"], f"{GREEDY}:cap={k}", what="win rate at threshold {}")
     ax.axhline(c["fair"].mean(), color="black", ls="--", lw=1, label="average seat")
     ax.axvline(PRINTED, color="grey", ls=":", lw=1)
     ax.set_xlabel("curse threshold (cubes)")

@@ -256,7 +256,7 @@ def analyse(ctx: Context):
         for k, rule in enumerate(RULES):
             e = [estimate(r) for _, r in s[s["rule"] == rule].iterrows()]
             dot_interval(ax, [str(n) for n in PLAYERS], [x.value for x in e], [x.lo for x in e], [x.hi for x in e],
-                         ylabel=ylabel, xlabel="players", unit=unit, label=rule, offset=(k - 1) * 0.2, what=title)
+                         ylabel=ylabel, xlabel="players", unit=unit, label=rule, offset=(k - 1) * 0.2, what=title + ", {} players")
         ax.set_title(title, fontsize=9)
     axes[0][0].legend(fontsize=8)
     rep.chart("distance-rules", fig, "The distance rule's readings compared, by player count, with 95% intervals",

@@ -66,7 +66,7 @@ def written(tmp_path_factory):
     fig, axes = new_figure(9, 3.4, ncols=2)
     dot_interval(axes[0][0], ["1", "2", "3", "4"], [0.273, 0.242, 0.243, 0.242], [0.269, 0.238, 0.239, 0.238],
                  [0.277, 0.246, 0.247, 0.246], ylabel="win rate", xlabel="seat", reference=0.25,
-                 band=Band.fairness(0.25, 0.02), what="seat")
+                 band=Band.fairness(0.25, 0.02), what="seat {}")
     integer_histogram(axes[0][1], {"4 players": np.random.default_rng(1).binomial(40, 0.5, 2000)},
                       xlabel="score (points)")
     rep.chart("seat-win-rates", fig, "Win rate by seat", title="Win rate by seat")
@@ -120,7 +120,7 @@ def test_charts_are_svg_files_beside_the_pages_with_hover_values(written):
     assert "base64" not in html_text and "<svg" not in html_text          # referenced, not inlined
     assert "![Win rate by seat](seat-win-rates.svg)" in (out / "report.md").read_text()
     svg = (out / "seat-win-rates.svg").read_text()
-    assert "<title>seat, 1: 27.3% [26.9%, 27.7%]</title>" in svg
+    assert "<title>seat 1: 27.3% [26.9%, 27.7%]</title>" in svg
     assert (out / "win-rate-by-seat.csv").exists() and (out / "every-game.csv").exists()
 
 

@@ -70,12 +70,13 @@ UNIT_SUFFIX = {SHARE: " (%)", POINTS: " (percentage points)"}
 
 def dot_interval(ax, labels: Sequence, est, lo, hi, *, ylabel: str, xlabel: str, unit: str = SHARE,
                  reference: float | None = None, reference_label: str = "fair", band: Band | None = None,
-                 label: str | None = None, offset: float = 0.0, what: str = "") -> None:
+                 label: str | None = None, offset: float = 0.0, what: str = "{}") -> None:
     """Dots with their 95% intervals at categorical positions ``labels`` (a NaN value: no dot), read
     against a ``reference`` line and a named ``band``; every dot shows its value and interval on hover.
 
     Call it once per series (``label``, ``offset``) on the same axes; pass ``reference`` and
-    ``band`` once. The y axis is fitted to the intervals, the reference and the band, not to 0.
+    ``band`` once. ``what`` names a dot in its hover text, ``{}`` standing for its label
+    ("4 players, seat {}"). The y axis is fitted to the intervals, the reference and the band, not to 0.
     """
     est, lo, hi = (np.asarray(x, dtype=float) for x in (est, lo, hi))
     x = np.arange(len(labels)) + offset
@@ -86,7 +87,7 @@ def dot_interval(ax, labels: Sequence, est, lo, hi, *, ylabel: str, xlabel: str,
         c = ax.errorbar([xi], [e], yerr=yerr([e], [a], [b]), fmt="o", capsize=3, color=colour,
                         label=label if colour is None else None)
         colour = c.lines[0].get_color()
-        text = f"{what + ', ' if what else ''}{labels[i]}{' (' + label + ')' if label else ''}: " \
+        text = f"{what.format(labels[i])}{' (' + label + ')' if label else ''}: " \
                f"{fmt_estimate(Estimate(e, a, b, 0, ''), unit)}"
         tip(c.lines[0], text)
         for bar in c.lines[2]:
@@ -107,14 +108,14 @@ def dot_interval(ax, labels: Sequence, est, lo, hi, *, ylabel: str, xlabel: str,
     ax.margins(x=0.08, y=0.08)
 
 
-def interval_band(ax, x, value, lo, hi, label: str, unit: str = SHARE, what: str = "") -> None:
+def interval_band(ax, x, value, lo, hi, label: str, unit: str = SHARE, what: str = "{}") -> None:
     """A line through ``value`` over a numeric ``x`` with its shaded 95% interval band; every
-    point shows its value and interval on hover."""
+    point shows its value and interval on hover (``what``: its name, ``{}`` standing for x)."""
     line, = ax.plot(x, value, marker="o", label=label)
     ax.fill_between(x, lo, hi, color=line.get_color(), alpha=0.18, lw=0)
     for xi, e, a, b in zip(x, value, lo, hi):
         dot, = ax.plot([xi], [e], "o", color=line.get_color())
-        tip(dot, f"{what + ', ' if what else ''}{label}, {xi:g}: {fmt_estimate(Estimate(e, a, b, 0, ''), unit)}")
+        tip(dot, f"{what.format(f'{xi:g}')} ({label}): {fmt_estimate(Estimate(e, a, b, 0, ''), unit)}")
     percent_axis(ax, unit)
 
 

@@ -213,7 +213,8 @@ li.out{border-color:#c0392b!important;background:#fdecea}li.in{border-color:#27a
 li.und{border-color:#e67e22!important}li.note{border-color:#5b7da8!important}
 figure{margin:1em 0}object.chart{display:block;max-width:100%;height:auto}
 figcaption{font-style:italic;color:#555}table.tbl{border-collapse:collapse;font-size:.85em}
-table.tbl td,table.tbl th{border:1px solid #ddd;padding:3px 6px;text-align:right}
+table.tbl td,table.tbl th{border:1px solid #ddd;padding:3px 6px;text-align:right}table.tbl td{white-space:nowrap}
+div.scroll{overflow-x:auto;max-width:100%}
 table.sortable th{cursor:pointer;background:#f4f6f8;user-select:none}table.sortable th:hover{background:#e6ebf0}
 th[aria-sort=ascending]::after{content:" \\25B2"}th[aria-sort=descending]::after{content:" \\25BC"}
 p.csv{font-size:.8em;color:#666}code{background:#f4f4f4;padding:1px 3px}"""
@@ -303,7 +304,8 @@ def html_table(frame: pd.DataFrame) -> str:
     head = "".join(f"<th scope='col'>{e(str(c))}</th>" for c in frame.columns)
     rows = "".join("<tr>" + "".join(f"<td>{e(_cell(v))}</td>" for v in row) + "</tr>"
                    for row in frame.itertuples(index=False))
-    return f"<table class='tbl sortable'><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+    return (f"<div class='scroll'><table class='tbl sortable'><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>"
+            "</table></div>")
 
 
 def ci(row, value: str, lo: str = "lo", hi: str = "hi", unit: str = SHARE, digits: int | None = None) -> str:

@@ -65,7 +65,7 @@ def seat_advantage(rep: Report, frame: pd.DataFrame, rotated: bool = True) -> pd
         fair = g["fair"].iloc[0]
         dot_interval(ax, [str(s) for s in g["seat"]], g["win_rate"], g["lo"], g["hi"], ylabel="win rate",
                      xlabel="seat (1 = start player)", reference=fair, band=Band.fairness(fair, SEAT_BAND),
-                     what=f"{n} players, seat")
+                     what=f"{n} players, seat {{}}")
         ax.set_title(f"{n} players")
     axes[0][0].legend(fontsize=7)
     rep.chart("seat-win-rates", fig, "Win rate by seat with 95% Wilson intervals; dashed: fair rate; green: "
@@ -237,10 +237,10 @@ def skill(rep: Report, frame: pd.DataFrame, strong: str) -> pd.DataFrame:
     fig, axes = new_figure(10, 3.6, ncols=2)
     labels = [str(n) for n in s["players"]]
     dot_interval(axes[0][0], labels, s["skill"], s["skill_lo"], s["skill_hi"], unit=NUMBER, xlabel="players",
-                 ylabel="skill share (0 = luck, 1 = skill)", reference=0.0, reference_label="pure luck", what="skill share")
+                 ylabel="skill share (0 = luck, 1 = skill)", reference=0.0, reference_label="pure luck", what="{} players, skill share")
     dot_interval(axes[0][1], labels, s["beats_random"], s["beats_lo"], s["beats_hi"], xlabel="players",
                  ylabel=f"{strong} ahead of a random player", reference=0.5, reference_label="even",
-                 what="ahead of a random player")
+                 what="{} players, ahead of a random player")
     for ax in axes[0]:
         ax.legend(fontsize=8)
     rep.chart("skill-vs-luck", fig, f"Skill vs luck by player count: {strong} against random players, 95% intervals",
@@ -337,7 +337,7 @@ def variant_effect(rep: Report, base: pd.DataFrame, variant: pd.DataFrame, label
     ax = axes[0][0]
     dot_interval(ax, [str(int(g) + 1) for g in w["group"]], w["difference"], w["lo"], w["hi"], unit=POINTS,
                  xlabel="seat", ylabel="win-rate change (variant - baseline)", reference=0.0,
-                 reference_label="no change", band=effect, what="change in win rate, seat")
+                 reference_label="no change", band=effect, what="seat {}, change in win rate")
     ax.legend(fontsize=7)
     rep.chart(f"effect-{label}", fig, f"{label}: paired change in each seat's win rate with 95% intervals; grey: the "
               f"minimum effect that matters (±{band * 100:g} points)", title=f"{label}: change by seat")
