@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 
 from . import measures as M
-from .charts import dot_interval, integer_histogram, new_figure
+from .charts import dot_interval, integer_histogram, new_figure, tip
 from .report import Report, ci, formatted, md_escape, num, pct
 from .stats import Estimate, paired_column_difference
 from .wording import (CHANGE, NUMBER, POINTS, TIE, Band, best_of, compare, difference, fmt_estimate, fmt_ratio,
-                      fmt_share, join)
+                      fmt_count, fmt_share, join)
 
 SEAT_BAND = 0.02       # a seat is "fair" if its win rate is within 2 points of the fair rate
 USAGE_FLAG = 0.5       # standardized winners-vs-others difference above which a column is flagged
@@ -163,6 +163,7 @@ def strategies(rep: Report, frame: pd.DataFrame) -> pd.DataFrame | None:
     rank = M.ranking(h2h)
     names = list(rank["strategy"])
     mat = h2h.pivot(index="a", columns="b", values="a_ahead").reindex(index=names, columns=names)
+    cells = h2h.set_index(["a", "b"])
     fig, axes = new_figure(1.2 * len(names) + 2.5, 1.0 * len(names) + 1.5)
     ax = axes[0][0]
     im = ax.imshow(mat.to_numpy(dtype=float), cmap="RdBu", vmin=0, vmax=1)
@@ -172,7 +173,10 @@ def strategies(rep: Report, frame: pd.DataFrame) -> pd.DataFrame | None:
         for j in range(len(names)):
             v = mat.iloc[i, j]
             if not pd.isna(v):
-                ax.text(j, i, f"{v:.0%}", ha="center", va="center", fontsize=8)
+                c = cells.loc[(names[i], names[j])]
+                tip(ax.text(j, i, f"{v:.0%}", ha="center", va="center", fontsize=8),
+                    f"{names[i]} ahead of {names[j]}: {fmt_share(v, c['lo'], c['hi'])} of "
+                    f"{fmt_count(c['meetings'])} meetings")
     ax.set_xlabel("opponent B")
     ax.set_ylabel("strategy A")
     fig.colorbar(im, ax=ax, label="share of meetings A finishes ahead of B")
