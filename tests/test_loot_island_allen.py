@@ -2,9 +2,8 @@
 from loot_island_helpers import Game, card, play_code
 from simlab.games.loot_island import rules
 from simlab.games.loot_island.components import EV_A3, SYM_DRAW
-from simlab.games.loot_island.state import (B_ALLEN_USES, B_CROSSES, B_GOLD, B_HAND_N, B_ISLETS, B_SUPPLY,
-                                            S_ALLEN, S_CORNER, S_EVENT,
-                                            S_TLOC, STOP, T_DISC, T_KEPT)
+from simlab.games.loot_island.state import (B_ALLEN_USES, B_CROSSES, B_GOLD, B_HAND_N, B_ISLETS, B_SUPPLY, PASS,
+                                            S_ALLEN, S_CORNER, S_EVENT, S_TLOC, STOP, T_DISC, T_KEPT)
 
 ALLEN = 2
 
@@ -33,7 +32,7 @@ def test_allen_cards_offered_on_a_players_turn_only_in_the_two_player_game():
     g.give(ALLEN, card(1, 6, 1))
     n = rules.action_choices(g.state, g.cfg, 0, g.legal)
     codes = set(int(x) for x in g.legal[:n])
-    assert play_code(3, 1, allen=True) in codes and rules.PASS in codes
+    assert play_code(3, 1, allen=True) in codes and PASS in codes
 
 
 def test_example_blue_plays_allens_cards_his_compass_on_top_the_draw_helps_blue_only():

@@ -6,6 +6,7 @@ from loot_island_helpers import Game
 from simlab.core.runner import Prepared, RunConfig
 from simlab.games.loot_island import GAME, rules
 from simlab.games.loot_island.components import PARAMS
+from simlab.games.loot_island.state import M_DISC, S_MLOC
 
 SEATS = ("hunter", "cautious", "collector", "random", "hunter")
 
@@ -35,7 +36,7 @@ def test_invariants_random_play_all_variants(n):
 def test_invariant_checker_detects_a_lost_card_and_a_doubled_compass():
     g = Game(4, deal=True)
     assert g.check() == 0
-    g.state[rules.S_MLOC + g.hand(0)[0]] = rules.M_DISC
+    g.state[S_MLOC + g.hand(0)[0]] = M_DISC
     assert g.check() != 0
     g = Game(4)
     g.compass(3, 1)

@@ -4,6 +4,7 @@ import itertools
 import numpy as np
 from loot_island_helpers import Game
 from simlab.games.loot_island import rules
+from simlab.games.loot_island.board import EV_HEALER
 from simlab.games.loot_island.components import PARAMS
 from simlab.games.loot_island.state import (B_ELIM, B_FEE, B_GOLD, B_GROSS, B_HEALER, B_NET, ELIM_CURSES, ELIM_FEE,
                                             ELIM_NONE, S_HEALERS, S_START)
@@ -130,7 +131,7 @@ def test_rule_thirteen_curse_cubes_eliminate_twelve_do_not():
 
 def test_rule_healers_chosen_fewest_cubes_first_ties_nearest_start_clockwise_zero_cubes_none():
     g = end_game(4, [5, 2, 0, 2], start=2)
-    order = [int(e[1]) for e in g.events() if e[0] == rules.EV_HEALER]
+    order = [int(e[1]) for e in g.events() if e[0] == EV_HEALER]
     assert order == [3, 1, 0] and g.at(B_HEALER, 2) == -1 and g.at(B_FEE, 2) == 0
 
 

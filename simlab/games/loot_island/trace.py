@@ -4,12 +4,12 @@ Map cards are written ``A7`` (colour A, value 7), ``B*`` a wild; symbols follow 
 ``[+1]`` counts as 2 cards, ``[draw]``, ``[cube-]`` discard a curse cube, ``[chest]``.
 Treasures are written ``#16 money bag (12 gold, curse 4)``.
 """
-from .components import (COLOUR_NAMES, EVENT_NAMES, ISLET_ACTION_NAMES, PER_COLOUR, TYPE_NAMES)
-from .rules import (CW_B4, CW_BOTTOM, CW_ISLET_MOVE, CW_PLAY, CW_TOP, EV_A1_DRAW, EV_A2_REVEAL, EV_B10_DISCARD,
-                    EV_CARD, EV_CLEANUP, EV_COMPASS, EV_CROWNS, EV_DECKOUT, EV_EFFECT, EV_ELIM, EV_EVENT,
-                    EV_EXPLORE, EV_FINAL, EV_HAND, EV_HEALER, EV_ISLET, EV_ISLET_FLIP, EV_ISLET_RESULT, EV_PASS, EV_PLAY, EV_REFILL,
-                    EV_ROUND, EV_SCORE, EV_SETUP, EV_SHIP, EV_TAKE, FX_A3, FX_B8, FX_COPY_DISCARD, FX_COPY_DRAW,
-                    FX_DISCARD, FX_DRAW, FX_ONE_CURSE, SHIP_B1, SHIP_B2, SHIP_ISLET, TAKE_A2, TAKE_ISLET)
+from .board import (CW_B4, CW_BOTTOM, CW_ISLET_MOVE, CW_PLAY, CW_TOP, EV_A1_DRAW, EV_A2_REVEAL, EV_B10_DISCARD, EV_CARD,
+                    EV_CLEANUP, EV_COMPASS, EV_CROWNS, EV_DECKOUT, EV_EFFECT, EV_ELIM, EV_EVENT, EV_EXPLORE, EV_FINAL,
+                    EV_HAND, EV_HEALER, EV_ISLET, EV_ISLET_FLIP, EV_ISLET_RESULT, EV_PASS, EV_PLAY, EV_REFILL, EV_ROUND,
+                    EV_SCORE, EV_SETUP, EV_SHIP, EV_TAKE, FX_A3, FX_B8, FX_COPY_DISCARD, FX_COPY_DRAW, FX_DISCARD,
+                    FX_DRAW, FX_ONE_CURSE, SHIP_B1, SHIP_B2, SHIP_ISLET, TAKE_A2, TAKE_ISLET)
+from .components import COLOUR_NAMES, EVENT_NAMES, ISLET_ACTION_NAMES, PER_COLOUR, TYPE_NAMES
 from .state import SKIP, SUPPLY
 
 EVENT_TEXT = {
