@@ -136,6 +136,25 @@ def test_trace_narrates_a_whole_two_player_game_with_allens_plays():
     assert "Seat 1 (hunter)" in text and "gold." in text or "eliminated" in text
 
 
+@pytest.mark.parametrize("n", [2, 5])
+def test_trace_crown_crosses_line_matches_the_final_state(n):
+    """The trace's "Crown crosses (seats[, Allen])" line lists every seat's crosses, then Allen's, as the
+    result rows hold them at game end."""
+    prep = Prepared(RunConfig("loot-island", n, SEATS[:n], 1, seed=11))
+    for game in range(40):
+        out, log = prep.play(game, 1, 20000)
+        text = GAME.narrate(log, n, prep.values, prep.labels)
+        line = next(x for x in text.splitlines() if "Crown crosses" in x)
+        shown = [int(v) for v in line.split("[")[1].rstrip("].").split(",")]
+        expect = [int(out[0, p, rules.C_CROSSES]) for p in range(n)]
+        if n == 2:
+            expect.append(int(out[0, 0, rules.C_ALLEN_CROSSES]))
+        assert shown == expect
+        if sum(expect) > 0 and expect[0] > 0:
+            return
+    raise AssertionError("no game with crosses for seat 1 in 40 games")
+
+
 def test_information_variants_leave_random_play_unchanged():
     """Face-up healers and events only inform players: with random play the games are identical."""
     base = frame(3, 100, seats=("random",) * 3)

@@ -184,7 +184,7 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
         elif kind == EV_HEALER:
             lines.append(f"  {who(a)} ({d} cubes) takes healer {b + 1}: fee {c}.")
         elif kind == EV_CROWNS:
-            crosses = [b, c, d, e, f][:n_players + (1 if allen else 0)]
+            crosses = [a, b, c, d, e][:n_players + (1 if allen else 0)]
             lines.append(f"  Crown crosses (seats{', Allen' if allen else ''}): {crosses}.")
         elif kind == EV_SCORE:
             if b:
