@@ -458,6 +458,27 @@ def test_rule_treasure_deck_running_dry_jumps_to_game_end():
     assert take_events(g) == []  # the partial reveal is not handed out (deck_out_distribute=false)
 
 
+def test_reading_unclaimed_loot_a_landing_left_without_compasses_is_explored_discarded_or_not_revealed():
+    """A landing can reach the loot count with no compass on it: here seat 0, with no compass left in
+    its supply, takes the only compass off landing 0 to join landing 2. The rulebook reveals one
+    treasure per compass plus one per chest and is silent on nobody being there (`unclaimed_loot`):
+    by default the chest's treasure is revealed and discarded; `not_revealed` leaves the deck alone."""
+    for reading, revealed in (("discarded", 1), ("not_revealed", 0)):
+        g = loot_setup(4, unclaimed_loot=reading)
+        g.column(0, [card(0, 4, 1), card(0, 5, 1), card(0, 6, 1), card(0, 7, 1), card(0, 8, 0)])  # 5, 1 chest
+        for landing in (0, 3, 5):
+            g.compass(landing, 0)
+        g.give(0, card(1, 4, 1))
+        g.prefer(0, [0, card(1, 4, 1), STOP])   # D_SOURCE: the compass leaves landing 0
+        g.run(rules.OP_PLAY, 0, 0, 2, 1)
+        assert g.stack(0) == [] and g.stack(2) == [0]
+        deck = g.at(S_TDECK_N)
+        g.run(rules.OP_COAST, 0)
+        assert [(int(e[1]), int(e[2]), int(e[6])) for e in g.events() if e[0] == EV_EXPLORE][0] == (0, 1, revealed)
+        assert take_events(g) == [] and g.at(S_TDISC_N) == revealed and g.at(S_TDECK_N) == deck - revealed
+        assert g.check() == 0
+
+
 def test_rule_a_player_without_cards_can_only_pass():
     g = Game(4)
     n = rules.action_choices(g.state, g.cfg, 1, g.legal)

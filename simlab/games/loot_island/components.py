@@ -186,6 +186,19 @@ PARAMS = ParamTable((
           choices=("nobody", "actor")),
     Param("events_in_final", False, "the round-5 event also applies during the final exploration",
           ASSUMPTION, "[S0]: events apply to their round; the final exploration follows round 5"),
+    Param("crown_ranking", "before_fee",
+          "crown places go to the players the curse cubes leave in, before the healer fee eliminates anyone "
+          "(before_fee), or are ranked again among the players the fee leaves in (after_fee)",
+          ASSUMPTION, "rulebook end steps 2-4: step 2 eliminates 13+ cubes; step 4 counts the treasure value, "
+                      "crown places 'among players not eliminated' included, then subtracts the fee, and a player "
+                      "who cannot pay is eliminated 'now', after the places were given",
+          choices=("before_fee", "after_fee")),
+    Param("unclaimed_loot", "discarded",
+          "a landing that reaches the loot count with no compass left on it (they all moved to other landings): its "
+          "treasures are revealed and discarded, or not revealed at all",
+          ASSUMPTION, "rulebook phase 3 reveals one treasure per compass plus one per chest and hands them out in "
+                      "compass order; it is silent on a landing nobody is at. Revealed and discarded follows its "
+                      "steps literally", choices=("discarded", "not_revealed")),
     Param("deck_out_distribute", False, "when the treasure deck runs dry, the partly revealed cards are still handed out",
           ASSUMPTION, "[S0] 'jump directly to game end step 2'"),
     Param("start_hand_extra", 1, "start-hand variant: extra cards dealt per seat after the start player",
@@ -212,3 +225,6 @@ O = PARAMS.offset_tuple()
 FACING_RANDOM, FACING_CW = (PARAMS.choice("ship_facing", c) for c in ("random", "clockwise"))
 COPY_NONE, COPY_ACTOR = (PARAMS.choice("one_copy_allen", c) for c in ("none", "actor"))
 A3_NOBODY, A3_ACTOR = (PARAMS.choice("a3_with_allen", c) for c in ("nobody", "actor"))
+CROWNS_BEFORE_FEE, CROWNS_AFTER_FEE = (PARAMS.choice("crown_ranking", c) for c in ("before_fee", "after_fee"))
+UNCLAIMED_DISCARDED, UNCLAIMED_NOT_REVEALED = (PARAMS.choice("unclaimed_loot", c)
+                                              for c in ("discarded", "not_revealed"))

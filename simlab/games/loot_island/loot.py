@@ -5,7 +5,7 @@ from numba import njit
 from .board import (EV_B10_DISCARD, EV_CLEANUP, EV_DECKOUT, EV_EXPLORE, EV_FINAL, TAKE_LOOT, allen_choice, ask,
                     cards_needed, current_coast, discard_map, drop_curses, event_now, is_allen, lb, log_ev,
                     near_landing, remove_from_row, reveal_treasures, set_ctx, take_one)
-from .components import EV_A4, EV_B10, EV_B11, EV_B12, EV_B13, EV_B14, O
+from .components import EV_A4, EV_B10, EV_B11, EV_B12, EV_B13, EV_B14, O, UNCLAIMED_NOT_REVEALED
 from .state import (B_LOOT_TURNS, B_SUPPLY, D_PICK, L_CARDS, L_CHESTS, L_COLOUR, L_COMP, L_COUNT, L_LAST, L_N, L_NCOMP,
                     P0, PB, PH_FINAL, PH_LOOT, S_DECKOUT, S_FACING, S_LANDING_DONE, S_PHASE, S_PLAYERS, S_REVEAL,
                     S_REVEAL_N, S_TDISC, S_TDISC_N, S_TLOC, T_DISC, T_REVEAL)
@@ -16,6 +16,17 @@ def distribute(state, cfg, seat_slot, fns, sp, rng, legal, log, landing, big):
     """Hand out the revealed treasures in compass order (bottom first; B13 top first)."""
     base = lb(landing)
     nc = state[base + L_NCOMP]
+    if nc == 0:
+        # Every compass left the landing after its cards went down (taken for another landing, islet T4,
+        # event B4), so nobody takes the loot: reading `unclaimed_loot` = discarded.
+        while state[S_REVEAL_N] > 0:
+            t = state[S_REVEAL]
+            remove_from_row(state, S_REVEAL, S_REVEAL_N, t)
+            n = state[S_TDISC_N]
+            state[S_TDISC + n] = t
+            state[S_TDISC_N] = n + 1
+            state[S_TLOC + t] = T_DISC
+        return
     reverse = event_now(state, cfg) == EV_B13
     got_any = np.zeros(6, dtype=np.int64)
     while state[S_REVEAL_N] > 0:
@@ -35,14 +46,6 @@ def distribute(state, cfg, seat_slot, fns, sp, rng, legal, log, landing, big):
             remove_from_row(state, S_REVEAL, S_REVEAL_N, t)
             got_any[a] = 1
             take_one(state, cfg, seat_slot, fns, sp, rng, legal, log, a, t, True, TAKE_LOOT)
-        if nc == 0:  # nobody to take them (cannot happen with compasses; kept safe)
-            while state[S_REVEAL_N] > 0:
-                t = state[S_REVEAL]
-                remove_from_row(state, S_REVEAL, S_REVEAL_N, t)
-                n = state[S_TDISC_N]
-                state[S_TDISC + n] = t
-                state[S_TDISC_N] = n + 1
-                state[S_TLOC + t] = T_DISC
     for a in range(6):
         if got_any[a]:
             state[P0 + a * PB + B_LOOT_TURNS] += 1
@@ -62,7 +65,7 @@ def explore_landing(state, cfg, seat_slot, fns, sp, rng, legal, log, landing, bi
         k += 1
     if e == EV_B11:
         k -= 1
-    if k < 0:
+    if k < 0 or (state[base + L_NCOMP] == 0 and cfg[O.unclaimed_loot] == UNCLAIMED_NOT_REVEALED):
         k = 0
     got = reveal_treasures(state, rng, k, T_REVEAL)
     log_ev(state, log, EV_EXPLORE, landing, 1 if big else 2, state[base + L_COUNT], state[base + L_CHESTS],

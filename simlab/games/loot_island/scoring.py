@@ -1,10 +1,11 @@
 """End of the game, steps 2-4: curse elimination, healers, treasure value (books, jewels, crowns,
-skulls, start tile) and the healer fee."""
+skulls, start tile) and the healer fee (and, under the reading ``crown_ranking`` = after_fee, the
+crown places ranked again without the players the fee eliminated)."""
 import numpy as np
 from numba import njit
 
 from .board import EV_CROWNS, EV_ELIM, EV_HEALER, ask, log_ev, n_actors, set_ctx
-from .components import N_TREASURE, O, T_BOOK, T_CROWN, T_JEWEL, T_SKULL
+from .components import CROWNS_AFTER_FEE, N_TREASURE, O, T_BOOK, T_CROWN, T_JEWEL, T_SKULL
 from .state import (B_CROSSES, B_CURSES, B_ELIM, B_FEE, B_GOLD, B_GROSS, B_HEALER, B_NET, D_HEALER, ELIM_CURSES,
                     ELIM_FEE, ELIM_NONE, P0, PB, PH_END, S_HEALER_OWNER, S_HEALERS, S_PHASE, S_PLAYERS, S_START, S_TLOC,
                     T_KEPT)
@@ -216,3 +217,29 @@ def final_scoring(state, cfg, seat_slot, fns, sp, rng, legal, log):
         if state[base + B_NET] < 0:
             state[base + B_ELIM] = ELIM_FEE
             log_ev(state, log, EV_ELIM, p, ELIM_FEE, state[base + B_NET])
+    if cfg[O.crown_ranking] == CROWNS_AFTER_FEE:
+        rerank_crowns(state, cfg, crosses, active, prize)
+
+
+@njit(cache=True)
+def rerank_crowns(state, cfg, crosses, active, prize):
+    """Reading ``crown_ranking`` = after_fee: the crown places are given again among the players the
+    healer fee left in. Prizes never rise with the place (``check``), so removing a player never
+    lowers anyone's prize and one re-ranking cannot eliminate anybody else."""
+    n = state[S_PLAYERS]
+    out = False
+    for p in range(n):
+        if state[P0 + p * PB + B_ELIM] == ELIM_FEE:
+            active[p] = 0
+            out = True
+    if not out:
+        return
+    before = prize.copy()
+    crown_prizes(cfg, crosses, active, n_actors(state), prize)
+    for p in range(n):
+        base = P0 + p * PB
+        if state[base + B_ELIM] == ELIM_NONE:
+            gain = prize[p] - before[p]
+            state[base + B_GOLD + T_CROWN] += gain
+            state[base + B_GROSS] += gain
+            state[base + B_NET] += gain
