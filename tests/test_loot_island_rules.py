@@ -1,5 +1,6 @@
 """Loot Island: one test per rule of setup, phase 1, phase 2 (playing cards, passing) and phase 3."""
 import numpy as np
+import pytest
 from loot_island_helpers import Game, card, play_code
 from simlab.games.loot_island import rules
 from simlab.games.loot_island.board import EV_EXPLORE, EV_PASS, EV_TAKE
@@ -7,7 +8,7 @@ from simlab.games.loot_island.components import SYM_DISCARD, SYM_DRAW
 from simlab.games.loot_island.state import (B_CURSES, B_HAND_N, B_HEALER, B_PASSED, B_START_TAKEN, B_SUPPLY, COPY_SKIP,
                                             ISLET_DOWN, ISLET_UP, L0, L_COLOUR, L_COUNT, L_LAST, LB, M_COL, M_DISC, P0,
                                             PASS, PB, PH_FINAL, S_CORNER, S_DECKOUT, S_EVENT, S_EVENT_SEQ, S_FACING,
-                                            S_HEALERS, S_ISLET, S_MDISC_N, S_MDRAW, S_MDRAW_N, S_MLOC, S_PHASE,
+                                            S_HEALERS, S_ISLET, S_MDISC, S_MDISC_N, S_MDRAW, S_MDRAW_N, S_MLOC, S_PHASE,
                                             S_REVEAL, S_REVEAL_N, S_ROUND, S_START, S_TDECK, S_TDECK_N, S_TDISC,
                                             S_TDISC_N, S_TLOC, STOP, T_DISC, T_KEPT, T_REVEAL)
 
@@ -63,10 +64,26 @@ def test_rule_setup_framed_islet_removed_below_five_players():
     assert [int(x) for x in Game(5).state[S_ISLET:S_ISLET + 7]] == [0] * 7
 
 
-def test_variant_start_hand_later_seats_dealt_more_then_discard_to_hand_size():
-    g = Game(4, start_hand_variant=True, deal=True)
-    assert [g.at(B_HAND_N, p) for p in range(4)] == [7, 7, 7, 7]
-    assert g.at(S_MDISC_N) == 1 + 2 + 3  # seats 2, 3, 4 got 8, 9, 10 and kept 7
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_variant_start_hand_fixed_deal_of_8_9_10_11_in_turn_order_then_keep_the_hand_size(n):
+    """Rulebook variant: the 2nd player in turn order is dealt 8 cards, the 3rd 9, the 4th 10, the 5th 11,
+    at every player count; everyone then keeps 7 (2 players: 6). The start player gets the normal hand.
+    Each seat's deal is a run of cards off the top of the deck: its kept hand plus its discards."""
+    keep = 6 if n == 2 else 7
+    g = Game(n, start_hand_variant=True)
+    start = n - 1
+    g.state[S_START] = start
+    deck = [int(m) for m in g.state[S_MDRAW:S_MDRAW + g.at(S_MDRAW_N)]][::-1]   # top first
+    g.run(rules.OP_DEAL)
+    discarded = {int(m) for m in g.state[S_MDISC:S_MDISC + g.at(S_MDISC_N)]}
+    top = 0
+    for k, dealt in enumerate([keep, 8, 9, 10, 11][:n]):
+        p = (start + k) % n
+        block = set(deck[top:top + dealt])
+        top += dealt
+        assert g.at(B_HAND_N, p) == keep and set(g.hand(p)) <= block
+        assert len(block & discarded) == dealt - keep
+    assert len(discarded) == top - n * keep
 
 
 # ---------------------------------------------------------------- decks

@@ -156,9 +156,9 @@ def test_rule_crowns_ranked_among_players_still_in_only():
 
 def test_reading_crown_ranking_before_or_after_the_healer_fee_eliminates():
     """Seat 0 leads the crowns (4 crosses) but its fee (healer 2/cube + 5, 12 cubes: 29) exceeds its
-    treasure (1 gold + 25 for first place; seat 1 holds the start tile), so the fee eliminates it. The rulebook's end step 4 counts
-    the treasure value, crown places included, before the fee: seats 1 and 2 keep 2nd and 3rd
-    (`crown_ranking` = before_fee). Under after_fee they move up to 1st and 2nd."""
+    treasure (1 gold + 25 for first place; seat 1 holds the start tile), so the fee eliminates it. The
+    rulebook's end step 4 counts the treasure value, crown places included, before the fee: seats 1
+    and 2 keep 2nd and 3rd (`crown_ranking` = before_fee). Under after_fee they move up to 1st and 2nd."""
     for reading, second, third in (("before_fee", 18, 11), ("after_fee", 25, 18)):
         g = end_game(3, [12, 0, 0], start=1, healers=[8, 0, 1], kept={0: [19], 1: [2], 2: [0]},
                      crown_ranking=reading)

@@ -201,8 +201,11 @@ PARAMS = ParamTable((
                       "steps literally", choices=("discarded", "not_revealed")),
     Param("deck_out_distribute", False, "when the treasure deck runs dry, the partly revealed cards are still handed out",
           ASSUMPTION, "[S0] 'jump directly to game end step 2'"),
-    Param("start_hand_extra", 1, "start-hand variant: extra cards dealt per seat after the start player",
-          VARIANT, "[S0] variants: 2nd player 8, 3rd 9, 4th 10, 5th 11", low=0, high=5),
+    Param("start_hand_deal", (8, 9, 10, 11),
+          "start-hand variant: map cards dealt to the 2nd, 3rd, 4th, 5th player in turn order (the start player "
+          "gets the normal hand); each keeps the hand size (7; 2 players: 6) and discards the rest",
+          VARIANT, "[S0] variants: 2nd player 8, 3rd 9, 4th 10, 5th 11 cards, then keep 7 (2 players: 6)",
+          low=1, high=20),
     # variants and switches
     Param("allen", True, "play the 2-player game with the virtual third player Allen (off: plain 2-player game)",
           FACT, "[S0] 2-player rules; off is a what-if switch to measure his effect"),

@@ -111,13 +111,14 @@ def setup(state, cfg, n_players, rng):
 
 @njit(cache=True)
 def deal_hands(state, cfg, seat_slot, fns, sp, rng, legal, log):
-    """Deal the start hands (start-hand variant: later seats get more and discard down)."""
+    """Deal the start hands (start-hand variant: the 2nd..5th player in turn order get the fixed
+    ``start_hand_deal`` whatever the player count, and discard down to the hand size)."""
     n = state[S_PLAYERS]
     size = hand_target(state, cfg)
     for k in range(n):
         p = (state[S_START] + k) % n
-        extra = k * cfg[O.start_hand_extra] if cfg[O.start_hand_variant] else 0
-        draw_map(state, rng, p, size + extra)
+        dealt = cfg[O.start_hand_deal + k - 1] if (cfg[O.start_hand_variant] and k > 0) else size
+        draw_map(state, rng, p, dealt)
         while state[P0 + p * PB + B_HAND_N] > size:
             set_ctx(state, 1)
             m = hand_choices(state, p, legal, False)
