@@ -181,8 +181,11 @@ PARAMS = ParamTable((
           ASSUMPTION, "[S0] 'move one of your compasses' to a landing where you have none"),
     Param("a2_count_allen", False, "event A2 reveals one treasure for Allen too in the 2-player game",
           ASSUMPTION, "spec 5: Allen never passes, so he is not counted"),
-    Param("a3_with_allen", "nobody", "event A3's curse cube when Allen's cards pay for an islet: nobody or the actor",
-          ASSUMPTION, "Allen never takes cubes; the acting player did not use an islet himself",
+    Param("a3_with_allen", "actor",
+          "event A3's curse cube when Allen's cards pay for an islet: the acting player (who uses the islet), or "
+          "nobody (Allen never takes cubes)",
+          ASSUMPTION, "[S0] A3 'every time a player uses an islet he takes a curse cube'; B9 makes the acting "
+                      "player the islet's user (he must pass), so A3 reads 'uses' the same way",
           choices=("nobody", "actor")),
     Param("events_in_final", False, "the round-5 event also applies during the final exploration",
           ASSUMPTION, "[S0]: events apply to their round; the final exploration follows round 5"),

@@ -28,13 +28,10 @@ def use_islet(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, i, c):
         set_ctx(state, i, colour, 1 if allen else 0)
         m = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_PAY, n)
         discard_map(state, m)
-    if e == EV_A3:
-        if not allen:
-            take_curses(state, p, 1)
-            log_ev(state, log, EV_EFFECT, FX_A3, p, 1)
-        elif cfg[O.a3_with_allen] == A3_ACTOR:
-            take_curses(state, p, 1)
-            log_ev(state, log, EV_EFFECT, FX_A3, p, 1)
+    if e == EV_A3 and (not allen or cfg[O.a3_with_allen] == A3_ACTOR):
+        # the acting player uses the islet, also with Allen's cards (as under B9); Allen never takes cubes
+        take_curses(state, p, 1)
+        log_ev(state, log, EV_EFFECT, FX_A3, p, 1)
     state[S_ISLET + i] = ISLET_DOWN
     state[S_ISLETS_USED] |= 1 << i
     if allen:
