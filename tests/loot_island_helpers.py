@@ -135,7 +135,8 @@ class Game:
 
 
 def card(colour, value, copy=0):
-    """Map card id: value 1..10, or 0 for a wild; copy 0 is the one carrying the symbol (spec 1.2)."""
+    """Map card id: value 1..10, or 0 for a wild; copy 0 is the one carrying the symbol
+    (docs/rules/loot_island.md section 5.2)."""
     slot = 20 + copy if value == 0 else 2 * (value - 1) + copy
     return colour * PER_COLOUR + slot
 

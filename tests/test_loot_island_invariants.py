@@ -1,4 +1,6 @@
 """Loot Island invariants over many games, reproducibility, scores recomputed from the rows, trace."""
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -123,6 +125,16 @@ def test_columns_declared_and_variants_listed():
     assert {"healers-face-up", "events-face-up", "start-hand", "no-allen"} <= set(GAME.variants)
     for name, over in GAME.variants.items():
         PARAMS.resolve(over)
+
+
+def test_rules_doc_is_the_projects_own_and_documents_every_parameter():
+    """The game points at its rules doc in the repository, which names every rule parameter; no
+    parameter cites a source users cannot see."""
+    doc = Path(__file__).resolve().parent.parent / GAME.rules_file
+    assert GAME.rules_file == "docs/rules/loot_island.md" and doc.is_file()
+    text = doc.read_text()
+    assert [p.name for p in PARAMS.params if f"`{p.name}`" not in text] == []
+    assert [p.name for p in PARAMS.params if "shared/" in p.source or "seeds/" in p.source] == []
 
 
 def test_trace_narrates_a_whole_two_player_game_with_allens_plays():

@@ -143,7 +143,7 @@ def test_islet_T7_moves_the_ship_or_not():
     assert g.at(S_CORNER) == 1 and rules.current_coast(g.state) == 1
     g = islet_game()
     pay(g, 0)
-    g.prefer(0, [0])              # the seed's red player decides not to move the ship
+    g.prefer(0, [0])              # the rulebook's red player decides not to move the ship
     g.run(rules.OP_ISLET, 0, 0, T7, 0)
     assert g.at(S_CORNER) == 0
 

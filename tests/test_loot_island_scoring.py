@@ -1,4 +1,5 @@
-"""Loot Island end of game: the seed's worked scoring examples and one test per end rule."""
+"""Loot Island end of game: the rulebook's worked scoring examples (docs/rules/loot_island.md section 4.1)
+and one test per end rule."""
 import itertools
 
 import numpy as np

@@ -15,7 +15,7 @@ from .state import (B_CURSES, B_HAND_N, B_HEALER, B_PASS_ROUND1, B_SUPPLY, D_DIS
 
 @njit(cache=True)
 def setup(state, cfg, n_players, rng):
-    """Board, decks, hands, healers, events, islets and player areas (seed 'game setup')."""
+    """Board, decks, hands, healers, events, islets and player areas (rulebook 'game setup')."""
     state[:] = 0
     state[S_PLAYERS] = n_players
     allen = 1 if (n_players == 2 and cfg[O.allen]) else 0

@@ -86,8 +86,8 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
         elif kind == EV_ROUND:
             lines.append("")
             ev_text = f"event {EVENT_NAMES[e]} ({EVENT_TEXT[EVENT_NAMES[e]]})" if e >= 0 else "no event"
-            lines.append(f"=== Round {a}: the ship at corner {b} points at coast {d + 1} (landings {d + 1}a, {d + 1}b); "
-                         f"{ev_text}.")
+            lines.append(f"=== Round {a}: the ship at corner {b} points at coast {d + 1} "
+                         f"(landings {d + 1}a, {d + 1}b); {ev_text}.")
         elif kind == EV_EVENT:
             lines.append(f"  Event {EVENT_NAMES[a]} is revealed for round {b}.")
         elif kind == EV_SHIP:
