@@ -20,10 +20,11 @@ from numba import njit
 
 from simlab.core.rng import randint
 from simlab.core.strategy import StrategyParam, strategy
-from simlab.games.jamaica.components import (A_BACK, A_CANNON, A_FOOD, A_FWD, A_GOLD, LAIR, MAX_HOLDS, O, PORT,
-                                            PR, R_CANNON, R_FOOD, R_GOLD, SEA, STAR, T_BETH, T_HOLD6, T_MAP,
-                                            T_SABRE)
-from simlab.games.jamaica.rules import amount, base_of, hold_usable, progress, walk
+from simlab.games.jamaica.components import (A_BACK, A_CANNON, A_FOOD, A_FWD, A_GOLD, LAIR, MAX_HOLDS, N_SPACES,
+                                            NEXT_INNER, NEXT_OUTER, O, PORT, PR, R_CANNON, R_FOOD, R_GOLD, SEA, STAR,
+                                            T_BETH, T_HOLD6, T_MAP, T_SABRE)
+from simlab.games.jamaica.common import amount, base_of, hold_usable
+from simlab.games.jamaica.movement import walk
 from simlab.games.jamaica.state import (B_DONE, B_HAND, B_HAND_N, B_HN, B_HTYPE, B_LAP, B_POS, BACKWARD_FLAG,
                                         DEC_CANNONS, DEC_CARD, DEC_DICE, DEC_GHOST, DEC_HOLD, DEC_LOOT, DEC_MOVE,
                                         DEC_PAY, DEC_RETREAT, DEC_SABRE, DEC_TARGET, GHOST, LOOT_BLIND, LOOT_CARD,
@@ -39,12 +40,42 @@ STYLE_RACER, STYLE_HOARDER, STYLE_FIGHTER, STYLE_BALANCED = 0, 1, 2, 3
 ATTACK_SHARE = np.array([0.0, 0.3, 1.0, 0.5])    # share of cannons committed when attacking, by style
 
 
+def _moves_made():
+    """Per space: 32 - fewest forward moves left to Port Royal (start = 0) on the printed track.
+
+    The heuristics' worth of a position (what a move gains toward the finish), not a rule: the
+    rules rank ships by the track's physical order (``track_order``)."""
+    left = [0] * N_SPACES
+    for s in range(N_SPACES - 1, 0, -1):   # every successor has a larger id except 49 -> 0
+        best = 99
+        for t in (NEXT_OUTER[s], NEXT_INNER[s]):
+            if t == 0:
+                best = 1
+            elif t > 0:
+                best = min(best, 1 + left[t])
+        left[s] = best
+    lap = 1 + left[NEXT_OUTER[0]]
+    return np.array([0] + [lap - left[s] for s in range(1, N_SPACES)], dtype=np.int64)
+
+
+MOVES_MADE = _moves_made()
+
+
 @strategy("jamaica", "random", "uniform random legal play at every decision")
 def random_play(state, cfg, seat, legal, n_legal, params, rng):
     return randint(rng, n_legal)
 
 
 # ---------------------------------------------------------------- the shared evaluator
+@njit(cache=True)
+def made(state, ship):
+    """The ship's progress in MOVES_MADE units (finished ships highest, behind the line negative)."""
+    b = base_of(ship)
+    if state[b + B_DONE]:
+        return 1000
+    return state[b + B_LAP] * 64 + MOVES_MADE[state[b + B_POS]]
+
+
 @njit(cache=True)
 def occupied_by_other(state, seat, space):
     """Number of other active ships on ``space`` (never counts Port Royal)."""
@@ -69,7 +100,7 @@ def dest_value(state, cfg, seat, cur_prog, dest, lap, done, food, gold, w):
     """(value, food after, gold after) of ending a move on ``dest``."""
     if done:
         return FINISH_BONUS + w[W_PROG] * 2.0, food, gold
-    v = w[W_PROG] * (lap * 64 + cfg[O.progress + dest] - cur_prog)
+    v = w[W_PROG] * (lap * 64 + MOVES_MADE[dest] - cur_prog)
     kind = cfg[O.space_type + dest]
     if kind == SEA:
         c = cfg[O.sea_food + dest]
@@ -124,7 +155,7 @@ def card_value(state, cfg, seat, card, day_die, night_die, w):
         action = cfg[O.card_day + card] if half == 0 else cfg[O.card_night + card]
         die = day_die if half == 0 else night_die
         if action == A_FWD or action == A_BACK:
-            cur = lap * 64 + cfg[O.progress + pos]
+            cur = lap * 64 + MOVES_MADE[pos]
             n = walk(state, cfg, seat, pos, lap, die, action == A_BACK, out_d, out_l, out_f)
             best = -1e18
             bi = 0
@@ -240,7 +271,7 @@ def decide_with(state, cfg, seat, legal, n_legal, w, style, rng):
                 best = i
         return best
     if kind == DEC_MOVE:
-        cur = progress(state, cfg, seat)
+        cur = made(state, seat)
         food = amount(state, seat, R_FOOD)
         gold = amount(state, seat, R_GOLD)
         best = 0
@@ -257,7 +288,7 @@ def decide_with(state, cfg, seat, legal, n_legal, w, style, rng):
         bv = -1e18
         for i in range(n_legal):
             d = legal[i]
-            v = cfg[O.progress + d] + (w[W_LAIR] if state[S_TOKEN + d] else 0.0)
+            v = MOVES_MADE[d] + (w[W_LAIR] if state[S_TOKEN + d] else 0.0)
             if v > bv:
                 bv = v
                 best = i
@@ -349,12 +380,12 @@ def decide_with(state, cfg, seat, legal, n_legal, w, style, rng):
         opp = 1 - seat
         op = state[base_of(opp) + B_POS]
         mine = state[base_of(seat) + B_POS]
-        opp_prog = progress(state, cfg, opp)
+        opp_prog = made(state, opp)
         best = 0
         bv = -1e18
         for i in range(n_legal):
             d = legal[i] % BACKWARD_FLAG
-            v = -0.2 * abs(state[S_TGT_LAP + i] * 64 + cfg[O.progress + d] - opp_prog)
+            v = -0.2 * abs(state[S_TGT_LAP + i] * 64 + MOVES_MADE[d] - opp_prog)
             if d != 0 and d == op:
                 v += 10.0
             if d != 0 and d == mine:

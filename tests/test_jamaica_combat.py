@@ -2,10 +2,9 @@
 import numpy as np
 import pytest
 
-from jamaica_helpers import Table
+from jamaica_helpers import Table, seed_where
 from simlab.core.kernel import COL_SCORE, COL_TIEBREAK
-from simlab.core.rng import randint
-from simlab.games.jamaica import rules
+from simlab.games.jamaica import combat, common, holds, scoring, setup, treasure
 from simlab.games.jamaica.components import (R_CANNON, R_FOOD, R_GOLD, R_NONE, STAR, T_BETH, T_HOLD6, T_MAP,
                                              T_SABRE)
 from simlab.games.jamaica.state import (B_COMBATS, B_DONE, B_HAND_N, B_WINS, DEC_CANNONS, DEC_HOLD, DEC_LOOT,
@@ -17,11 +16,11 @@ VALUES = (7, 7, 5, 3, 3, -2, -3, -4)
 
 
 def battle(t, att, space):
-    rules.battle(t.state, t.cfg, att, space, *t.ctx)
+    combat.battle(t.state, t.cfg, att, space, *t.ctx)
 
 
 def results(t):
-    return [e[1:3] for e in t.events(rules.EV_RESULT)]
+    return [e[1:3] for e in t.events(common.EV_RESULT)]
 
 
 def give(t, card, ship):
@@ -34,19 +33,8 @@ def meet(t, space=10, ships=(0, 1)):
 
 
 def loot_options(t, winner, loser):
-    n = rules.loot_choices(t.state, t.cfg, winner, loser, t.legal)
+    n = combat.loot_choices(t.state, t.cfg, winner, loser, t.legal)
     return sorted(int(x) for x in t.legal[:n])
-
-
-def seed_where(first_star, second_star):
-    """A seed whose first two combat rolls are / are not stars as asked (faces 2,4,6,8,10,star)."""
-    for seed in range(1, 500):
-        t = Table(2, seed=seed, ghost_ship=False)
-        probe = t.rng.copy()
-        a, b = randint(probe, 6) == 5, randint(probe, 6) == 5
-        if a == first_star and b == second_star:
-            return seed
-    raise AssertionError("no seed found")
 
 
 # ------------------------------------------------------------------ battle
@@ -78,7 +66,7 @@ def test_rule_attacker_star_wins_outright_and_the_defender_cannot_answer():
     meet(t)
     battle(t, 0, 10)
     assert results(t) == [(0, 1)]
-    assert len(t.events(rules.EV_ROLL)) == 1 and t.asked(DEC_CANNONS) == 0
+    assert len(t.events(common.EV_ROLL)) == 1 and t.asked(DEC_CANNONS) == 0
     assert t.holds(1)[0] == (CANNON, 5)
 
 
@@ -98,7 +86,7 @@ def test_rule_attacker_chooses_the_opponent_when_several_ships_share_the_space()
     t.want(DEC_TARGET, 2)
     battle(t, 0, 10)
     assert t.asked(DEC_TARGET) == 2
-    assert [e[1:3] for e in t.events(rules.EV_COMBAT)] == [(0, 2)]
+    assert [e[1:3] for e in t.events(common.EV_COMBAT)] == [(0, 2)]
 
 
 def test_rule_winner_takes_all_contents_of_one_hold_under_the_loading_rules():
@@ -159,8 +147,8 @@ def test_rule_winner_may_decline_loot_unless_the_reading_forbids_it():
 def test_treasure_morgans_map_gives_a_hand_of_four():
     t = Table(2, ghost_ship=False)
     give(t, T_MAP, 0)
-    rules.refill(t.state, t.cfg, 0, t.rng)
-    rules.refill(t.state, t.cfg, 1, t.rng)
+    setup.refill(t.state, t.cfg, 0, t.rng)
+    setup.refill(t.state, t.cfg, 1, t.rng)
     assert t.state[t.b(0) + B_HAND_N] == 4 and t.state[t.b(1) + B_HAND_N] == 3
     assert t.check() == 0
 
@@ -169,10 +157,10 @@ def test_treasure_sarans_sabre_rerolls_its_owners_die():
     t = Table(2, ghost_ship=False, combat_faces=(10,) * 6)
     give(t, T_SABRE, 0)
     t.want(DEC_SABRE, 1)
-    face, free = rules.sabre_window(t.state, t.cfg, 0, 2, 0, 1, True, *t.ctx)
+    face, free = combat.sabre_window(t.state, t.cfg, 0, 2, 3, 0, 1, True, *t.ctx)   # 3 cannons committed
     assert (face, free) == (10, False)
-    assert t.events(rules.EV_SABRE)[-1][1:5] == (0, 0, 2, 10)
-    face, free = rules.sabre_window(t.state, t.cfg, 0, 2, 0, 1, False, *t.ctx)   # once per battle
+    assert t.events(common.EV_SABRE)[-1][1:6] == (0, 0, 2, 10, 13)
+    face, free = combat.sabre_window(t.state, t.cfg, 0, 2, 3, 0, 1, False, *t.ctx)   # once per battle
     assert (face, free) == (2, False)
 
 
@@ -180,12 +168,12 @@ def test_treasure_sarans_sabre_forces_the_opponent_to_reroll_even_a_star():
     t = Table(2, ghost_ship=False, combat_faces=(4,) * 6)
     give(t, T_SABRE, 1)
     t.want(DEC_SABRE, 1)
-    face, free = rules.sabre_window(t.state, t.cfg, 0, STAR, 0, 1, True, *t.ctx)
+    face, free = combat.sabre_window(t.state, t.cfg, 0, STAR, 0, 0, 1, True, *t.ctx)
     assert face == 4 and not free
     t2 = Table(2, ghost_ship=False, combat_faces=(4,) * 6)
     give(t2, T_SABRE, 1)
     t2.want(DEC_SABRE, 0)                     # kept: still usable later in the battle
-    assert rules.sabre_window(t2.state, t2.cfg, 0, STAR, 0, 1, True, *t2.ctx) == (STAR, True)
+    assert combat.sabre_window(t2.state, t2.cfg, 0, STAR, 0, 0, 1, True, *t2.ctx) == (STAR, True)
 
 
 def test_treasure_lady_beth_adds_two_to_combat_strength():
@@ -194,7 +182,7 @@ def test_treasure_lady_beth_adds_two_to_combat_strength():
     meet(t)
     battle(t, 0, 10)
     assert results(t) == [(1, 0)]                # 4 against 4 + 2
-    rolls = t.events(rules.EV_ROLL)
+    rolls = t.events(common.EV_ROLL)
     assert rolls[0][4] == 4 and rolls[1][4] == 6
 
 
@@ -202,7 +190,7 @@ def test_treasure_sixth_hold_is_an_extra_hold_and_goes_with_its_contents_when_st
     t = Table(2, ghost_ship=False, combat_faces=(STAR,) * 6)
     t.set_holds(1, [(GOLD, 1), (FOOD, 1), (CANNON, 1), (FOOD, 2), (CANNON, 2)])
     give(t, T_HOLD6, 1)
-    rules.load(t.state, t.cfg, 1, GOLD, 4, True, 1, *t.ctx)
+    holds.load(t.state, t.cfg, 1, GOLD, 4, True, 1, *t.ctx)
     assert t.holds(1)[5] == (GOLD, 4)          # loaded into the 6th hold, nothing dumped
     meet(t)
     t.want(DEC_LOOT, LOOT_CARD + T_HOLD6)
@@ -215,17 +203,17 @@ def test_treasure_sixth_hold_is_an_extra_hold_and_goes_with_its_contents_when_st
 @pytest.mark.parametrize("card", range(4, 12))
 def test_treasure_value_card_scores_its_printed_points(card):
     t = Table(2, ghost_ship=False)
-    before = rules.score(t.state, t.cfg, 0)
+    before = scoring.score(t.state, t.cfg, 0)
     give(t, card, 0)
-    assert rules.treasure_points(t.state, t.cfg, 0) == VALUES[card - 4]
-    assert rules.score(t.state, t.cfg, 0) == before + VALUES[card - 4]
+    assert scoring.treasure_points(t.state, t.cfg, 0) == VALUES[card - 4]
+    assert scoring.score(t.state, t.cfg, 0) == before + VALUES[card - 4]
 
 
 def test_treasure_powers_score_nothing():
     t = Table(2, ghost_ship=False)
     for k in (T_MAP, T_SABRE, T_BETH, T_HOLD6):
         give(t, k, 0)
-    assert rules.treasure_points(t.state, t.cfg, 0) == 0
+    assert scoring.treasure_points(t.state, t.cfg, 0) == 0
 
 
 def test_treasure_lair_draws_stop_when_the_pile_is_empty():
@@ -233,8 +221,8 @@ def test_treasure_lair_draws_stop_when_the_pile_is_empty():
     for k in range(12):
         if t.state[S_TOWNER + k] == OWN_DECK:
             t.give(k, 1)
-    rules.take_lair(t.state, 0, 4, t.log, t.ev)
-    assert t.events(rules.EV_LAIR)[-1][3] == -1 and t.check() == 0
+    treasure.take_lair(t.state, 0, 4, t.log, t.ev)
+    assert t.events(common.EV_LAIR)[-1][3] == -1 and t.check() == 0
 
 
 # ------------------------------------------------------------------ scoring and the end
@@ -245,11 +233,11 @@ def test_rule_score_is_space_value_plus_gold_in_holds_plus_treasures():
     give(t, 9, 0)                               # -2
     for space, points in ((0, -5), (20, -5), (40, -5), (41, 2), (45, 6), (49, 10)):
         t.put(0, space)
-        assert rules.space_points(t.state, t.cfg, 0) == points
-        assert rules.score(t.state, t.cfg, 0) == points + 6 + 5
+        assert scoring.space_points(t.state, t.cfg, 0) == points
+        assert scoring.score(t.state, t.cfg, 0) == points + 6 + 5
     t.put(0, 0)
     t.state[t.b(0) + B_DONE] = 1
-    assert rules.score(t.state, t.cfg, 0) == 15 + 6 + 5
+    assert scoring.score(t.state, t.cfg, 0) == 15 + 6 + 5
 
 
 def test_rule_a_tie_goes_to_the_ship_further_along_the_race():
@@ -259,6 +247,24 @@ def test_rule_a_tie_goes_to_the_ship_further_along_the_race():
     t.set_holds(0, [(GOLD, 1)])
     t.set_holds(1, [(GOLD, 2)])                # 4 + 1 = 3 + 2
     rows = np.zeros((2, 40), dtype=np.int32)
-    rules.write_rows(t.state, t.cfg, rows)
+    scoring.write_rows(t.state, t.cfg, rows)
     assert rows[0, COL_SCORE] == rows[1, COL_SCORE] == 5
     assert rows[0, COL_TIEBREAK] > rows[1, COL_TIEBREAK]
+
+
+@pytest.mark.parametrize("red,yellow,ahead", [
+    (12, 14, 0),    # end of the outer lane (6/7 of the way) beats the end of the inner channel (2/3)
+    (7, 5, 0),      # first outer-lane space is past the port before the fork (fewest-moves-left ranked it behind)
+    (13, 8, 0),     # inner channel 1/3 of the way beats outer lane 2/7
+    (13, 9, 1),     # ... and loses to outer lane 3/7
+    (20, 20, -1),   # the same space: still tied, a shared win
+])
+def test_rule_a_tie_goes_to_the_ship_further_ahead_in_the_physical_order_along_a_fork(red, yellow, ahead):
+    """Item 10, rules 4: equal scores go to the ship further ahead, judged as the ghost's direction is."""
+    t = Table(2, ghost_ship=False)
+    t.put(0, red)
+    t.put(1, yellow)
+    rows = np.zeros((2, 40), dtype=np.int32)
+    scoring.write_rows(t.state, t.cfg, rows)
+    tb = rows[:, COL_TIEBREAK]
+    assert (tb[0] == tb[1]) if ahead < 0 else (tb[ahead] > tb[1 - ahead])

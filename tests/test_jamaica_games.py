@@ -1,12 +1,16 @@
-"""Jamaica: invariants over many whole games, reproducibility, strategies, the trace."""
+"""Jamaica: invariants over many whole games, reproducibility, strategies, the trace, the rules doc."""
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from jamaica_helpers import Table
+from simlab.core.params import ASSUMPTION
 from simlab.core.runner import Prepared, RunConfig
-from simlab.games.jamaica import rules
+from simlab.games.jamaica import scoring
 from simlab.games.jamaica.components import R_CANNON, R_FOOD, R_GOLD
-from simlab.games.jamaica.state import B_HN, B_HTYPE, B_POS, GHOST, S_BANK, S_TOWNER
+from simlab.games.jamaica.state import (B_HAND, B_HN, B_HTYPE, B_POS, GHOST, S_BANK, S_TDECK, S_TOWNER)
 
 HEURISTICS = ("racer", "hoarder", "fighter", "balanced")
 
@@ -18,6 +22,7 @@ def frame(players, seats, games, seed=1, **params):
 def check_rows(f):
     assert (f.score == f.space_points + f.gold + f.treasure_points).all()
     assert f.position.between(0, 49).all()
+    assert (f.lap <= 0).all() and (f[f.lap < 0].space_points == -5).all()
     assert (f.gold >= 0).all() and (f.food >= 0).all() and (f.cannons >= 0).all()
     assert f.space_points.isin([-5, 15] + list(range(2, 11))).all()
     assert (f.combats_won <= f.combats).all() and (f.attacks <= f.combats).all()
@@ -61,10 +66,10 @@ def test_invariant_checker_catches_each_kind_of_breach():
     t.state[S_BANK + R_CANNON - 1] -= 1
     assert t.check() == 3
     t = Table(3)
-    t.state[S_TOWNER + int(t.state[rules.S_TDECK])] = 1       # a card both in the pile and in a hand
+    t.state[S_TOWNER + int(t.state[S_TDECK])] = 1       # a card both in the pile and in a hand
     assert t.check() == 4
     t = Table(3)
-    t.state[t.b(1) + rules.B_HAND] = t.state[t.b(1) + rules.B_HAND + 1]   # an action card twice
+    t.state[t.b(1) + B_HAND] = t.state[t.b(1) + B_HAND + 1]   # an action card twice
     assert t.check() == 5
     t = Table(3)
     t.state[t.b(2) + B_POS] = 50                              # off the track
@@ -125,8 +130,32 @@ def test_trace_of_seed_5_with_4_players_reads_like_a_game():
     assert text.startswith("Red (racer) sets sail from Port Royal with 3 doubloons and 3 food.")
     assert "Round 1: captain Red (racer) rolls" in text
     assert "reveals card" in text and "pays" in text
-    rounds = int(out[0, 0, rules.C_ROUNDS])
+    rounds = int(out[0, 0, scoring.C_ROUNDS])
     assert f"The game ends after round {rounds}" in text
     for p in range(4):
         assert f"= {out[0, p, 1]} points" in text.splitlines()[-4 + p]
-    assert np.all(out[0, :, rules.C_ROUNDS] == rounds)
+    assert np.all(out[0, :, scoring.C_ROUNDS] == rounds)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_game_names_its_own_rules_doc_with_every_section():
+    from simlab.games.jamaica import GAME
+    doc = (ROOT / GAME.rules_file).read_text()
+    assert GAME.rules_file == "docs/rules/jamaica.md"
+    for n, title in enumerate(("The game in brief", "Setup", "Play", "End and scoring", "Component data",
+                               "Open readings", "How simlab models it", "Sources"), 1):
+        assert f"## {n}. {title}" in doc
+    for p in GAME.params.params:
+        if p.status == ASSUMPTION:
+            assert f"`{p.name}`" in doc, p.name
+
+
+def test_the_rules_doc_cites_only_tests_that_exist():
+    doc = (ROOT / "docs/rules/jamaica.md").read_text()
+    cited = set(re.findall(r"`(test_[a-z0-9_]+)`", doc))
+    defined = set()
+    for path in (ROOT / "tests").glob("test_jamaica*.py"):
+        defined |= set(re.findall(r"^def (test_[a-z0-9_]+)", path.read_text(), flags=re.M))
+    assert len(cited) > 40 and cited <= defined, sorted(cited - defined)

@@ -1,17 +1,18 @@
-"""Jamaica: one test per rule of the seed (shared/seeds/003_...txt), on hand-built states."""
+"""Jamaica: one test per rule (docs/rules/jamaica.md sections 2-4; rules 1-4), on hand-built states."""
 import numpy as np
 import pytest
 
 from jamaica_helpers import SAME_STATE, Table, out_of_range
+from simlab.core.errors import SimlabError
 from simlab.core.rng import randint
-from simlab.games.jamaica import rules
-from simlab.games.jamaica.components import (LAIR, NEXT_INNER, NEXT_OUTER, PORT, PORT_GOLD, R_CANNON, R_FOOD, R_GOLD,
-                                             R_NONE, SEA, SEA_FOOD, SPACE_TYPE)
-from simlab.games.jamaica.state import (B_CARD, B_DISC, B_DISC_N, B_DONE, B_DRAW_N, B_FALL_FOOD, B_FALL_GOLD,
+from simlab.games.jamaica import check, common, holds, movement, rules, scoring
+from simlab.games.jamaica.components import (LAIR, NEXT_INNER, NEXT_OUTER, PARAMS, PORT, PORT_GOLD, R_CANNON, R_FOOD,
+                                             R_GOLD, R_NONE, SEA, SEA_FOOD, SPACE_TYPE, TRACK_ORDER)
+from simlab.games.jamaica.state import (B_CARD, B_DISC, B_DISC_N, B_DONE, B_DRAW, B_DRAW_N, B_FALL_FOOD, B_FALL_GOLD,
                                         B_HAND, B_HAND_N, B_LAIRS, B_LAP, DEC_CARD, DEC_DICE, DEC_HOLD, DEC_MOVE,
                                         DEC_PAY, DEC_RETREAT, END_PORT_ROYAL, OWN_DECK, OWN_REMOVED, S_BANK,
-                                        S_CAPTAIN, S_DAY, S_END, S_ENDER, S_NIGHT, S_SSCRATCH, S_TDECK_N, S_TOKEN,
-                                        S_TOWNER)
+                                        S_BANK_SHORT, S_CAPTAIN, S_DAY, S_END, S_ENDER, S_NIGHT, S_SSCRATCH, S_TDECK,
+                                        S_TDECK_N, S_TOKEN, S_TOWNER)
 
 FOOD, GOLD, CANNON = R_FOOD, R_GOLD, R_CANNON
 
@@ -24,7 +25,7 @@ def force_hand(t, ship, cards):
         t.state[b + B_HAND + i] = c
     t.state[b + B_HAND_N] = len(cards)
     for i, c in enumerate(rest):
-        t.state[b + rules.B_DRAW + i] = c
+        t.state[b + B_DRAW + i] = c
     t.state[b + B_DRAW_N] = len(rest)
     t.state[b + B_DISC_N] = 0
 
@@ -35,18 +36,18 @@ def play_round(t):
 
 
 def move(t, ship, steps, backward=False):
-    rules.move(t.state, t.cfg, ship, steps, backward, *t.ctx)
+    movement.move(t.state, t.cfg, ship, steps, backward, *t.ctx)
 
 
 def load(t, ship, res, n):
-    rules.load(t.state, t.cfg, ship, res, n, True, ship, *t.ctx)
+    holds.load(t.state, t.cfg, ship, res, n, True, ship, *t.ctx)
 
 
 def walk(t, pos, steps, backward=False, lap=0, ship=0):
     d = np.zeros(8, dtype=np.int32)
     lp = np.zeros(8, dtype=np.int32)
     dn = np.zeros(8, dtype=np.int32)
-    n = rules.walk(t.state, t.cfg, ship, pos, lap, steps, backward, d, lp, dn)
+    n = movement.walk(t.state, t.cfg, ship, pos, lap, steps, backward, d, lp, dn)
     return sorted((int(d[i]), int(lp[i]), int(dn[i])) for i in range(n))
 
 
@@ -120,7 +121,7 @@ def test_rule_players_act_in_seat_order_from_the_captain_and_the_compass_passes_
     t = Table(3)
     t.state[S_CAPTAIN] = 1
     play_round(t)
-    order = [e[1] for e in t.events(rules.EV_REVEAL)]
+    order = [e[1] for e in t.events(common.EV_REVEAL)]
     assert order == [1, 2, 0]
     assert t.state[S_CAPTAIN] == 2
 
@@ -130,9 +131,9 @@ def test_rule_each_player_does_the_day_action_with_the_day_die_then_the_night_ac
     for p in range(2):
         force_hand(t, p, [4])           # card 5: load gold by day, move forward by night
     play_round(t)
-    seq = [e for e in t.events() if e[0] in (rules.EV_LOAD, rules.EV_MOVE) and e[1] == 0]
-    assert seq[0][0] == rules.EV_LOAD and seq[0][2] == GOLD and seq[0][3] == t.state[S_DAY]
-    assert seq[1][0] == rules.EV_MOVE and seq[1][5] == t.state[S_NIGHT]
+    seq = [e for e in t.events() if e[0] in (common.EV_LOAD, common.EV_MOVE) and e[1] == 0]
+    assert seq[0][0] == common.EV_LOAD and seq[0][2] == GOLD and seq[0][3] == t.state[S_DAY]
+    assert seq[1][0] == common.EV_MOVE and seq[1][5] == t.state[S_NIGHT]
 
 
 def test_rule_played_cards_are_discarded_and_hands_refilled_from_a_reshuffled_discard_pile():
@@ -140,7 +141,7 @@ def test_rule_played_cards_are_discarded_and_hands_refilled_from_a_reshuffled_di
     b = t.b(0)
     # empty draw pile: 3 in hand, 8 in the discard pile
     for i in range(8):
-        t.state[b + B_DISC + i] = t.state[b + rules.B_DRAW + i]
+        t.state[b + B_DISC + i] = t.state[b + B_DRAW + i]
     t.state[b + B_DISC_N] = 8
     t.state[b + B_DRAW_N] = 0
     play_round(t)
@@ -182,7 +183,19 @@ def test_rule_load_is_ignored_when_every_hold_holds_that_resource():
     bank = int(t.state[S_BANK + GOLD - 1])
     load(t, 0, GOLD, 6)
     assert t.holds(0)[:5] == [(GOLD, 1)] * 5 and t.state[S_BANK + GOLD - 1] == bank
-    assert t.events(rules.EV_IGNORED)
+    assert t.events(common.EV_IGNORED)
+
+
+@pytest.mark.parametrize("limited", [False, True])
+def test_reading_bank_limited_a_load_takes_what_is_left_or_the_whole_die(limited):
+    """Item 11: the printed stock (80 doubloons) as a hard limit, or not; bank_short counts either way."""
+    t = Table(2, ghost_ship=False, bank=(8, 45, 45), bank_limited=limited)   # 2 doubloons left after setup
+    load(t, 0, GOLD, 5)
+    assert t.holds(0)[2] == ((GOLD, 2) if limited else (GOLD, 5))
+    assert t.state[S_BANK + GOLD - 1] == (0 if limited else -3) and t.state[S_BANK_SHORT] == 1
+    load(t, 1, GOLD, 4)
+    assert t.holds(1)[2] == ((R_NONE, 0) if limited else (GOLD, 4))   # an empty bank loads nothing
+    assert t.check() == 0
 
 
 # ------------------------------------------------------------------ moving
@@ -206,9 +219,9 @@ def test_rule_reaching_port_royal_stops_the_ship_and_its_night_action_is_ignored
     play_round(t)
     b = t.b(0)
     assert t.pos(0) == 0 and t.state[b + B_DONE] == 1 and t.state[S_ENDER] == 0
-    assert len([e for e in t.events(rules.EV_MOVE) if e[1] == 0]) == 1
+    assert len([e for e in t.events(common.EV_MOVE) if e[1] == 0]) == 1
     # the round is played out by the others, then the game ends
-    assert sorted(e[1] for e in t.events(rules.EV_REVEAL)) == [0, 1, 2]
+    assert sorted(e[1] for e in t.events(common.EV_REVEAL)) == [0, 1, 2]
     assert t.state[S_END] == END_PORT_ROYAL
 
 
@@ -223,7 +236,7 @@ def test_rule_backward_from_port_royal_goes_behind_the_start_line_and_needs_a_fu
     t.set_holds(0, [(GOLD, 3), (FOOD, 9)])
     move(t, 0, 2, backward=True)
     assert t.pos(0) == 48 and t.state[t.b(0) + B_LAP] == -1
-    assert rules.space_points(t.state, t.cfg, 0) == -5      # A5: behind the line scores -5, not 9
+    assert scoring.space_points(t.state, t.cfg, 0) == -5      # behind_score: behind the line scores -5, not 9
     assert walk(t, 48, 3, lap=-1) == [(1, 0, 0)]            # crossing the line is not a finish
 
 
@@ -231,7 +244,7 @@ def test_rule_backward_from_port_royal_goes_behind_the_start_line_and_needs_a_fu
 def test_rule_ending_at_sea_costs_the_food_pips():
     t = Table(2, ghost_ship=False)
     move(t, 0, 2)                               # space 2: 3 food
-    assert t.holds(0)[1] == (R_NONE, 0) and t.events(rules.EV_PAY)[-1][2:4] == (FOOD, 3)
+    assert t.holds(0)[1] == (R_NONE, 0) and t.events(common.EV_PAY)[-1][2:4] == (FOOD, 3)
 
 
 def test_rule_ending_in_port_costs_the_gold_on_the_pin():
@@ -243,7 +256,7 @@ def test_rule_ending_in_port_costs_the_gold_on_the_pin():
 
 def test_rule_a_pirate_lair_is_free_and_its_treasure_token_gives_a_treasure_card():
     t = Table(2, ghost_ship=False)
-    top = int(t.state[rules.S_TDECK + t.state[S_TDECK_N] - 1])
+    top = int(t.state[S_TDECK + t.state[S_TDECK_N] - 1])
     move(t, 0, 4)
     assert t.holds(0)[:2] == [(GOLD, 3), (FOOD, 3)]
     assert t.state[S_TOKEN + 4] == 0 and t.state[S_TOWNER + top] == 0 and t.state[t.b(0) + B_LAIRS] == 1
@@ -257,7 +270,7 @@ def test_rule_payment_may_come_from_any_holds_of_that_resource():
         t = Table(2, ghost_ship=False)
         t.set_holds(0, [(FOOD, 2), (FOOD, 3)])
         t.want(DEC_PAY, plan)
-        rules.pay(t.state, t.cfg, 0, FOOD, 3, 0, t.seat_slot, t.fns, t.seat_params, t.rng, t.legal)
+        holds.pay(t.state, t.cfg, 0, FOOD, 3, 0, t.seat_slot, t.fns, t.seat_params, t.rng, t.legal)
         assert t.holds(0)[:2] == expect and t.asked(DEC_PAY) == 2
 
 
@@ -270,7 +283,7 @@ def test_rule_fall_back_when_short_pays_everything_then_stops_on_the_first_payab
     move(t, 0, 1)                               # space 10 costs 3 food, it has 2
     assert t.pos(0) == 9 and t.holds(0)[0] == (R_NONE, 0)
     assert t.state[t.b(0) + B_FALL_FOOD] == 1
-    short = t.events(rules.EV_SHORT)[-1]
+    short = t.events(common.EV_SHORT)[-1]
     assert short[1:6] == (0, FOOD, 3, 2, 10)
     assert t.check() == 0
 
@@ -312,7 +325,7 @@ def test_rule_fall_back_onto_an_occupied_space_fights_first():
     t.state[S_TOKEN + 9] = 0
     move(t, 0, 1)
     assert t.pos(0) == 9
-    assert [e[1:4] for e in t.events(rules.EV_COMBAT)] == [(0, 1, 9)]
+    assert [e[1:4] for e in t.events(common.EV_COMBAT)] == [(0, 1, 9)]
 
 
 def test_rule_no_battle_in_port_royal():
@@ -320,7 +333,7 @@ def test_rule_no_battle_in_port_royal():
     t.put(0, 49)
     t.put(1, 48)
     move(t, 1, 2)
-    assert t.pos(1) == 0 and not t.events(rules.EV_COMBAT)
+    assert t.pos(1) == 0 and not t.events(common.EV_COMBAT)
 
 
 def test_a_strategy_answer_outside_the_legal_choices_is_refused():
@@ -334,3 +347,20 @@ def test_seeded_setup_is_reproducible():
     a, b, c = Table(4, seed=7), Table(4, seed=7), Table(4, seed=8)
     assert np.array_equal(a.state, b.state)
     assert not np.array_equal(a.state, c.state)
+
+
+def test_track_order_rises_along_every_link_and_interleaves_the_lanes_of_a_fork():
+    """Item 10: the physical order puts a lane's spaces by the part of the lane covered."""
+    for s in range(50):
+        for nxt in (NEXT_OUTER[s], NEXT_INNER[s]):
+            if nxt > 0:
+                assert TRACK_ORDER[nxt] > TRACK_ORDER[s]
+    fork_a = sorted(range(6, 16), key=lambda s: TRACK_ORDER[s])
+    assert fork_a == [6, 7, 8, 13, 9, 10, 14, 11, 12, 15]
+
+
+def test_a_track_order_that_does_not_rise_along_the_track_is_refused():
+    values = PARAMS.resolve({"track_order": (0,) + TRACK_ORDER[1:7] + (100,) + TRACK_ORDER[8:]})
+    with pytest.raises(SimlabError, match="track_order: space 7 follows space 6"):
+        check(values, 2)
+    check(PARAMS.resolve({}), 2)

@@ -116,5 +116,41 @@ def test_trace_narrates_the_game_the_kernel_played():
     rounds = out[0, 0, 3 + [c.name for c in prep.spec.columns].index("rounds")]
     assert f"Round {rounds}:" in text and f"Round {rounds + 1}:" not in text
     for p in range(3):
-        assert f"Seat {p + 1} ({prep.labels[p]}): {out[0, p, 1]} points" in text
+        points = out[0, p, 1]
+        assert f"Seat {p + 1} ({prep.labels[p]}): {points} point{'' if points == 1 else 's'}" in text
     assert text.count("Setup:") == 4
+
+
+def test_trace_tells_which_gold_tiles_got_no_nugget():
+    from simlab.games.karuba.trace import narrate
+
+    prep = Prepared(RunConfig("karuba", 4, MIX, 1, seed=3, params={"gold_supply": 3}))
+    out, events = prep.play(0, 1, log_capacity=5000)
+    text = narrate(events, 4, prep.values, prep.labels, every=0)
+    short = out[0, 0, 3 + [c.name for c in prep.spec.columns].index("gold_short")]
+    assert short > 0 and text.count("gets no gold nugget after all") == short
+
+
+def test_trace_says_1_point_1_step_1_crystal_never_1_points():
+    """Every count in the trace agrees with its noun: '1 point', '2 points', '0 points'."""
+    import re
+
+    from simlab.games.karuba.trace import narrate
+
+    ev = [(rules.EV_SETUP, c, b, t) for c, b, t in zip(range(4), (60, 20, 110, 90), (70, 100, 60, 10))]
+    ev += [(rules.EV_TILE, 1, 14, 1), (rules.EV_PLACE, 0, 0, 14, 2), (rules.EV_PLACE, 1, 0, 14, 2),
+           (rules.EV_NO_GOLD, 0, 0, 1, 2), (rules.EV_NO_GOLD, 1, 0, 0, 1), (rules.EV_TEMPLE, 0, 0, 1, 1),
+           (rules.EV_TEMPLE, 1, 0, 2, 2), (rules.EV_END, 1, 1), (rules.EV_SCORE, 0, 1), (rules.EV_SCORE, 1, 0)]
+    events = np.array([e + (0,) * (8 - len(e)) for e in ev], dtype=np.int32)
+    prep = Prepared(RunConfig("karuba", 2, ("random", "random"), 1, params={"gold_supply": 12}))
+    text = narrate(events, 2, prep.values, prep.labels, every=0)
+    for phrase in ("1 step)", "1 nugget left in the supply for 2 players", "0 nuggets left in the supply for 1 player ",
+                   "worth 1 point plus 1 crystal for", "worth 2 points plus 2 crystals for", "(random): 1 point\n",
+                   "(random): 0 points"):
+        assert phrase in text + "\n", phrase
+    wrong = re.compile(r"\b1 (points|steps|crystals|nuggets|players)\b|\b([02-9]|\d\d+) (point|step|crystal|nugget|player)\b")
+    assert not wrong.search(text)
+    for seed in range(20):   # and in whole games, bonus tiles and a short gold supply included
+        prep = Prepared(RunConfig("karuba", 4, MIX, 1, seed=seed, params={"gold_supply": 9, "bonus_tiles": True}))
+        _, events = prep.play(0, 1, log_capacity=5000)
+        assert not wrong.search(narrate(events, 4, prep.values, prep.labels, every=0))

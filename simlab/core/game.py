@@ -42,6 +42,7 @@ class GameSpec:
     rules_file: str = ""
     bench_players: tuple[int, ...] = (4,)  # player counts the benchmark measures
     eliminated_column: str | None = None    # a seat column, non-zero when the player is out of the game
+    chance_streams: tuple[str, ...] = ("all chance",)  # the game's random stream rows, by purpose
 
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]

@@ -2,12 +2,14 @@
 
 A game supplies ``play_game`` compiled with :data:`PLAY_SIGNATURE`::
 
-    play_game(cfg, n_players, seat_slot, fns, seat_params, rng, rows, log) -> n_events
+    play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log) -> n_events
 
 * ``cfg``: the packed rule parameters (see :mod:`simlab.core.params`);
 * ``seat_slot[s]``: which strategy slot plays seat ``s`` this game (seat rotation);
 * ``fns`` / ``seat_params``: the strategies' decision functions and parameter rows, by slot;
-* ``rng``: the game's own random stream, already seeded;
+* ``streams``: ``uint64[N_STREAMS, 4]``, the game's random streams by purpose, already seeded
+  (see :mod:`simlab.core.rng`): the game draws its chance from the rows it names for its purposes
+  (``GameSpec.chance_streams``) and passes the strategy in slot ``k`` the row ``STRATEGY_STREAM + k``;
 * ``rows``: ``int32[n_players, n_columns]``; the game writes score and tie-break into
   :data:`COL_SCORE` and :data:`COL_TIEBREAK` and its own columns from :data:`FIRST_GAME_COLUMN`;
 * ``log``: ``int32[capacity, EVENT_WIDTH]``; when capacity > 0 the game records events for a
@@ -19,13 +21,15 @@ shared by all games.
 import numpy as np
 from numba import njit, types
 
-from .rng import seed_stream
+from .rng import N_STREAMS, seed_streams
 from .strategy import DECIDE_TYPE
 
 MAX_SEATS = 6
 EVENT_WIDTH = 8
 COL_SLOT, COL_SCORE, COL_TIEBREAK = 0, 1, 2
 FIRST_GAME_COLUMN = 3
+# How seats get their strategy slots, game by game (``seating`` of play_chunk).
+FIXED, ROTATE, DUPLICATE = 0, 1, 2
 
 PLAY_SIGNATURE = types.int64(
     types.int64[::1],
@@ -33,7 +37,7 @@ PLAY_SIGNATURE = types.int64(
     types.int64[::1],
     types.UniTuple(DECIDE_TYPE, MAX_SEATS),
     types.float64[:, ::1],
-    types.uint64[::1],
+    types.uint64[:, ::1],
     types.int32[:, ::1],
     types.int32[:, ::1],
 )
@@ -64,7 +68,8 @@ CHUNK_SIGNATURE = types.int64(
     types.int64,
     types.int64[::1],
     types.int64,
-    types.boolean,
+    types.int64,
+    types.int64,
     types.UniTuple(DECIDE_TYPE, MAX_SEATS),
     types.float64[:, ::1],
     types.int32[:, :, ::1],
@@ -73,25 +78,31 @@ CHUNK_SIGNATURE = types.int64(
 
 
 @njit(CHUNK_SIGNATURE, cache=True)
-def play_chunk(play_game, key, first_game, cfg, n_players, rotate, fns, seat_params, out, log):
+def play_chunk(play_game, key, first_game, cfg, n_players, seating, n_chance, fns, seat_params, out, log):
     """Play games ``first_game .. first_game + len(out) - 1`` into ``out[g, seat, column]``.
 
-    With ``rotate`` the strategy slots turn one seat per game, so each strategy sits in each
-    seat equally often. Returns the number of trace events written (only game 0 logs).
+    ``seating``: FIXED, slot ``s`` plays seat ``s``; ROTATE, the slots turn one seat per game, so
+    each strategy sits in each seat equally often; DUPLICATE, as in duplicate bridge, every deal
+    (all chance) is played ``n_players`` times in a row, once in each rotation: game ``g`` is
+    rotation ``g % n`` of deal ``g // n``, so seat and strategy effects are measured within deals.
+    The strategy in slot ``k`` draws from its own stream, the same whatever seat it sits in;
+    ``n_chance`` is the number of chance streams the game names.
+    Returns the number of trace events written (only game 0 logs).
     """
-    rng = np.zeros(4, dtype=np.uint64)
+    streams = np.zeros((N_STREAMS, 4), dtype=np.uint64)
     seat_slot = np.zeros(n_players, dtype=np.int64)
     no_log = np.zeros((0, EVENT_WIDTH), dtype=np.int32)
     n_events = 0
     for g in range(out.shape[0]):
         game_id = first_game + g
-        seed_stream(key, game_id, rng)
-        shift = game_id % n_players if rotate else 0
+        deal = game_id // n_players if seating == DUPLICATE else game_id
+        seed_streams(key, deal, streams, n_chance, n_players)
+        shift = game_id % n_players if seating != FIXED else 0
         for s in range(n_players):
             seat_slot[s] = (s + shift) % n_players
         rows = out[g]
         rows[:, :] = 0
-        n = play_game(cfg, n_players, seat_slot, fns, seat_params, rng, rows, log if g == 0 else no_log)
+        n = play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log if g == 0 else no_log)
         if g == 0:
             n_events = n
         for s in range(n_players):

@@ -1,11 +1,18 @@
 """Explicit, seeded random streams for the kernels (no global numpy/numba random state).
 
-Every game gets its own xoshiro256** stream, seeded by hashing the run's root key with the
-game's global index. A game's randomness therefore depends only on (root seed, game id), never
-on which chunk, worker or executor played it: that is what makes a run reproducible whatever
-the chunk size or worker count.
+Streams by purpose: every game draws from several xoshiro256** streams, each seeded by hashing
+the run's root key with (deal, purpose). A game's randomness therefore depends only on (root
+seed, deal), never on which chunk, worker or executor played it: that is what makes a run
+reproducible whatever the chunk size or worker count. And because each purpose (the setup, a
+deck, the dice, each seat's strategy) has its own stream, two configurations that differ in one
+rule or one seat's strategy still share every stream the change does not touch: the k-th card of
+a deck or the k-th roll of the dice is the same in both, which is what makes paired comparisons
+pair (common random numbers).
 
-A stream is a ``uint64[4]`` array that the kernel owns and passes to every function that draws.
+A stream is a ``uint64[4]`` row; the kernel owns a ``uint64[N_STREAMS, 4]`` block per game:
+rows ``0 .. GAME_STREAMS - 1`` are the game's chance purposes (each game names its own in its
+``GameSpec.chance_streams``), rows ``STRATEGY_STREAM + slot`` belong to the strategy in seat slot
+``slot``. Only the rows a game names and the seated slots are seeded.
 """
 import numpy as np
 from numba import njit
@@ -30,15 +37,31 @@ def _splitmix64(x):
     return z ^ (z >> _S31)
 
 
+GAME_STREAMS = 16                    # chance purposes a game may name (rows 0..15)
+STRATEGY_STREAM = GAME_STREAMS       # row of slot 0's strategy stream; slot k uses row 16 + k
+N_STREAMS = GAME_STREAMS + 6         # 16 chance purposes + 6 seats
+_PURPOSE = np.uint64(0xD1B54A32D192ED03)
+
+
 @njit(cache=True)
-def seed_stream(key, game_id, rng):
-    """Seed ``rng`` for game ``game_id`` of the run whose root key is ``key``."""
-    x = np.uint64(game_id) * _GOLDEN
+def seed_stream(key, deal, rng, purpose=0):
+    """Seed ``rng`` for stream ``purpose`` of deal ``deal`` of the run whose root key is ``key``."""
+    x = np.uint64(deal) * _GOLDEN + np.uint64(purpose) * _PURPOSE
     for i in range(4):
         x = _splitmix64(x ^ key[i])
         rng[i] = x
     if rng[0] == 0 and rng[1] == 0 and rng[2] == 0 and rng[3] == 0:
         rng[0] = _ONE
+
+
+@njit(cache=True)
+def seed_streams(key, deal, streams, n_chance=GAME_STREAMS, n_seats=N_STREAMS - GAME_STREAMS):
+    """Seed the first ``n_chance`` chance rows and ``n_seats`` strategy rows of ``streams``
+    (``uint64[N_STREAMS, 4]``) for ``deal``: row index = purpose."""
+    for purpose in range(n_chance):
+        seed_stream(key, deal, streams[purpose], purpose)
+    for slot in range(n_seats):
+        seed_stream(key, deal, streams[STRATEGY_STREAM + slot], STRATEGY_STREAM + slot)
 
 
 @njit(cache=True, inline="always")

@@ -21,7 +21,7 @@ import numpy as np
 from .errors import SimlabError
 from .executors import make_executor
 from .game import get_game
-from .kernel import FIRST_GAME_COLUMN, MAX_SEATS, play_chunk
+from .kernel import FIRST_GAME_COLUMN, FIXED, MAX_SEATS, ROTATE, play_chunk
 from .params import ASSUMPTION
 from .results import MANIFEST, build_frame, git_commit, part_paths, provenance, read_manifest, write_part
 from .rng import root_key
@@ -93,7 +93,8 @@ class Prepared:
         out = np.zeros((n_games, self.config.players, self.n_columns), dtype=np.int32)
         log = np.zeros((log_capacity, 8), dtype=np.int32)
         n_events = play_chunk(self.spec.play_game, self.key, first_game, self.cfg, self.config.players,
-                              self.config.rotate, self.fns, self.seat_params, out, log)
+                              ROTATE if self.config.rotate else FIXED,
+                              len(self.spec.chance_streams), self.fns, self.seat_params, out, log)
         return out, log[:n_events]
 
     def frame(self, first_game: int, n_games: int):

@@ -2,7 +2,8 @@
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec
 
-from . import rules
+from .rules import play_game
+from .scoring import N_COLUMNS
 from .components import COMBAT_FACES, N_SPACES, PARAMS, PR
 from .trace import narrate
 
@@ -23,6 +24,12 @@ def check(values: dict, n_players: int) -> None:
                     raise SimlabError(f"illegal track: space {s} leads back to {t} (next_outer/next_inner)")
     if any(p == 0 or p > 2 for p in preds):
         raise SimlabError("illegal track: every space needs one or two predecessors (next_outer/next_inner)")
+    order = values["track_order"]
+    for s in range(N_SPACES):
+        for t in (nxt[s], inner[s]):
+            if t > 0 and order[t] <= order[s]:
+                raise SimlabError(f"illegal track_order: space {t} follows space {s} on the track, so it must be "
+                                  "further along")
     if len(values["combat_faces"]) != len(COMBAT_FACES):
         raise SimlabError("combat_faces needs 6 faces")
     if values["treasure_removed"] > 12 or values["ghost_removed"] > 11:
@@ -31,6 +38,9 @@ def check(values: dict, n_players: int) -> None:
 
 SEAT_COLUMNS = (
     Column("position", "final space of the ship (0 = Port Royal)"),
+    Column("lap", "0 on the race lap; negative when the ship ended behind the start line (it sailed backward out "
+                  "of Port Royal and never crossed the line forward again; -2 if it also sailed backward round the "
+                  "whole island): it scores -5 whatever its space shows"),
     Column("space_points", "points of the final space (-5 before the red line, 15 for finishing)"),
     Column("gold", "doubloons in the holds at the end (1 point each)"),
     Column("treasure_points", "points of the treasure cards held (cursed ones negative)"),
@@ -53,12 +63,14 @@ GAME_COLUMNS = (
     Column("ender", "seat that first reached Port Royal and ended the game (-1 none, 6 the ghost ship)", "game"),
     Column("bank_short", "loads that found the printed stock (80/45/45) short", "game"),
     Column("ghost_position", "final space of the ghost ship (-1 no ghost ship)", "game"),
+    Column("ghost_lap", "lap of the ghost ship: 0 on the race lap, negative behind the start line, 1 when it "
+                        "sailed on past Port Royal", "game"),
     Column("ghost_gold", "doubloons on the ghost ship at the end", "game"),
     Column("ghost_combats", "battles the ghost ship fought", "game"),
     Column("ghost_wins", "battles the ghost ship won", "game"),
     Column("ghost_treasures", "treasure cards the ghost ship holds at the end (Lady Beth included)", "game"),
 )
-assert len(SEAT_COLUMNS) + len(GAME_COLUMNS) == rules.N_COLUMNS
+assert len(SEAT_COLUMNS) + len(GAME_COLUMNS) == N_COLUMNS
 
 GAME = GameSpec(
     name="jamaica",
@@ -69,15 +81,16 @@ GAME = GameSpec(
              "per round, a combat die, shuffled action and treasure decks. Decisions: the captain places the dice "
              "on day/night, everyone picks one of 3 cards at the same time (load gold, food or cannons, move "
              "forward or backward), branches at forks, holds to empty, cannons to commit, loot to take. Utility: "
-             "final space + doubloons + treasure cards; ties broken by race position, then shared."),
+             "final space + doubloons + treasure cards; ties go to the ship further ahead on the track, then are "
+             "shared."),
     params=PARAMS,
     columns=SEAT_COLUMNS + GAME_COLUMNS,
-    play_game=rules.play_game,
+    play_game=play_game,
     narrate=narrate,
     check=check,
     length_column="rounds",
     default_seats=("racer", "hoarder", "fighter", "balanced", "racer", "hoarder"),
     variants={"no-ghost": {"ghost_ship": False}, "limited-bank": {"bank_limited": True},
               "steal-by-looking": {"steal_blind": False}},
-    rules_file="shared/rules/jamaica.md",
+    rules_file="docs/rules/jamaica.md",
 )

@@ -1,8 +1,9 @@
 """Jamaica's printed material and every open rule reading, as parameters.
 
-Source of facts and assumptions: ``shared/rules/jamaica.md`` (S-numbers cite its sources,
-A-numbers its list of assumptions) and the seed rules ``shared/seeds/003_3497af927baf5396.txt``
-(the authority). Every table is a tuple of ints so that a variant is a parameter override.
+Facts, assumptions and their sources are tabled in ``docs/rules/jamaica.md`` (section 5 the
+component data, 6 the open readings, 8 the sources: [S1]..[S14] are its tags, *rules 3(4)* its
+references to the rules' numbered sections). Every table is a tuple of ints so that a variant is
+a parameter override.
 """
 from simlab.core.params import ASSUMPTION, FACT, SETUP, VARIANT, Param, ParamTable
 
@@ -29,7 +30,7 @@ TREASURE_NAMES = ("Morgan's Map", "Saran's Sabre", "Lady Beth", "6th Hold",
                   "Treasure +7", "Treasure +7", "Treasure +5", "Treasure +3", "Treasure +3",
                   "Cursed -2", "Cursed -3", "Cursed -4")
 
-# --- the track (spec section 1.2), ids in race direction, 0 = Port Royal ---------------------
+# --- the track (rules doc 5.1), ids in race direction, 0 = Port Royal ---------------------
 _TYPE_ROWS = (
     (0, PR), (1, SEA), (2, SEA), (3, SEA), (4, LAIR), (5, PORT), (6, PORT), (7, SEA), (8, SEA), (9, LAIR),
     (10, SEA), (11, LAIR), (12, SEA), (13, SEA), (14, SEA), (15, SEA), (16, PORT), (17, SEA), (18, PORT),
@@ -42,8 +43,8 @@ SPACE_TYPE = tuple(t for _, t in _TYPE_ROWS)
 # Food pips on sea spaces (0 elsewhere).
 SEA_FOOD = (0, 2, 3, 2, 0, 0, 0, 2, 3, 0, 3, 0, 2, 3, 4, 3, 0, 2, 0, 0, 3, 0, 0, 2, 3, 0, 4, 4, 0, 1,
             0, 0, 3, 0, 0, 2, 1, 0, 1, 4, 4, 0, 2, 3, 0, 0, 2, 3, 3, 3)
-# Gold on port pins (0 elsewhere): A1, by space id 5->3, 6->5, 16->3, 18->3, 21->3, 28->5, 30->5,
-# 31->3, 34->3, 41->5, 45->7.
+# Gold on port pins (0 elsewhere; only the 7 on 45 is legible [S2], the rest from [S1]), by space id:
+# 5->3, 6->5, 16->3, 18->3, 21->3, 28->5, 30->5, 31->3, 34->3, 41->5, 45->7.
 _PORTS = {5: 3, 6: 5, 16: 3, 18: 3, 21: 3, 28: 5, 30: 5, 31: 3, 34: 3, 41: 5, 45: 7}
 PORT_GOLD = tuple(_PORTS.get(s, 0) for s in range(N_SPACES))
 # Printed score: -5 up to the red line (1..40), 2..10 on 41..49, 15 on Port Royal.
@@ -55,25 +56,38 @@ NEXT_OUTER = tuple(
 NEXT_INNER = tuple({6: 13, 19: 26, 32: 39}.get(s, -1) for s in range(N_SPACES))
 
 
-def _progress():
-    """Race progress of each space: 32 - fewest forward moves left to Port Royal (start = 0)."""
-    dist = [0] * N_SPACES
-    for s in range(N_SPACES - 1, 0, -1):   # every successor has a larger id except 49 -> 0
-        best = 99
+def _track_order():
+    """Physical order of the spaces along the race, Port Royal 0: the main track rises 21 a space;
+    a fork's two lanes share the 21 between the fork and the merge, each space at the part of its
+    lane it has covered (outer lane k/7, inner channel k/3), so the lanes interleave."""
+    preds = [0] * N_SPACES
+    for s in range(N_SPACES):
         for t in (NEXT_OUTER[s], NEXT_INNER[s]):
-            if t == 0:
-                best = 1
-            elif t > 0:
-                best = min(best, 1 + dist[t])
-        dist[s] = best
-    lap = 1 + min(dist[NEXT_OUTER[0]], 99)
-    return tuple([0] + [lap - dist[s] for s in range(1, N_SPACES)])
+            if t >= 0:
+                preds[t] += 1
+    order = [0] * N_SPACES
+    s, at, step = 0, 0, 21
+    while NEXT_OUTER[s] != 0:
+        order[s] = at
+        merge = NEXT_OUTER[s]
+        if NEXT_INNER[s] >= 0:
+            for t in (NEXT_OUTER[s], NEXT_INNER[s]):
+                lane = []
+                while preds[t] < 2:
+                    lane.append(t)
+                    t = NEXT_OUTER[t]
+                merge = t
+                for k, u in enumerate(lane, 1):
+                    order[u] = at + step * k // (len(lane) + 1)
+        s, at = merge, at + step
+    order[s] = at
+    return tuple(order)
 
 
-PROGRESS = _progress()
-LAP_LENGTH = PROGRESS[49] + 1   # 32: a finished ship's progress
+TRACK_ORDER = _track_order()
+RACE_LAP = 1024   # one lap in track_order units: more than any space's order
 
-# --- the 11 action cards (spec section 2): (day, night) -------------------------------------
+# --- the 11 action cards (rules doc 5.2): (day, night) -------------------------------------
 CARD_DAY = (A_FOOD, A_FWD, A_CANNON, A_GOLD, A_GOLD, A_BACK, A_FWD, A_FWD, A_CANNON, A_FOOD, A_FWD)
 CARD_NIGHT = (A_CANNON, A_BACK, A_GOLD, A_GOLD, A_FWD, A_FWD, A_FOOD, A_FWD, A_FOOD, A_FWD, A_CANNON)
 
@@ -83,67 +97,86 @@ COMBAT_FACES = (2, 4, 6, 8, 10, STAR)
 
 PARAMS = ParamTable((
     Param("space_type", SPACE_TYPE, "type of spaces 0..49: 0 Port Royal, 1 sea, 2 port, 3 pirate lair",
-          FACT, "spec 1.2 [S1] checked against the board photo [S2]", low=0, high=3),
+          FACT, "docs/rules/jamaica.md 5.1: [S1] checked against the board photo [S2]", low=0, high=3),
     Param("sea_food", SEA_FOOD, "food cost (white pips) of sea spaces 0..49 (0 on other spaces)",
-          FACT, "spec 1.2 [S1][S2]: pips visible on the photo", low=0, high=9),
+          FACT, "docs/rules/jamaica.md 5.1 [S1][S2]: pips visible on the photo", low=0, high=9),
     Param("port_gold", PORT_GOLD, "gold cost on the pin of port spaces 0..49 (0 on other spaces)",
-          ASSUMPTION, "A1: only the 7 on space 45 is legible on [S2]; the rest from [S1]", low=0, high=9),
+          ASSUMPTION, "docs/rules/jamaica.md 5.1, 6: only the 7 on space 45 is legible on [S2]; the rest from [S1]",
+          low=0, high=9),
     Param("space_score", SPACE_SCORE, "printed score of spaces 0..49 (-5 up to the red line, Port Royal 15)",
-          FACT, "spec 1.2 [S2][S5][seed 4(1)]", low=-20, high=30),
+          FACT, "docs/rules/jamaica.md 5.1 [S2][S5], rules 4(1)", low=-20, high=30),
     Param("next_outer", NEXT_OUTER, "forward successor of spaces 0..49 (the outer lane at a fork)",
-          FACT, "spec 1.2 [S1][S2]", low=0, high=N_SPACES - 1),
+          FACT, "docs/rules/jamaica.md 5.1 [S1][S2]", low=0, high=N_SPACES - 1),
     Param("next_inner", NEXT_INNER, "second forward successor of spaces 0..49: the inner channel at forks 6, 19, 32 "
-          "(-1 = none)", FACT, "spec 1.2 [S1][S2]", low=-1, high=N_SPACES - 1),
-    Param("progress", PROGRESS, "race progress of spaces 0..49 = 32 - fewest moves left to Port Royal; ranks ships "
-          "for the tie-break and the ghost ship's direction", ASSUMPTION,
-          "seed 4: 'further forward' is not defined across the two lanes of a fork", low=0, high=63),
+          "(-1 = none)", FACT, "docs/rules/jamaica.md 5.1 [S1][S2]", low=-1, high=N_SPACES - 1),
+    Param("track_order", TRACK_ORDER, "physical order of spaces 0..49 along the race (Port Royal 0, rising along "
+          "every link): ranks ships for the ghost ship's direction and the tie-break; equal = level",
+          ASSUMPTION, "docs/rules/jamaica.md 6: the board's geometry at the forks is not recorded; a lane's "
+          "spaces are placed by the part of the lane covered", low=0, high=RACE_LAP - 1),
     Param("card_day", CARD_DAY, "day (left) action of cards 1..11: 1 gold, 2 food, 3 cannons, 4 forward, 5 backward",
-          FACT, "spec 2 [S1][S3][S4]", low=1, high=5),
+          FACT, "docs/rules/jamaica.md 5.2 [S1][S3][S4]", low=1, high=5),
     Param("card_night", CARD_NIGHT, "night (right) action of cards 1..11 (codes as card_day)",
-          FACT, "spec 2 [S1][S3][S4]", low=1, high=5),
-    Param("hand_size", 3, "action cards in hand", FACT, "seed 1(3), 2(4)", low=1, high=6),
+          FACT, "docs/rules/jamaica.md 5.2 [S1][S3][S4]", low=1, high=5),
+    Param("hand_size", 3, "action cards in hand", FACT, "rules 1(3), 2(4)", low=1, high=6),
     Param("map_hand_size", 4, "hand size of the owner of Morgan's Map; hands are refilled up to the size "
-          "(so gaining the map draws 2 once, losing it draws none once)", FACT, "spec 3 [S5][S6]", low=1, high=6),
+          "(so gaining the map draws 2 once, losing it draws none once)", FACT, "docs/rules/jamaica.md 5.4 [S5][S6]",
+          low=1, high=6),
     Param("treasure_values", (0, 0, 0, 0, 7, 7, 5, 3, 3, -2, -3, -4),
           "points of treasure cards 0..11 (map, sabre, Lady Beth, 6th hold, then the 8 value cards)",
-          ASSUMPTION, "A2: the second +3 is in [S1] only; powers score 0", low=-20, high=20),
-    Param("treasure_removed", 3, "treasure cards removed unseen at setup", FACT, "seed 1(1)", low=0, high=12),
-    Param("start_gold", 3, "doubloons in a hold at the start", FACT, "seed 1(3)", low=0, high=20),
-    Param("start_food", 3, "food in another hold at the start", FACT, "seed 1(3)", low=0, high=20),
+          ASSUMPTION, "docs/rules/jamaica.md 5.3, 6: the second +3 is in [S1] only; powers score 0", low=-20, high=20),
+    Param("treasure_removed", 3, "treasure cards removed unseen at setup", FACT, "rules 1(1)", low=0, high=12),
+    Param("start_gold", 3, "doubloons in a hold at the start", FACT, "rules 1(3)", low=0, high=20),
+    Param("start_food", 3, "food in another hold at the start", FACT, "rules 1(3)", low=0, high=20),
     Param("start_cannons", 0, "cannons in a third hold at the start (0 = none; not a rule)", SETUP,
-          "seed 1(3) gives none", low=0, high=20),
-    Param("holds", 5, "holds on a hold board (the 6th hold card adds one)", FACT, "spec 5 [S8][S5]", low=2, high=5),
+          "rules 1(3) gives none", low=0, high=20),
+    Param("holds", 5, "holds on a hold board (the 6th hold card adds one)", FACT,
+          "docs/rules/jamaica.md 5.4 [S8][S5]", low=2, high=5),
     Param("combat_faces", COMBAT_FACES, "faces of the combat die (0 = the star, an immediate win)",
-          FACT, "seed contents; spec 4 [S7]", low=0, high=20),
-    Param("beth_bonus", 2, "combat strength added by Lady Beth", FACT, "spec 3 [S5][S6]", low=0, high=10),
-    Param("bank", (80, 45, 45), "printed stock of doubloons, food, cannons", FACT, "seed contents [S7][S8]",
+          FACT, "rules (contents) [S7]; docs/rules/jamaica.md 5.4", low=0, high=20),
+    Param("beth_bonus", 2, "combat strength added by Lady Beth", FACT, "docs/rules/jamaica.md 5.4 [S5][S6]",
+          low=0, high=10),
+    Param("bank", (80, 45, 45), "printed stock of doubloons, food, cannons", FACT, "rules (contents) [S7][S8]",
           low=0, high=999),
-    Param("bank_limited", False, "the printed stock is a hard limit (a load takes what is left)", ASSUMPTION,
-          "A3: not stated; unlimited as [S1]; the column bank_short counts when it would have run out"),
+    Param("bank_limited", False, "the printed stock (bank) is a hard limit: a load takes what is left, an empty "
+          "bank loads nothing (false: the bank never runs out; the column bank_short counts the loads it would "
+          "have cut)", ASSUMPTION, "docs/rules/jamaica.md 6: the contents list the stock [S7][S8], no rule says it "
+          "limits loads"),
     Param("start_score", -5, "score of a ship standing on Port Royal without having finished (never left, or "
-          "fell back to it)", ASSUMPTION, "seed 4(1): spaces before the -5 line score -5", low=-20, high=20),
+          "fell back to it)", ASSUMPTION, "docs/rules/jamaica.md 6: rules 4(1) score -5 before the -5 line; Port "
+          "Royal's 15 is for finishing", low=-20, high=20),
     Param("behind_score", -5, "score of a ship behind the start line (moved backward out of Port Royal and not "
-          "back across it)", ASSUMPTION, "A5 [S1]: a full circuit is needed to win [S5]", low=-20, high=20),
+          "back across it)", ASSUMPTION, "docs/rules/jamaica.md 6: a whole lap is needed to win [S5]; as [S1]",
+          low=-20, high=20),
     Param("ghost_ship", True, "2 players: add the neutral ghost ship (false = plain 2-player race, to measure it)",
-          VARIANT, "seed 5: the 2-player rules use the ghost ship"),
-    Param("ghost_gold", (5, 3), "doubloons in the ghost ship's two starting holds", FACT, "seed 5(2) [S9]",
+          VARIANT, "rules 5: the 2-player rules use the ghost ship"),
+    Param("ghost_gold", (5, 3), "doubloons in the ghost ship's two starting holds", FACT, "rules 5(2) [S9]",
           low=0, high=20),
-    Param("ghost_removed", 2, "treasure cards removed unseen with the ghost ship (Lady Beth is taken out first); "
-          "2 leaves 9 cards for the 9 lairs", ASSUMPTION, "seed 1(1)+5(3) do not say; A6", low=0, high=11),
+    Param("ghost_removed", 2, "treasure cards removed unseen with the ghost ship, after Lady Beth went to it: 2 "
+          "leaves 9 cards for the 9 lairs, 3 (as in every other game) leaves 8", ASSUMPTION,
+          "docs/rules/jamaica.md 6: rules 1(1) remove 3, rules 5(3) give Lady Beth to the ghost; neither says how "
+          "they combine", low=0, high=11),
     Param("ghost_recheck", True, "the ghost ship's direction (lead/last/between) is judged before each of its two "
-          "moves (false: once, before the first)", ASSUMPTION, "A6", ),
+          "moves (false: once, before the first)", ASSUMPTION, "docs/rules/jamaica.md 6: rules 5(5) do not say"),
     Param("ghost_die_order", "day_first", "which action die the ghost ship moves with first",
-          ASSUMPTION, "A6", choices=("day_first", "night_first")),
-    Param("ghost_ends_game", False, "the ghost ship reaching Port Royal ends the game (false: it sails on)",
-          ASSUMPTION, "A6: the end rule speaks of players"),
-    Param("may_decline_loot", True, "a battle's winner may take no loot", ASSUMPTION, "A7"),
+          ASSUMPTION, "docs/rules/jamaica.md 6: rules 5(4) do not say", choices=("day_first", "night_first")),
+    Param("ghost_level", "neither", "the ghost ship level with a player (the same place in track_order) counts as "
+          "neither ahead of nor behind that player, as behind it, or as ahead of it, when its direction is judged",
+          ASSUMPTION, "docs/rules/jamaica.md 6: rules 5(5) name only behind both, ahead of both and between",
+          choices=("neither", "behind", "ahead")),
+    Param("ghost_ends_game", False, "the ghost ship reaching Port Royal ends the game like a player's ship "
+          "(false: it sails on past it, a lap up)", ASSUMPTION,
+          "docs/rules/jamaica.md 6: rules 4 end the game when a player's ship arrives; rules 5 are silent"),
+    Param("may_decline_loot", True, "a battle's winner may take no loot", ASSUMPTION,
+          "docs/rules/jamaica.md 6: rules 3(4) list the loot, not whether it may be refused"),
     Param("steal_blind", True, "a stolen face-down treasure card is drawn at random (false: chosen by looking)",
-          ASSUMPTION, "A9: [S5] forbids looking, [S3-report] allows it"),
+          ASSUMPTION, "docs/rules/jamaica.md 6: [S5] forbids looking, [S3] allows it"),
     Param("max_rounds", 60, "safety cap: score normally after this many rounds (not a rule)", ASSUMPTION,
-          "A10", low=1, high=500),
+          "docs/rules/jamaica.md 7: not a rule", low=1, high=500),
     Param("check_invariants", False, "check conservation and track invariants after every action (debug; "
           "raises on a breach)", SETUP, "testing aid"),
 ))
 
 O = PARAMS.offset_tuple()
 GHOST_DAY_FIRST = PARAMS.choice("ghost_die_order", "day_first")
+GHOST_LEVEL_BEHIND = PARAMS.choice("ghost_level", "behind")
+GHOST_LEVEL_AHEAD = PARAMS.choice("ghost_level", "ahead")

@@ -3,8 +3,8 @@
 ``every`` > 1 prints a compact race table (who is where, holds) only every that many rounds;
 every = 1 prints it after each round.
 """
-from .components import (ACTION_NAMES, PLAYER_COLOURS, RES_NAMES, STAR, TREASURE_NAMES, TYPE_NAMES)
-from .rules import (EV_COMBAT, EV_END, EV_FINISH, EV_GHOST_DIR, EV_IGNORED, EV_LAIR, EV_LOAD, EV_LOOT, EV_MOVE,
+from .components import ACTION_NAMES, PLAYER_COLOURS, RES_NAMES, STAR, T_HOLD6, TREASURE_NAMES, TYPE_NAMES
+from .common import (EV_COMBAT, EV_END, EV_FINISH, EV_GHOST_DIR, EV_IGNORED, EV_LAIR, EV_LOAD, EV_LOOT, EV_MOVE,
                     EV_PAY, EV_RESULT, EV_RETREAT, EV_REVEAL, EV_ROLL, EV_ROUND, EV_SABRE, EV_SCORE, EV_SETUP,
                     EV_SHORT)
 from .state import GHOST, LOOT_BLIND, LOOT_CARD, LOOT_GIVE, LOOT_HOLD, LOOT_NONE
@@ -92,29 +92,41 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
                 lines.append(f"    {name(a)} takes the treasure token on {space(b)}; the treasure deck is empty.")
         elif kind == EV_COMBAT:
             lines.append(f"    Battle on {space(c)}: {name(a)} attacks {name(b)}!")
-        elif kind == EV_ROLL:
+        elif kind == EV_ROLL:   # the outcome waits for EV_RESULT: Saran's Sabre may still re-roll this die
             extra = f" with {b} cannon{'s' if b != 1 else ''}" if b else " with no cannons"
-            total = "and wins outright" if c == STAR else f"(strength {d})"
-            lines.append(f"      {name(a)} fires{extra} and rolls {_face(c)} {total}.")
+            total = "" if c == STAR else f" (strength {d})"
+            lines.append(f"      {name(a)} fires{extra} and rolls {_face(c)}{total}.")
         elif kind == EV_SABRE:
             whose = "its own die" if a == b else f"{name(b)}'s die"
-            lines.append(f"      {name(a)} draws Saran's Sabre: {whose} ({_face(c)}) is re-rolled: {_face(d)}.")
+            total = "" if d == STAR else f" (strength {e})"
+            lines.append(f"      {name(a)} draws Saran's Sabre: {whose} ({_face(c)}) is re-rolled: {_face(d)}{total}.")
         elif kind == EV_RESULT:
             if a < 0:
-                lines.append("      A tie: both ships break off, nothing happens.")
+                lines.append(f"      A tie at {f}: both ships break off, nothing happens.")
+            elif e and a == c:
+                lines.append(f"      {name(a)} wins the battle outright with the star: {name(b)} cannot answer.")
+            elif e:
+                lines.append(f"      {name(a)} wins the battle outright with the star.")
             else:
-                lines.append(f"      {name(a)} wins the battle.")
+                won, lost = (f, g) if a == c else (g, f)
+                lines.append(f"      {name(a)} wins the battle, {won} to {lost}.")
         elif kind == EV_LOOT:
+            # a card that lies face down with the ghost ship is seen by no one (rules 5(6)): it is never named,
+            # arriving (a lair, loot, a cursed card given) or leaving; only a power it takes face up is
+            hidden = (b == GHOST and c != LOOT_HOLD) or (a == GHOST and (c == LOOT_BLIND or d > T_HOLD6))
             if c == LOOT_NONE:
                 lines.append(f"      {name(a)} takes no loot.")
             elif c == LOOT_HOLD:
                 lines.append(f"      {name(a)} plunders a hold of {name(b)}: {e} {RES_NAMES[d]}.")
+            elif c == LOOT_GIVE:
+                card = "a cursed card" if hidden else TREASURE_NAMES[d]
+                lines.append(f"      {name(a)} palms off {card} on {name(b)}.")
+            elif hidden:
+                lines.append(f"      {name(a)} takes a face-down treasure card of {name(b)}.")
             elif c == LOOT_CARD:
                 lines.append(f"      {name(a)} takes {TREASURE_NAMES[d]} from {name(b)}.")
-            elif c == LOOT_BLIND:
+            else:
                 lines.append(f"      {name(a)} steals a face-down treasure of {name(b)} blind: {TREASURE_NAMES[d]}.")
-            elif c == LOOT_GIVE:
-                lines.append(f"      {name(a)} palms off {TREASURE_NAMES[d]} on {name(b)}.")
         elif kind == EV_FINISH:
             lines.append(f"    {name(a)} reaches Port Royal in round {b}! The round is played out, then the game ends.")
         elif kind == EV_GHOST_DIR:
@@ -131,7 +143,7 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
                    2: "the round cap was reached"}.get(a, "?")
             lines.append(f"The game ends after round {b}: {why}.")
         elif kind == EV_SCORE:
-            where = "Port Royal (finished)" if g else space(f)
+            where = "Port Royal (finished)" if g > 0 else space(f) + (", behind the start line" if g < 0 else "")
             lines.append(f"  {name(a)}: {b} for {where}, {c} doubloons, {d} in treasure = {e} points")
     return "\n".join(_capitalise(line) for line in lines)
 

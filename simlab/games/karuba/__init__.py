@@ -41,7 +41,7 @@ GAME_COLUMNS = (
     Column("rounds", "tiles revealed (game length in rounds)", "game"),
     Column("end_reason", "1 last tile played, 2 a player had all explorers home", "game"),
     Column("gold_used", "gold nuggets taken from the supply by all players (the box has 12)", "game"),
-    Column("gold_short", "gold tiles that got no nugget because the supply was empty", "game"),
+    Column("gold_short", "placed gold tiles that got no nugget because the supply ran short", "game"),
     *(Column(f"beach_{c}", f"beach space of the {c} explorer", "game") for c in COLOURS),
     *(Column(f"temple_{c}", f"jungle space of the {c} temple", "game") for c in COLOURS),
 )
@@ -62,5 +62,5 @@ GAME = GameSpec(
     length_column="rounds",
     default_seats=("builder", "racer", "collector", "random"),
     variants={"bonus-tiles": {"bonus_tiles": True}, "strict-distance": {"distance_rule": "ring4"}},
-    rules_file="shared/rules/karuba.md",
+    rules_file="docs/rules/karuba.md",
 )

@@ -1,6 +1,6 @@
 """Karuba's rules as small numba functions over the flat state (see ``state.py``).
 
-Geometry (spec section 3): cells are numbered row-major, ``cell = row * 6 + column``, row 0
+Geometry (docs/rules/karuba.md section 2): cells are numbered row-major, ``cell = row * 6 + column``, row 0
 north. Beach spaces 10..50 sit west of rows 0..4, 60..110 south of columns 0..5; jungle
 (temple) spaces 10..60 north of columns 0..5, 70..110 east of rows 0..4. Index ``i`` of a
 space is ``label / 10 - 1``.
@@ -12,7 +12,7 @@ from simlab.core.bits import bit_index
 from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, PLAY_SIGNATURE, emit
 from simlab.core.rng import randint, shuffle
 
-from .components import ANY_MIX, COLS, N_CELLS, N_EDGE, N_TILES, O, RING3, RING4, ROWS
+from .components import ANY_MIX, COLS, GOLD_DRAW, N_CELLS, N_EDGE, N_TILES, O, RING3, RING4, ROWS
 from .state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B_DISCARDED, B_EXPL, B_FATE, B_GOLD, B_HOME,
                     B_BONUS_PTS, B_MOVES, B_OCC, B_OPEN, B_PLACED, B_TILE, B_TOKENS, B_TREASURE, BONUS_OPEN,
                     BONUS_REMOVED, DISCARD_ONLY, END_HOME, END_RUNNING, END_TILES, MAX_CHOICES, MOVE_BASE, P0, PB,
@@ -24,7 +24,7 @@ ALL_CELLS = (1 << N_CELLS) - 1
 WEST_COLUMN = sum(1 << (r * COLS) for r in range(ROWS))
 EAST_COLUMN = WEST_COLUMN << (COLS - 1)
 
-# Which cell each edge space touches, and the side of that cell facing it (spec section 3).
+# Which cell each edge space touches, and the side of that cell facing it (docs/rules/karuba.md section 2).
 BEACH_CELL = np.array([k * COLS for k in range(5)] + [(ROWS - 1) * COLS + k for k in range(6)], dtype=np.int64)
 BEACH_SIDE = np.array([W] * 5 + [S] * 6, dtype=np.int64)
 TEMPLE_CELL = np.array(list(range(6)) + [k * COLS + COLS - 1 for k in range(5)], dtype=np.int64)
@@ -32,7 +32,7 @@ TEMPLE_SIDE = np.array([N] * 6 + [E] * 5, dtype=np.int64)
 POPCOUNT4 = np.array([bin(m).count("1") for m in range(16)], dtype=np.int64)
 
 # Event kinds of the trace log.
-EV_SETUP, EV_TILE, EV_PLACE, EV_DISCARD, EV_MOVE, EV_TEMPLE, EV_BONUS, EV_END, EV_SCORE = range(9)
+EV_SETUP, EV_TILE, EV_PLACE, EV_DISCARD, EV_MOVE, EV_TEMPLE, EV_BONUS, EV_END, EV_SCORE, EV_NO_GOLD = range(10)
 
 # Result columns the kernel writes from FIRST_GAME_COLUMN on (declared with meanings in __init__).
 (C_TEMPLES, C_HOME_BROWN, C_HOME_BLUE, C_HOME_PURPLE, C_HOME_YELLOW, C_TOKEN_POINTS, C_CRYSTALS, C_COMP,
@@ -114,7 +114,7 @@ def reach(state, seat, colour, steps, cfg, blocked):
 
     Breadth-first over bitmasks: ``blocked`` cells (other explorers) can be neither entered nor
     passed. Because steps may be forfeited, the legal end cells are exactly those at path
-    distance 1..steps (spec section 5).
+    distance 1..steps (docs/rules/karuba.md section 3, B).
     """
     base = P0 + seat * PB
     o_n = np.int64(state[base + B_OPEN])
@@ -253,15 +253,8 @@ def apply_choice(state, seat, code, cfg):
         for d in range(4):
             if exits & (1 << d):
                 state[base + B_OPEN + d] |= 1 << code
-        treasure = cfg[O.tile_treasure + tile - 1]
-        if treasure == 2:
-            supply = cfg[O.gold_supply]
-            if supply > 0 and state[S_GOLD_USED] >= supply:
-                state[S_GOLD_SHORT] += 1
-                treasure = 0
-            else:
-                state[S_GOLD_USED] += 1
-        state[base + B_TREASURE + code] = treasure
+        # the printed item; a gold nugget may be taken back by ``hand_out_gold`` if the supply is short
+        state[base + B_TREASURE + code] = cfg[O.tile_treasure + tile - 1]
         state[base + B_PLACED] += 1
         state[base + B_FATE + tile - 1] = 1
         return 0
@@ -291,6 +284,43 @@ def apply_choice(state, seat, code, cfg):
 
 
 @njit(cache=True)
+def hand_out_gold(state, cfg, chosen, rng, log, n_ev):
+    """Gold nuggets for this round's placements of a gold tile, from a supply that may run out.
+
+    Everyone places at the same time, so when fewer nuggets remain than players placed the gold
+    tile, no seat may be served first (``gold_shortage``): under ``nobody`` none of them gets
+    one, as the rulebook removes a bonus tile that two players meet in the same round; under
+    ``draw`` the remaining nuggets go to placers drawn at random. A supply of 0 is unlimited
+    and only counts the nuggets used.
+    """
+    tile = state[S_TILE]
+    if cfg[O.tile_treasure + tile - 1] != 2:
+        return n_ev
+    n_players = state[S_PLAYERS]
+    placers = np.zeros(n_players, dtype=np.int64)
+    n = 0
+    for p in range(n_players):
+        if chosen[p] < N_CELLS:
+            placers[n] = p
+            n += 1
+    supply = cfg[O.gold_supply]
+    left = supply - state[S_GOLD_USED] if supply > 0 else n
+    served = n
+    if n > left:
+        served = left if cfg[O.gold_shortage] == GOLD_DRAW else 0
+        for i in range(served):  # a partial shuffle: the first ``served`` placers are served
+            j = i + randint(rng, n - i)
+            placers[i], placers[j] = placers[j], placers[i]
+        for i in range(served, n):
+            p = placers[i]
+            state[P0 + p * PB + B_TREASURE + chosen[p]] = 0
+            state[S_GOLD_SHORT] += 1
+            n_ev = emit(log, n_ev, EV_NO_GOLD, p, chosen[p], left, n)
+    state[S_GOLD_USED] += served
+    return n_ev
+
+
+@njit(cache=True)
 def token_value(cfg, n_players, k):
     """Value of the k-th token (0 = top) of a temple stack for this player count."""
     if n_players == 2:
@@ -302,14 +332,14 @@ def token_value(cfg, n_players, k):
 
 @njit(cache=True)
 def bonus_met(state, seat, k, cfg):
-    """Does the seat meet bonus tile k's condition now (spec section 8, readings U8)?"""
+    """Does the seat meet bonus tile k's condition now (docs/rules/karuba.md section 3, bonus tiles)?"""
     base = P0 + seat * PB
     if k == 0:  # fastest treasure collector: every explorer has collected something
         for c in range(4):
             if state[base + B_CRYSTAL + c] + state[base + B_GOLD + c] == 0:
                 return False
         return True
-    if k == 1:  # best treasure collector: one explorer with 4 items
+    if k == 1:  # best treasure collector: one explorer with 4 gold or 4 crystals (or 4 of any mix)
         for c in range(4):
             cr = state[base + B_CRYSTAL + c]
             go = state[base + B_GOLD + c]
@@ -422,6 +452,7 @@ def play_round(state, cfg, seat_slot, fns, seat_params, rng, legal, chosen, log,
             n_ev = emit(log, n_ev, EV_DISCARD, p, tile)
         elif code >= MOVE_BASE:
             n_ev = emit(log, n_ev, EV_MOVE, p, colour, start, (code - MOVE_BASE) % 32, found, tile)
+    n_ev = hand_out_gold(state, cfg, chosen, rng, log, n_ev)
     return end_round(state, cfg, log, n_ev)
 
 
@@ -464,7 +495,8 @@ def write_rows(state, cfg, rows):
 
 
 @njit(PLAY_SIGNATURE, cache=True)
-def play_game(cfg, n_players, seat_slot, fns, seat_params, rng, rows, log):
+def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
+    rng = streams[0]  # one stream for all chance and every strategy, until the game names its purposes
     state = np.zeros(STATE_SIZE, dtype=np.int32)
     legal = np.zeros(MAX_CHOICES, dtype=np.int32)
     chosen = np.zeros(n_players, dtype=np.int32)

@@ -8,7 +8,7 @@ Layout (offsets below; ``P0 + seat * PB`` starts a player's island block)::
       S_TILE          tile revealed this round (1..36)
       S_END           end reason: 0 running, 1 last tile played, 2 a player has all explorers home
       S_GOLD_USED     gold nuggets taken from the supply, all islands together
-      S_GOLD_SHORT    nuggets a placed gold tile could not get because the supply was empty
+      S_GOLD_SHORT    placed gold tiles that got no nugget because the supply ran short
       S_TAKEN   +4    per colour: temple treasure tokens already taken from its stack
       S_BONUS   +4    per bonus tile: BONUS_OPEN, BONUS_REMOVED, or the seat that took it
       S_BONUS_ROUND+4 per bonus tile: round it was taken or removed

@@ -5,13 +5,18 @@ jungle edge (``[B]`` once the explorer is home), ``*`` a crystal, ``$`` a gold n
 tile, ``.`` an empty cell.
 """
 from .components import COLOURS, COLS, ROWS, TILE_EXITS
-from .rules import (EV_BONUS, EV_DISCARD, EV_END, EV_MOVE, EV_PLACE, EV_SCORE, EV_SETUP, EV_TEMPLE,
-                    EV_TILE)
+from .rules import (EV_BONUS, EV_DISCARD, EV_END, EV_MOVE, EV_NO_GOLD, EV_PLACE, EV_SCORE, EV_SETUP,
+                    EV_TEMPLE, EV_TILE)
 from .state import AT_TEMPLE, BONUS_REMOVED
 
 LETTER = "BUPY"
 BONUS_NAMES = ("fastest treasure collector", "best treasure collector", "best path builder", "fastest runner")
 DIR_NAMES = (("N", 1), ("E", 2), ("S", 4), ("W", 8))
+
+
+def count(n: int, word: str) -> str:
+    """``1 point``, ``2 points``, ``0 points``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def cell_name(cell: int) -> str:
@@ -101,12 +106,16 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
                 draw_all()
             rnd = a
             lines.append("")
-            lines.append(f"Round {a}: the leader reveals tile {b} (exits {tile_words(b, exits_table)}, {c} steps).")
+            lines.append(f"Round {a}: the leader reveals tile {b} (exits {tile_words(b, exits_table)}, {count(c, 'step')}).")
         elif kind == EV_PLACE:
             islands[a].tile[b] = c
             islands[a].treasure[b] = d
             extra = {1: ", a crystal goes on it", 2: ", a gold nugget goes on it"}.get(d, "")
             lines.append(f"  {name(a)} places it at {cell_name(b)}{extra}.")
+        elif kind == EV_NO_GOLD:
+            islands[a].treasure[b] = 0
+            lines.append(f"  {name(a)} gets no gold nugget after all: {count(c, 'nugget')} left in the supply for "
+                         f"{count(d, 'player')} placing it (gold_shortage={values['gold_shortage']}).")
         elif kind == EV_DISCARD:
             lines.append(f"  {name(a)} discards it and moves no one.")
         elif kind == EV_MOVE:
@@ -122,11 +131,11 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
             got = {1: ", collecting a crystal", 2: ", collecting a gold nugget"}.get(e, "")
             lines.append(f"  {name(a)} discards it and moves the {COLOURS[b]} explorer from {start} to {goal}{got}.")
         elif kind == EV_TEMPLE:
-            comp = f" plus {d} crystal{'s' if d > 1 else ''} for the tie" if d else ""
-            lines.append(f"  {name(a)} takes the {COLOURS[b]} temple token worth {c}{comp}.")
+            comp = f" plus {count(d, 'crystal')} for the tie" if d else ""
+            lines.append(f"  {name(a)} takes the {COLOURS[b]} temple token worth {count(c, 'point')}{comp}.")
         elif kind == EV_BONUS:
             if b == BONUS_REMOVED:
-                lines.append(f"  {c} players met '{BONUS_NAMES[a]}' in the same round: the bonus tile leaves the game.")
+                lines.append(f"  {count(c, 'player')} met '{BONUS_NAMES[a]}' in the same round: the bonus tile leaves the game.")
             else:
                 lines.append(f"  {name(b)} takes the bonus tile '{BONUS_NAMES[a]}'.")
         elif kind == EV_END:
@@ -135,5 +144,5 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
             lines.append("")
             lines.append(f"The game ends after round {b}: {why}.")
         elif kind == EV_SCORE:
-            lines.append(f"  {name(a)}: {b} points")
+            lines.append(f"  {name(a)}: {count(b, 'point')}")
     return "\n".join(lines)

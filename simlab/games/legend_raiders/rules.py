@@ -824,7 +824,8 @@ def write_rows(state, cfg, rows):
 
 
 @njit(PLAY_SIGNATURE, cache=True)
-def play_game(cfg, n_players, seat_slot, fns, seat_params, rng, rows, log):
+def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
+    rng = streams[0]  # one stream for all chance and every strategy, until the game names its purposes
     state = np.zeros(STATE_SIZE, dtype=np.int32)
     legal = np.zeros(MAX_CHOICES, dtype=np.int32)
     n_ev = setup(state, cfg, n_players, rng, log, 0)

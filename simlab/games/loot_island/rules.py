@@ -172,7 +172,8 @@ def run_game(state, cfg, seat_slot, fns, sp, rng, legal, log):
 
 
 @njit(PLAY_SIGNATURE, cache=True)
-def play_game(cfg, n_players, seat_slot, fns, seat_params, rng, rows, log):
+def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
+    rng = streams[0]  # one stream for all chance and every strategy, until the game names its purposes
     state = np.zeros(STATE_SIZE, dtype=np.int32)
     legal = np.zeros(MAX_LEGAL, dtype=np.int32)
     setup(state, cfg, n_players, rng)

@@ -1,0 +1,109 @@
+"""Setting up (rules 1, 5(1)-(3)) and refilling hands (2(4)).
+"""
+import numpy as np
+from numba import njit
+
+from simlab.core.kernel import emit
+from simlab.core.rng import shuffle
+
+from .components import (LAIR, MAX_HOLDS, N_CARDS, N_SPACES, N_TREASURES, O, R_CANNON, R_FOOD, R_GOLD, R_NONE, T_BETH)
+from .state import (B_CARD, B_DISC, B_DISC_N, B_DRAW, B_DRAW_N, B_HAND, B_HAND_N, B_HN, B_HTYPE, GHOST, N_SHIPS,
+                    OWN_DECK, OWN_REMOVED, S_BANK, S_ENDER, S_GHOST, S_PLAYERS, S_PREV_A, S_PREV_B, S_TDECK,
+                    S_TDECK_N, S_TOKEN, S_TOWNER)
+from .common import EV_SETUP, amount, base_of, is_active
+from .treasure import hand_limit
+
+
+@njit(cache=True)
+def setup(state, cfg, n_players, rng):
+    state[:] = 0
+    state[S_PLAYERS] = n_players
+    state[S_ENDER] = -1
+    ghost = n_players == 2 and cfg[O.ghost_ship] != 0
+    state[S_GHOST] = 1 if ghost else 0
+    for r in range(3):
+        state[S_BANK + r] = cfg[O.bank + r]
+    for s in range(N_SPACES):
+        state[S_PREV_A + s] = -1
+        state[S_PREV_B + s] = -1
+    for s in range(N_SPACES):
+        for t in (cfg[O.next_outer + s], cfg[O.next_inner + s]):
+            if t >= 0:
+                if state[S_PREV_A + t] == -1:
+                    state[S_PREV_A + t] = s
+                else:
+                    state[S_PREV_B + t] = s
+        state[S_TOKEN + s] = 1 if cfg[O.space_type + s] == LAIR else 0
+    # treasure cards: shuffle, remove some unseen, the rest is the draw pile (rules 1(1), 5(3))
+    pile = np.empty(N_TREASURES, dtype=np.int32)
+    n = 0
+    for k in range(N_TREASURES):
+        if ghost and k == T_BETH:
+            state[S_TOWNER + k] = GHOST
+        else:
+            pile[n] = k
+            n += 1
+    shuffle(rng, pile, n)
+    removed = min(n, cfg[O.ghost_removed] if ghost else cfg[O.treasure_removed])
+    for i in range(n):
+        state[S_TOWNER + pile[i]] = OWN_REMOVED if i < removed else OWN_DECK
+    for i in range(removed, n):
+        state[S_TDECK + i - removed] = pile[i]
+    state[S_TDECK_N] = n - removed
+    for p in range(n_players):
+        b = base_of(p)
+        for h in range(MAX_HOLDS):
+            state[b + B_HTYPE + h] = R_NONE
+        slot = 0
+        for res, off in ((R_GOLD, O.start_gold), (R_FOOD, O.start_food), (R_CANNON, O.start_cannons)):
+            if cfg[off] > 0:
+                state[b + B_HTYPE + slot] = res
+                state[b + B_HN + slot] = cfg[off]
+                state[S_BANK + res - 1] -= cfg[off]
+                slot += 1
+        for k in range(N_CARDS):
+            state[b + B_DRAW + k] = k
+        shuffle(rng, state[b + B_DRAW:b + B_DRAW + N_CARDS], N_CARDS)
+        state[b + B_DRAW_N] = N_CARDS
+        state[b + B_CARD] = -1
+        refill(state, cfg, p, rng)
+    if ghost:
+        b = base_of(GHOST)
+        for h in range(MAX_HOLDS):
+            state[b + B_HTYPE + h] = R_NONE
+        for h in range(2):
+            g = cfg[O.ghost_gold + h]
+            if g > 0:
+                state[b + B_HTYPE + h] = R_GOLD
+                state[b + B_HN + h] = g
+                state[S_BANK + R_GOLD - 1] -= g
+        state[b + B_CARD] = -1
+
+
+@njit(cache=True)
+def refill(state, cfg, ship, rng):
+    """Draw up to the hand size, shuffling the discard pile into a new draw pile when empty (2(4))."""
+    b = base_of(ship)
+    limit = hand_limit(state, cfg, ship)
+    while state[b + B_HAND_N] < limit:
+        if state[b + B_DRAW_N] == 0:
+            nd = state[b + B_DISC_N]
+            if nd == 0:
+                return
+            for i in range(nd):
+                state[b + B_DRAW + i] = state[b + B_DISC + i]
+            state[b + B_DISC_N] = 0
+            state[b + B_DRAW_N] = nd
+            shuffle(rng, state[b + B_DRAW:b + B_DRAW + nd], nd)
+        nd = state[b + B_DRAW_N] - 1
+        state[b + B_HAND + state[b + B_HAND_N]] = state[b + B_DRAW + nd]
+        state[b + B_HAND_N] += 1
+        state[b + B_DRAW_N] = nd
+
+
+@njit(cache=True)
+def log_setup(state, log, ev):
+    for ship in range(N_SHIPS):
+        if is_active(state, ship):
+            ev[0] = emit(log, ev[0], EV_SETUP, ship, amount(state, ship, R_GOLD), amount(state, ship, R_FOOD),
+                         state[S_TDECK_N])
