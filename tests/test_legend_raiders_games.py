@@ -134,9 +134,10 @@ def test_trace_reads_like_a_game_and_says_the_component_data_is_assumed():
         assert f"Seat {p + 1} ({prep.labels[p]}): coins" in text
         assert f"= {out[0, p, 1]} points." in text
     replaced = dict(prep.values)
-    for name in ("die_faces", "tile_symbol", "tile_cost", "card_kind", "card_need", "card_points", "expertise",
-                 "slot_coins", "map_coins"):
+    for name in ("die_faces", "tile_symbol", "tile_cost", "card_kind", "card_need", "card_different", "card_points",
+                 "expertise", "slot_coins", "map_coins"):
         replaced[name] = tuple((v + 1) % 3 for v in replaced[name])
+    replaced["symbols"] = 3
     assert "ASSUMED" not in GAME.narrate(log[:0], 4, replaced, prep.labels)
 
 

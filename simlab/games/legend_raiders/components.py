@@ -13,20 +13,21 @@ from simlab.core.params import ASSUMPTION, FACT, SETUP, VARIANT, Param, ParamTab
 
 TOOLS = ("compass", "map", "shovel", "rope")
 TOOL_LETTER = "CMSR"
-SYMBOLS = ("A", "B", "C", "D")  # placeholder back symbols (spec section 4: Relic, Treasure, City, Temple)
+SYMBOLS = ("A", "B", "C", "D", "E", "F")  # placeholder back symbols; the default set uses A-D
 EFFECTS = ("tool", "torch", "coin")  # die effects: draw a tool, everyone flips the torch, +1 per discovery
 EFFECT_TOOL, EFFECT_TORCH, EFFECT_COIN = 0, 1, 2
-N_TILES = 28
-N_CARDS = 28
-N_TOOL_TYPES = 4
-N_SYMBOLS = 4
+N_TOOL_TYPES = 4   # compass, map, shovel, rope: fixed by the rulebook, named everywhere
 N_BOARDS = 4
-N_SLOTS = 3        # dig-site slots on a character board (F1, F7)
-N_MAP = 6          # map spaces on a character board (F1, F7)
-N_COLUMNS = 4      # HQ columns (F1, F6)
-DIE_SIDES = 6
+N_SLOTS = 3        # dig-site slots on a character board (= the tile limit's maximum)
+N_COLUMNS = 4      # HQ columns
+# Compile-time maxima of the component set's shape: the counts themselves (tiles, cards, symbols,
+# die_sides, map_spaces, expertise_tools) are parameters, the piles and tables are sized to these.
+MAX_TILES = 48
+MAX_CARDS = 48
+MAX_SYMBOLS = len(SYMBOLS)
+MAX_DIE_SIDES = 8
+MAX_MAP = 12
 KIND_MISSION, KIND_DISCOVERY, KIND_DICE = 0, 1, 2
-KINDS = ("mission", "discovery", "dice")
 
 
 def _cost(text: str) -> tuple[int, int, int, int]:
@@ -40,13 +41,13 @@ _TILES = (
     ("C", "SR"), ("C", "CC"), ("C", "CMS"), ("C", "MRR"), ("C", "CSS"), ("C", "CMSR"), ("C", "MMRR"),
     ("D", "CR"), ("D", "MM"), ("D", "MSR"), ("D", "CCS"), ("D", "MRR"), ("D", "CMSR"), ("D", "CCSS"),
 )
-TILE_NAMES = tuple(f"{s}{i % 7 + 1}" for i, (s, _) in enumerate(_TILES))
 TILE_SYMBOL = tuple(SYMBOLS.index(s) for s, _ in _TILES)
 TILE_COST = tuple(v for _, c in _TILES for v in _cost(c))
+N_TILES = len(_TILES)
 
 
 def _need(text: str) -> tuple[int, int, int, int]:
-    return tuple(text.count(ch) for ch in SYMBOLS)
+    return tuple(text.count(ch) for ch in SYMBOLS[:4])
 
 
 # Spec section 5, assumed card set: 16 missions, 8 discovery cards, 4 dice cards.
@@ -57,6 +58,7 @@ _CARDS = tuple((KIND_MISSION, req, vp) for req, vp in _MISSIONS) + tuple(
 CARD_KIND = tuple(k for k, _, _ in _CARDS)
 CARD_NEED = tuple(v for _, req, _ in _CARDS for v in _need(req))
 CARD_POINTS = tuple(vp for _, _, vp in _CARDS)
+N_CARDS = len(_CARDS)
 
 PARAMS = ParamTable((
     # ---- the variant and the open rule readings -------------------------------------------------
@@ -104,26 +106,47 @@ PARAMS = ParamTable((
           "seed die effect c", low=0, high=10),
     Param("expertise_points", 1, "points per expertise-type tool token spent (the torch as a wild gives none)", FACT,
           "seed b2.2", low=0, high=10),
+    # ---- the shape of the component set: counts the tables below must match ---------------------
+    Param("tiles", N_TILES, "discovery tiles (tile_symbol holds one entry per tile, tile_cost four)", FACT,
+          "seed components: 28 discovery tiles", low=4, high=MAX_TILES),
+    Param("cards", N_CARDS, "expedition cards (card_kind, card_points and card_different hold one entry per card, "
+          "card_need one per card and symbol)", FACT, "seed components: 28 expedition cards", low=1, high=MAX_CARDS),
+    Param("symbols", 4, "kinds of back symbol on the discovery tiles (what missions ask for)", ASSUMPTION,
+          "U3: not public; the spec's placeholder set has 4", low=1, high=MAX_SYMBOLS),
+    Param("die_sides", 6, "faces of the die (die_faces holds one effect per face)", FACT,
+          "spec section 6, F1/F6: one stickered d6", low=1, high=MAX_DIE_SIDES),
+    Param("map_spaces", 6, "map spaces on a character board (map_coins holds this many per board)", FACT,
+          "spec section 2, F1/F7: a map of 6 spaces", low=0, high=MAX_MAP),
+    Param("expertise_tools", 1, "expertise tools of each character board (expertise holds this many per board)",
+          FACT, "seed b2.2: the tool shown under the character's name", low=1, high=N_TOOL_TYPES),
     # ---- component data: all ASSUMED (spec sections 2, 4, 5, 6) --------------------------------
-    Param("die_faces", (0, 0, 1, 1, 2, 2), "effect of each of the 6 die faces: 0 draw a tool, 1 everyone flips the "
-          "torch, 2 +1 per discovery", ASSUMPTION, "U11: 3 effect types are a fact (F1, F6), the split 2/2/2 is not",
-          low=0, high=2),
-    Param("tile_symbol", TILE_SYMBOL, "back symbol of discovery tiles 1-28 (0..3 = A..D)", ASSUMPTION,
-          "U3: spec section 4 placeholder set, 4 symbols x 7", low=0, high=3),
-    Param("tile_cost", TILE_COST, "tool cost of tiles 1-28, 4 numbers per tile: compass, map, shovel, rope",
-          ASSUMPTION, "U2: spec section 4 placeholder set (2-4 tools, each tool 21 times)", low=0, high=6),
-    Param("card_kind", CARD_KIND, "kind of expedition cards 1-28: 0 mission, 1 discovery, 2 dice", ASSUMPTION,
-          "U6: spec section 5, 16 missions / 8 discovery / 4 dice", low=0, high=2),
-    Param("card_need", CARD_NEED, "per card, 4 numbers: symbols A-D a mission needs, or the symbol a discovery "
-          "card counts as (a 1); ignored for dice cards", ASSUMPTION, "U7, U8: spec section 5", low=0, high=6),
+    Param("die_faces", (0, 0, 1, 1, 2, 2), "effect of each die face (die_sides entries): 0 draw a tool, 1 everyone "
+          "flips the torch, 2 +1 per discovery", ASSUMPTION,
+          "U11: 3 effect types are a fact (F1, F6), the split 2/2/2 is not", low=0, high=2, max_size=MAX_DIE_SIDES),
+    Param("tile_symbol", TILE_SYMBOL, "back symbol of each discovery tile (0 = A, 1 = B, ...; below symbols)",
+          ASSUMPTION, "U3: spec section 4 placeholder set, 4 symbols x 7", low=0, high=MAX_SYMBOLS - 1,
+          max_size=MAX_TILES),
+    Param("tile_cost", TILE_COST, "tool cost of each tile, 4 numbers per tile: compass, map, shovel, rope",
+          ASSUMPTION, "U2: spec section 4 placeholder set (2-4 tools, each tool 21 times)", low=0, high=6,
+          max_size=4 * MAX_TILES),
+    Param("card_kind", CARD_KIND, "kind of each expedition card: 0 mission, 1 discovery, 2 dice", ASSUMPTION,
+          "U6: spec section 5, 16 missions / 8 discovery / 4 dice", low=0, high=2, max_size=MAX_CARDS),
+    Param("card_need", CARD_NEED, "per card, one number per symbol: how many of each symbol a mission needs, or the "
+          "symbol a discovery card counts as (a single 1); ignored for dice cards", ASSUMPTION,
+          "U7, U8: spec section 5", low=0, high=6, max_size=MAX_CARDS * MAX_SYMBOLS),
+    Param("card_different", (0,) * N_CARDS, "per card: a mission also needs this many different symbols "
+          "(0 = none; a mission 'N different symbols' is card_need all 0 and card_different N)", ASSUMPTION,
+          "U7: the spec's placeholder missions are all symbol multisets", low=0, high=MAX_SYMBOLS, max_size=MAX_CARDS),
     Param("card_points", CARD_POINTS, "points of each mission card (0 for the others)", ASSUMPTION,
-          "U7: spec section 5, 3-6 VP", low=0, high=30),
-    Param("expertise", (0, 1, 2, 3), "expertise tool of character boards 1-4 (0 compass, 1 map, 2 shovel, 3 rope), "
-          "the same on both sides", ASSUMPTION, "U9", low=0, high=3),
+          "U7: spec section 5, 3-6 VP", low=0, high=30, max_size=MAX_CARDS),
+    Param("expertise", (0, 1, 2, 3), "expertise tools of character boards 1-4, expertise_tools per board "
+          "(0 compass, 1 map, 2 shovel, 3 rope), the same on both sides", ASSUMPTION, "U9", low=0, high=3,
+          max_size=N_BOARDS * N_TOOL_TYPES),
     Param("slot_coins", (1, 1, 1) * 4, "coin icons on the 3 dig-site slots of boards 1-4 (visible only while empty)",
           ASSUMPTION, "U10: 'points only when empty' is a fact (F1, F2, F7, F8), the numbers are not", low=0, high=5),
-    Param("map_coins", (0,) * 24, "coin icons on the 6 map spaces of boards 1-4 (covered as the map fills "
-          "in order)", ASSUMPTION, "U10: nothing says map spaces hold coins", low=0, high=5),
+    Param("map_coins", (0,) * 24, "coin icons on the map spaces of boards 1-4, map_spaces per board (covered as the "
+          "map fills in order)", ASSUMPTION, "U10: nothing says map spaces hold coins", low=0, high=5,
+          max_size=N_BOARDS * MAX_MAP),
     Param("boards", (0, 0, 0, 0), "character board (1-4) of seats 1-4; 0 = dealt at random", SETUP,
           "players choose; the simulator deals unless fixed", low=0, high=4),
 ))

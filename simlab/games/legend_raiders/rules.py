@@ -10,9 +10,9 @@ from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_S
 from simlab.core.rng import randint, shuffle
 from simlab.core.strategy import DECIDE_TYPE
 
-from .components import (DIE_SIDES, EFFECT_TOOL, EFFECT_TORCH, KIND_DICE, KIND_DISCOVERY,
-                         KIND_MISSION, N_CARDS, N_COLUMNS, N_MAP, N_SLOTS, N_SYMBOLS, N_TILES, N_TOOL_TYPES, O,
-                         STACK_END, STACK_RESHUFFLE, USED_RESHUFFLED, VAR_NO_DICE)
+from .components import (EFFECT_TOOL, EFFECT_TORCH, KIND_DICE, KIND_DISCOVERY, KIND_MISSION, MAX_CARDS,
+                         MAX_SYMBOLS, MAX_TILES, N_COLUMNS, N_SLOTS, N_TOOL_TYPES, O, STACK_END, STACK_RESHUFFLE,
+                         USED_RESHUFFLED, VAR_NO_DICE)
 from .state import (B_BOARD, B_CARDS, B_COIN_PTS, B_DICE_PTS, B_DICE_USED, B_DIE_PTS, B_DONE, B_EXP_PTS,
                     B_EXPEDITIONS, B_HAND, B_HAND_RND, B_MISSION_PTS, B_MISSIONS, B_NDONE, B_NHAND, B_PREPARES,
                     B_SLOT, B_TILES_DISC, B_TOOLS, B_TOOLS_DISC, B_TORCH, B_TORCH_USES, B_TURNS, CHANGE_DIE,
@@ -164,9 +164,20 @@ def coins_visible(state, cfg, seat):
     for s in range(N_SLOTS):
         if state[base + B_SLOT + s] < 0:
             v += cfg[O.slot_coins + board * N_SLOTS + s]
-    for k in range(state[base + B_NDONE], N_MAP):
-        v += cfg[O.map_coins + board * N_MAP + k]
+    spaces = cfg[O.map_spaces]
+    for k in range(state[base + B_NDONE], spaces):
+        v += cfg[O.map_coins + board * spaces + k]
     return v
+
+
+@njit(cache=True)
+def is_expertise(cfg, board, tool):
+    """Is ``tool`` one of the board's expertise tools (``expertise_tools`` of them per board)?"""
+    k = cfg[O.expertise_tools]
+    for e in range(k):
+        if cfg[O.expertise + board * k + e] == tool:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -362,7 +373,7 @@ def use_variant_card(state, cfg, seat, effect, legal, seat_slot, fns, seat_param
 @njit(cache=True)
 def roll_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
     """Roll the die; the player may discard dice cards to change the result; apply it."""
-    effect = cfg[O.die_faces + randint(rng, DIE_SIDES)]
+    effect = cfg[O.die_faces + randint(rng, cfg[O.die_sides])]
     state[S_ROLL] = effect
     state[S_FACE] = effect
     n_ev = emit(log, n_ev, EV_ROLL, seat, effect)
@@ -441,14 +452,14 @@ def complete(state, cfg, seat, slot, pay, log, n_ev):
     the tile face down to the map, then score the visible coins and the expertise tools spent."""
     base = P0 + seat * PB
     tile = state[base + B_SLOT + slot]
-    exp_tool = cfg[O.expertise + state[base + B_BOARD]]
+    board = state[base + B_BOARD]
     spent_exp = 0
     for t in range(N_TOOL_TYPES):
         k = cfg[O.tile_cost + tile * 4 + t] - (1 if t == pay else 0)
         state[base + B_TOOLS + t] -= k
         state[S_BAG + t] += k
-        if t == exp_tool:
-            spent_exp = k
+        if is_expertise(cfg, board, t):
+            spent_exp += k
     if pay != NO_TORCH:
         state[base + B_TORCH] = 0
         state[base + B_TORCH_USES] += 1
@@ -578,16 +589,18 @@ def setup(state, cfg, n_players, rng, log, n_ev):
     state[S_NEW_TILE] = -1
     state[S_FACE] = -1
     state[S_ROLL] = -1
-    for i in range(N_TILES):
-        state[S_STACK + i] = i
+    n_tiles = cfg[O.tiles]
+    n_cards = cfg[O.cards]
+    for i in range(MAX_TILES):
+        state[S_STACK + i] = i if i < n_tiles else -1
         state[S_DISC + i] = -1
-    for i in range(N_CARDS):
-        state[S_DECK + i] = i
+    for i in range(MAX_CARDS):
+        state[S_DECK + i] = i if i < n_cards else -1
         state[S_REMOVED + i] = -1
-    shuffle(rng, state[S_STACK:S_STACK + N_TILES], N_TILES)
-    shuffle(rng, state[S_DECK:S_DECK + N_CARDS], N_CARDS)
-    state[S_STACK_N] = N_TILES
-    state[S_DECK_N] = N_CARDS
+    shuffle(rng, state[S_STACK:S_STACK + n_tiles], n_tiles)
+    shuffle(rng, state[S_DECK:S_DECK + n_cards], n_cards)
+    state[S_STACK_N] = n_tiles
+    state[S_DECK_N] = n_cards
     for t in range(N_TOOL_TYPES):
         state[S_BAG + t] = cfg[O.tools_per_type]
     # boards: fixed ones first, the rest dealt at random from those left
@@ -617,7 +630,7 @@ def setup(state, cfg, n_players, rng, log, n_ev):
             state[base + B_SLOT + s] = -1
         for i in range(MAX_DONE):
             state[base + B_DONE + i] = -1
-        for i in range(N_CARDS):
+        for i in range(MAX_CARDS):
             state[base + B_HAND + i] = -1
         n_ev = emit(log, n_ev, EV_BOARD, p, state[base + B_BOARD], cfg[O.expertise + state[base + B_BOARD]])
     for col in range(N_COLUMNS):
@@ -634,28 +647,35 @@ def setup(state, cfg, n_players, rng, log, n_ev):
 def symbol_counts(state, cfg, seat, counts):
     """Symbols of the completed tiles plus the held discovery cards (what missions check)."""
     base = P0 + seat * PB
+    ns = cfg[O.symbols]
     counts[:] = 0
     for i in range(state[base + B_NDONE]):
         counts[cfg[O.tile_symbol + state[base + B_DONE + i]]] += 1
     for h in range(state[base + B_NHAND]):
         card = state[base + B_HAND + h]
         if cfg[O.card_kind + card] == KIND_DISCOVERY:
-            for s in range(N_SYMBOLS):
-                counts[s] += cfg[O.card_need + card * 4 + s]
+            for s in range(ns):
+                counts[s] += cfg[O.card_need + card * ns + s]
 
 
 @njit(cache=True)
 def mission_met(cfg, card, counts):
-    for s in range(N_SYMBOLS):
-        if counts[s] < cfg[O.card_need + card * 4 + s]:
+    """Every symbol the mission shows is covered (a multiset), and it sees ``card_different``
+    different symbols."""
+    ns = cfg[O.symbols]
+    different = 0
+    for s in range(ns):
+        if counts[s] < cfg[O.card_need + card * ns + s]:
             return False
-    return True
+        if counts[s] > 0:
+            different += 1
+    return different >= cfg[O.card_different + card]
 
 
 @njit(cache=True)
 def final_scoring(state, cfg, log, n_ev):
     """Reveal the cards: missions met (one tile may serve many), 1 point per dice card held."""
-    counts = np.zeros(N_SYMBOLS, dtype=np.int64)
+    counts = np.zeros(MAX_SYMBOLS, dtype=np.int64)
     for p in range(state[S_PLAYERS]):
         base = P0 + p * PB
         symbol_counts(state, cfg, p, counts)
@@ -706,10 +726,12 @@ def check_invariants(state, cfg):
             total += k
         if total != cfg[O.tools_per_type]:
             return 1
-    if not (0 <= state[S_STACK_N] <= N_TILES and 0 <= state[S_DISC_N] <= N_TILES
-            and 0 <= state[S_DECK_N] <= N_CARDS and 0 <= state[S_REMOVED_N] <= N_CARDS):
+    n_tiles = cfg[O.tiles]
+    n_cards = cfg[O.cards]
+    if not (0 <= state[S_STACK_N] <= n_tiles and 0 <= state[S_DISC_N] <= n_tiles
+            and 0 <= state[S_DECK_N] <= n_cards and 0 <= state[S_REMOVED_N] <= n_cards):
         return 5
-    seen = np.zeros(N_TILES, dtype=np.int64)
+    seen = np.zeros(n_tiles, dtype=np.int64)
     for i in range(state[S_STACK_N]):
         seen[state[S_STACK + i]] += 1
     for i in range(state[S_DISC_N]):
@@ -726,10 +748,10 @@ def check_invariants(state, cfg):
             return 5
         for i in range(state[base + B_NDONE]):
             seen[state[base + B_DONE + i]] += 1
-    for i in range(N_TILES):
+    for i in range(n_tiles):
         if seen[i] != 1:
             return 2
-    cards = np.zeros(N_CARDS, dtype=np.int64)
+    cards = np.zeros(n_cards, dtype=np.int64)
     for i in range(state[S_DECK_N]):
         cards[state[S_DECK + i]] += 1
     for i in range(state[S_REMOVED_N]):
@@ -741,7 +763,7 @@ def check_invariants(state, cfg):
         base = P0 + p * PB
         for h in range(state[base + B_NHAND]):
             cards[state[base + B_HAND + h]] += 1
-    for i in range(N_CARDS):
+    for i in range(n_cards):
         if cards[i] != 1:
             return 3
     for p in range(n_players):

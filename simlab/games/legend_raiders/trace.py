@@ -4,14 +4,14 @@ The header says plainly that the component data (tiles, cards, boards, die) is t
 assumed placeholder data unless the run replaced it. Tiles are named by symbol and number
 (``B3``) with their cost in tool letters (C compass, M map, S shovel, R rope).
 """
-from .components import EFFECTS, N_MAP, PARAMS, SYMBOLS, TOOL_LETTER, TOOLS
+from .components import EFFECTS, PARAMS, SYMBOLS, TOOL_LETTER, TOOLS
 from .rules import (EV_BOARD, EV_CHANGE, EV_COIN, EV_COMPLETE, EV_DIE_POINTS, EV_DISCARD_TILE, EV_DRAW,
                     EV_END, EV_EXTRA_DICE, EV_FACEUP, EV_FINAL, EV_MISSION, EV_PLACE, EV_PREPARE, EV_REFILL,
                     EV_RETURN_TOOL, EV_ROLL, EV_STACK_EMPTY, EV_TAKE_CARD, EV_TORCH_ALL, EV_TRIGGER, EV_TURN,
                     EV_VCARD)
 
-COMPONENT_PARAMS = ("die_faces", "tile_symbol", "tile_cost", "card_kind", "card_need", "card_points", "expertise",
-                    "slot_coins", "map_coins")
+COMPONENT_PARAMS = ("symbols", "die_faces", "tile_symbol", "tile_cost", "card_kind", "card_need", "card_different",
+                    "card_points", "expertise", "slot_coins", "map_coins")
 END_WHY = {1: "a player completed the 6th discovery and the round has been finished",
            2: "the tile stack ran out (empty_stack_rule=end_trigger) and the round has been finished",
            3: "the max_rounds safety stop was reached"}
@@ -39,11 +39,15 @@ class Names:
     def __init__(self, values):
         self.v = values
         sym = values["tile_symbol"]
-        seen = [0, 0, 0, 0]
+        seen = [0] * len(SYMBOLS)
         self.tile_names = []
-        for t in range(28):
+        for t in range(values["tiles"]):
             seen[sym[t]] += 1
             self.tile_names.append(f"{SYMBOLS[sym[t]]}{seen[sym[t]]}")
+
+    def expertise(self, board):
+        k = self.v["expertise_tools"]
+        return " and ".join(TOOLS[t] for t in self.v["expertise"][k * board:k * board + k])
 
     def cost(self, tile):
         c = self.v["tile_cost"][4 * tile:4 * tile + 4]
@@ -58,9 +62,13 @@ class Names:
         if card < 0:
             return "nothing"
         kind = self.v["card_kind"][card]
-        need = self.v["card_need"][4 * card:4 * card + 4]
-        symbols = "".join(SYMBOLS[s] * need[s] for s in range(4))
+        ns = self.v["symbols"]
+        need = self.v["card_need"][ns * card:ns * card + ns]
+        symbols = "".join(SYMBOLS[s] * need[s] for s in range(ns))
         if kind == 0:
+            different = self.v["card_different"][card]
+            if different:
+                symbols += (" + " if symbols else "") + f"{different} different symbols"
             return f"mission {symbols} ({self.v['card_points'][card]} VP)"
         if kind == 1:
             return f"discovery card {symbols}"
@@ -85,7 +93,7 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
     points = [0] * n_players
     torch = [1] * n_players
     cards = [0] * n_players
-    expertise = [0] * n_players
+    expertise = [""] * n_players
     rnd = 0
 
     def name(p):
@@ -101,8 +109,8 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
     for ev in events:
         kind, a, b, c, d, e, f, g = (int(x) for x in ev[:8])
         if kind == EV_BOARD:
-            expertise[a] = c
-            lines.append(f"Setup: {name(a)} takes character board {b + 1} (expertise: {TOOLS[c]}), torch lit.")
+            expertise[a] = names.expertise(b)
+            lines.append(f"Setup: {name(a)} takes character board {b + 1} (expertise: {expertise[a]}), torch lit.")
         elif kind == EV_REFILL:
             where = "Setup: HQ" if rnd == 0 else "    HQ"
             lines.append(f"{where} column {a + 1} gets {names.tile(b)} with {tools_words(unpack_tools(c))}.")
@@ -179,10 +187,10 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
             done[a] = n_done
             points[a] += coins + exp_pts
             wild = f" and the lit torch for a {TOOLS[pay]} (now unlit)" if pay < 4 else ""
-            map_note = f" on map space {n_done}" if n_done <= N_MAP else " beyond the map"
+            map_note = f" on map space {n_done}" if n_done <= values["map_spaces"] else " beyond the map"
             lines.append(f"    completes {names.tile_names[tile]} from dig site {slot + 1}, paying "
                          f"{tools_words(cost)}{wild}; it goes face down{map_note}: {plural(coins, 'coin')} showing"
-                         f" + {exp_pts} expertise ({TOOLS[expertise[a]]}) = {plural(coins + exp_pts, 'point')} "
+                         f" + {exp_pts} expertise ({expertise[a]}) = {plural(coins + exp_pts, 'point')} "
                          f"[{plural(n_done, 'discovery', 'discoveries')}].")
         elif kind == EV_DIE_POINTS:
             points[a] += b
