@@ -14,7 +14,12 @@ MIXES = {2: ("random", "hunter"), 3: ("racer", "random", "coiner"), 4: ("random"
 CONFIGS = [({}, 2), ({}, 3), ({}, 4), ({"variant": "no_dice"}, 4), ({"variant": "no_dice"}, 2),
            ({"empty_stack_rule": "tools_only"}, 4), ({"empty_stack_rule": "end_trigger"}, 4),
            ({"variant": "no_dice", "variant_extra_dice_card": True, "used_dice_cards": "reshuffled"}, 3),
-           ({"dice_card_same_turn": True, "dice_cards_per_roll": 2, "slot_coins": (0, 1, 2) * 4}, 4)]
+           ({"dice_card_same_turn": True, "dice_cards_per_roll": 2, "slot_coins": (0, 1, 2) * 4}, 4),
+           ({"empty_deck_rule": "reshuffle", "hq_refill": "tile_needed", "empty_stack_rule": "tools_only"}, 4),
+           ({"empty_deck_rule": "end_trigger", "dice_card_same_turn": True}, 3),
+           ({"variant": "no_dice", "variant_cards_per_turn": 1, "variant_coin_stacks": False,
+             "returned_card_refills": False, "empty_deck_rule": "reshuffle"}, 4),
+           ({"variant": "no_dice", "variant_card_timing": "turn_start", "hq_refill": "tile_needed"}, 2)]
 
 
 def _checked_games(params, n_players, seats, games, seed=11):
@@ -43,7 +48,7 @@ def _checked_games(params, n_players, seats, games, seed=11):
 def test_invariants_hold_after_every_turn_of_many_random_games(params, n_players):
     finals, cfg = _checked_games(params, n_players, ("random",) * n_players, 300)
     for st in finals:
-        assert st[S.S_END_REASON] in (S.END_SIXTH, S.END_STACK, S.END_GUARD)
+        assert st[S.S_END_REASON] in (S.END_SIXTH, S.END_STACK, S.END_GUARD, S.END_DECK)
 
 
 @pytest.mark.parametrize("params,n_players", CONFIGS)

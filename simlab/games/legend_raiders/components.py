@@ -71,11 +71,38 @@ PARAMS = ParamTable((
           "end (the round is finished)", ASSUMPTION,
           "spec section 7 and U12: the rule is unknown; it happens in most 4-player games with the assumed data",
           choices=("reshuffle", "tools_only", "end_trigger")),
-    Param("dice_card_same_turn", False, "base game: a dice card may change the roll on the turn it was taken",
-          FACT, "spec section 3, F3: usable 'from a later turn on'"),
+    Param("empty_deck_rule", "skip", "the expedition deck runs out: skip = once the deck and the face-up row are "
+          "empty an expedition takes no card (the action stays legal); reshuffle = when a card is needed, the used "
+          "dice cards that left the game (used_dice_cards=removed) become a new deck; end_trigger = the last card "
+          "drawn from the deck triggers the end (the round is finished)", ASSUMPTION,
+          "no public rule for an empty deck (docs/rules/legend_raiders.md section 6)",
+          choices=("skip", "reshuffle", "end_trigger")),
+    Param("hq_refill", "column", "after a prepare: column = the emptied column gets the stack's top tile and "
+          "column_tools tools (tools only when no tile is left); tile_needed = the tools go under a tile, so a column "
+          "that gets no tile stays empty", ASSUMPTION,
+          "rulebook: 'then refill the HQ with discovery tiles and tools'; setup puts the tools under the tiles",
+          choices=("column", "tile_needed")),
+    Param("dice_card_same_turn", False, "base game: a dice card may also be discarded during the expedition, right "
+          "after the card step, so a card taken this turn can change the die at once (the new face applies then); "
+          "false = only right after the roll, so a card always acts from a later turn", ASSUMPTION,
+          "rulebook: 'discard it during the game to change the die result'; the Japanese Board Game Arena help "
+          "(third-party) says 'from a later turn on'"),
     Param("variant_same_turn", True, "no-dice variant: a dice card may be used in the turn it was taken",
-          ASSUMPTION, "seed: 'take a dice card ... at any time in your turn you may discard it'; the later-turn "
-                      "limit (F3) is stated for the base game only"),
+          ASSUMPTION, "rulebook: 'take a dice card ... at any time in your turn you may discard it'; the later-turn "
+                      "limit is only said of the base game (Board Game Arena help)"),
+    Param("variant_cards_per_turn", 0, "no-dice variant: dice cards a player may discard in one turn (0 = any number)",
+          ASSUMPTION, "the rulebook speaks of one card and sets no limit", low=0, high=MAX_CARDS),
+    Param("variant_coin_stacks", True, "no-dice variant: two coin effects in one turn pay +2 per discovery (false: "
+          "the coin effect is in force or not, and cannot be bought twice)", ASSUMPTION,
+          "the rulebook is silent on several cards in one turn"),
+    Param("variant_card_timing", "any_time", "no-dice variant: when a dice card may be discarded: any_time = at the "
+          "start of the turn and between completions during an expedition; turn_start = only at the start of the "
+          "turn, in place of the roll", ASSUMPTION, "rulebook: 'at any time in your turn'",
+          choices=("any_time", "turn_start")),
+    Param("returned_card_refills", True, "a dice card shuffled back into the deck (no-dice variant, or "
+          "used_dice_cards=reshuffled) refills an empty face-up place at once (false: only when the row is next "
+          "refilled, after a card is taken from it)", ASSUMPTION, "the rulebook only says 'shuffle it back into the "
+          "deck'"),
     Param("variant_extra_dice_card", False, "no-dice variant: after taking the expedition card, also take a face-up "
           "dice card if one shows (false = the dice card is simply the card you take)", ASSUMPTION,
           "seed variant rule 2 is ambiguous; the plain reading adds nothing to the base card step"),
@@ -156,3 +183,7 @@ VAR_DICE, VAR_NO_DICE = (PARAMS.choice("variant", c) for c in ("dice", "no_dice"
 STACK_RESHUFFLE, STACK_TOOLS_ONLY, STACK_END = (PARAMS.choice("empty_stack_rule", c)
                                                 for c in ("reshuffle", "tools_only", "end_trigger"))
 USED_REMOVED, USED_RESHUFFLED = (PARAMS.choice("used_dice_cards", c) for c in ("removed", "reshuffled"))
+DECK_SKIP, DECK_RESHUFFLE, DECK_END = (PARAMS.choice("empty_deck_rule", c)
+                                      for c in ("skip", "reshuffle", "end_trigger"))
+HQ_COLUMN, HQ_TILE_NEEDED = (PARAMS.choice("hq_refill", c) for c in ("column", "tile_needed"))
+TIMING_ANY, TIMING_TURN_START = (PARAMS.choice("variant_card_timing", c) for c in ("any_time", "turn_start"))

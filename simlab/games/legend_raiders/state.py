@@ -11,8 +11,10 @@ the compile-time maxima MAX_TILES and MAX_CARDS; -1 marks an empty place. Layout
       S_CUR            seat whose turn it is
       S_PHASE          the decision being asked (PH_* below), for strategies
       S_TRIGGER        seat that completed the end-triggering discovery (+1; 0 = not triggered,
-                       -1 = triggered by the empty tile stack under empty_stack_rule=end_trigger)
-      S_END_REASON     0 running, 1 a 6th discovery, 2 empty tile stack, 3 max_rounds guard
+                       -1 = triggered by the empty tile stack under empty_stack_rule=end_trigger,
+                       -2 = by the empty expedition deck under empty_deck_rule=end_trigger)
+      S_END_REASON     0 running, 1 a 6th discovery, 2 empty tile stack, 3 max_rounds guard,
+                       4 empty expedition deck
       S_FACE           effect in force this turn: -1 none, 0 tool, 1 torch, 2 coin (after cards)
       S_ROLL           effect the die rolled before any dice card (-1 in the no-dice variant)
       S_COIN_BONUS     coin effects in force this turn (each: +1 per discovery completed this turn)
@@ -24,6 +26,8 @@ the compile-time maxima MAX_TILES and MAX_CARDS; -1 marks an empty place. Layout
       S_REMOVED_N      used dice cards removed from the game
       S_RESHUFFLES     times the discard pile became the new stack
       S_STACK_OUT      round in which a refill first found the stack empty (0 never)
+      S_DECK_OUT       round in which the expedition deck first ran out (0 never)
+      S_CARDS_TURN     dice cards discarded this turn (for the per-turn limits)
       S_BAG      +4    tools of each type in the bag
       S_HQ_TILE  +4    tile on each HQ column (-1 none)
       S_HQ_TOOLS +16   tools of each type (4) under each column (4): col * 4 + type
@@ -59,7 +63,7 @@ from .components import MAX_CARDS, MAX_TILES
 
 S_PLAYERS, S_ROUND, S_CUR, S_PHASE, S_TRIGGER, S_END_REASON = 0, 1, 2, 3, 4, 5
 S_FACE, S_ROLL, S_COIN_BONUS, S_DONE_TURN, S_NEW_TILE = 6, 7, 8, 9, 10
-S_STACK_N, S_DISC_N, S_DECK_N, S_REMOVED_N, S_RESHUFFLES, S_STACK_OUT = 11, 12, 13, 14, 15, 16
+S_STACK_N, S_DISC_N, S_DECK_N, S_REMOVED_N, S_RESHUFFLES, S_STACK_OUT, S_DECK_OUT, S_CARDS_TURN = range(11, 19)
 S_BAG = 20
 S_HQ_TILE = 24
 S_HQ_TOOLS = 28
@@ -100,7 +104,8 @@ MAX_PLAYERS = 4
 STATE_SIZE = P0 + MAX_PLAYERS * PB
 
 # Decisions (S_PHASE) and the choice codes a strategy sees in ``legal`` for each:
-PH_DIE_CARD = 1      # base game, after the roll: KEEP_ROLL or CHANGE_DIE + effect (0 tool, 1 torch, 2 coin)
+PH_DIE_CARD = 1      # base game, after the roll (and, with dice_card_same_turn, after an expedition's card step):
+                     # KEEP_ROLL or CHANGE_DIE + effect (0 tool, 1 torch, 2 coin)
 PH_VARIANT_CARD = 2  # no-dice variant: USE_CARD + effect (0 two tools, 1 relight, 2 coin) or NO_CARD
 PH_ACTION = 3        # PREPARE + column, or TAKE_FACEUP + k, TAKE_BLIND, TAKE_NOTHING (go on an expedition)
 PH_EXTRA_DICE = 4    # no-dice variant with variant_extra_dice_card: EXTRA_DICE + k or NO_EXTRA
@@ -128,4 +133,4 @@ NO_EXTRA = 84
 NO_TORCH = 4
 MAX_CHOICES = 32
 
-END_RUNNING, END_SIXTH, END_STACK, END_GUARD = 0, 1, 2, 3
+END_RUNNING, END_SIXTH, END_STACK, END_GUARD, END_DECK = 0, 1, 2, 3, 4

@@ -5,16 +5,17 @@ assumed placeholder data unless the run replaced it. Tiles are named by symbol a
 (``B3``) with their cost in tool letters (C compass, M map, S shovel, R rope).
 """
 from .components import EFFECTS, PARAMS, SYMBOLS, TOOL_LETTER, TOOLS
-from .rules import (EV_BOARD, EV_CHANGE, EV_COIN, EV_COMPLETE, EV_DIE_POINTS, EV_DISCARD_TILE, EV_DRAW,
-                    EV_END, EV_EXTRA_DICE, EV_FACEUP, EV_FINAL, EV_MISSION, EV_PLACE, EV_PREPARE, EV_REFILL,
-                    EV_RETURN_TOOL, EV_ROLL, EV_STACK_EMPTY, EV_TAKE_CARD, EV_TORCH_ALL, EV_TRIGGER, EV_TURN,
-                    EV_VCARD)
+from .rules import (EV_BOARD, EV_CHANGE, EV_COIN, EV_COMPLETE, EV_DECK_OUT, EV_DECK_RESHUFFLE, EV_DIE_POINTS,
+                    EV_DISCARD_TILE, EV_DRAW, EV_END, EV_EXTRA_DICE, EV_FACEUP, EV_FINAL, EV_MISSION, EV_PLACE,
+                    EV_PREPARE, EV_REFILL, EV_RETURN_TOOL, EV_ROLL, EV_STACK_EMPTY, EV_TAKE_CARD, EV_TORCH_ALL,
+                    EV_TRIGGER, EV_TURN, EV_VCARD)
 
 COMPONENT_PARAMS = ("symbols", "die_faces", "tile_symbol", "tile_cost", "card_kind", "card_need", "card_different",
                     "card_points", "expertise", "slot_coins", "map_coins")
 END_WHY = {1: "a player completed the 6th discovery and the round has been finished",
            2: "the tile stack ran out (empty_stack_rule=end_trigger) and the round has been finished",
-           3: "the max_rounds safety stop was reached"}
+           3: "the max_rounds safety stop was reached",
+           4: "the expedition deck ran out (empty_deck_rule=end_trigger) and the round has been finished"}
 VARIANT_EFFECT = ("draw 2 tools", "relight their own torch", "+1 per discovery this turn")
 
 
@@ -113,7 +114,11 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
             lines.append(f"Setup: {name(a)} takes character board {b + 1} (expertise: {expertise[a]}), torch lit.")
         elif kind == EV_REFILL:
             where = "Setup: HQ" if rnd == 0 else "    HQ"
-            lines.append(f"{where} column {a + 1} gets {names.tile(b)} with {tools_words(unpack_tools(c))}.")
+            if b < 0 and values["hq_refill"] == "tile_needed":
+                lines.append(f"{where} column {a + 1} stays empty: no tile is left to refill it "
+                             f"(hq_refill=tile_needed).")
+            else:
+                lines.append(f"{where} column {a + 1} gets {names.tile(b)} with {tools_words(unpack_tools(c))}.")
         elif kind == EV_FACEUP:
             if rnd == 0:
                 lines.append(f"Setup: face-up expedition card {a + 1}: {names.card(b)}.")
@@ -172,6 +177,15 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
                 c, f"takes face-up card {c + 1}")
             secret = f" (face down: {names.card(b)})" if b >= 0 else ""
             lines.append(f"    goes on an expedition: {how}{secret}.")
+        elif kind == EV_DECK_OUT:
+            if b:
+                lines.append("    The expedition deck has run out: under empty_deck_rule=end_trigger the end is "
+                             "triggered, the round is played to its end.")
+            else:
+                lines.append("    The expedition deck has run out: face-up places emptied from now on stay empty.")
+        elif kind == EV_DECK_RESHUFFLE:
+            lines.append(f"    The expedition deck is empty: the {plural(b, 'used dice card')} that left the game "
+                         f"are shuffled into a new deck (empty_deck_rule=reshuffle).")
         elif kind == EV_EXTRA_DICE:
             cards[a] += 1
             lines.append(f"    also takes the face-up {names.card(b)} (variant_extra_dice_card).")
