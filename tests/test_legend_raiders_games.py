@@ -155,3 +155,55 @@ def test_no_dice_variant_trace_shows_dice_card_effects():
         assert "rolls the" not in text and "no-dice variant" in text
         found = found or "shuffled back into the deck" in text
     assert found
+
+
+def _log(*rows):
+    """A hand-written event log: each row is (kind, a, b, ...), padded to the log's width."""
+    return np.array([list(r) + [0] * (8 - len(r)) for r in rows], np.int32)
+
+
+def test_trace_header_names_the_rules_doc():
+    text = GAME.narrate(_log(), 2, PARAMS.resolve({}), ["a", "b"])
+    assert "Rules: docs/rules/legend_raiders.md" in text.splitlines()[0]
+    assert GAME.rules_file == "docs/rules/legend_raiders.md"
+
+
+def test_trace_counts_are_pluralised_one_discovery_one_point_one_card():
+    """Issue 16: the board status said '1 discoveries'."""
+    values = PARAMS.resolve({})
+    tile = 0
+    text = GAME.narrate(_log((rules.EV_TURN, 0, 1), (rules.EV_TAKE_CARD, 0, 5, 4),
+                             (rules.EV_COMPLETE, 0, tile, 0, 4, 1, 0, 1),
+                             (rules.EV_END, 1, 1, 1)), 2, values, ["a", "b"])
+    status = [line for line in text.splitlines() if line.startswith("    Seat 1 (a):")][0]
+    assert "1 point so far, 1 discovery, " in status and status.endswith(", 1 card")
+    assert "[1 discovery]" in text and "discoveries" not in status
+    other = [line for line in text.splitlines() if line.startswith("    Seat 2 (b):")][0]
+    assert "0 points so far, 0 discoveries, " in other and other.endswith(", 0 cards")
+
+
+def test_trace_says_when_and_what_the_row_and_hq_refill():
+    """Issue 16: a dice card shuffled back into the deck refilled an empty face-up place silently."""
+    values = PARAMS.resolve({"variant": "no_dice"})
+    dice = PARAMS["card_kind"].default.index(2)
+    text = GAME.narrate(_log((rules.EV_TURN, 0, 3), (rules.EV_VCARD, 0, 1), (rules.EV_FACEUP, 2, dice),
+                             (rules.EV_DECK_OUT, 3, 0), (rules.EV_REFILL, 1, -1, 0)), 2, values, ["a", "b"])
+    lines = text.splitlines()
+    i = lines.index("    discards a dice card (shuffled back into the deck) to relight their own torch.")
+    assert lines[i + 1] == "    The row is refilled: card place 3 now shows dice card."
+    assert lines[i + 2] == "    The expedition deck has run out: face-up places emptied from now on stay empty."
+    assert lines[i + 3] == "    HQ column 2 gets no tile (the stack is empty) with no tools."
+    tile_needed = GAME.narrate(_log((rules.EV_TURN, 0, 3), (rules.EV_REFILL, 1, -1, 0)), 2,
+                               PARAMS.resolve({"hq_refill": "tile_needed"}), ["a", "b"])
+    assert "HQ column 2 stays empty: no tile is left to refill it (hq_refill=tile_needed)." in tile_needed
+
+
+def test_trace_of_a_real_game_narrates_every_row_refill():
+    """Every face-up card that appears during play is announced (no silent refill)."""
+    prep = Prepared(RunConfig("legend-raiders", 4, ("racer",) * 4, 1, seed=4, params={"variant": "no_dice"}))
+    for g in range(20):
+        out, log = prep.play(g, 1, 20000)
+        text = GAME.narrate(log, 4, prep.values, prep.labels)
+        shown = sum(1 for e in log if e[0] == rules.EV_FACEUP)
+        said = text.count("The row is refilled") + text.count("Setup: face-up expedition card")
+        assert shown == said > 4

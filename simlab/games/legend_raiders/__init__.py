@@ -1,13 +1,13 @@
 """Legend Raiders (Massarenti & Testini, Post Scriptum 2022), 2-4 players, with the no-dice variant.
 
 The component data (discovery tiles, expedition cards, character boards, die faces) is not
-public: the defaults are the spec's ASSUMED placeholder tables, every one overridable.
+public: the defaults are ASSUMED placeholder tables, every one overridable (docs/rules/legend_raiders.md).
 """
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec
 
 from . import rules
-from .components import N_BOARDS, N_TOOL_TYPES, PARAMS, TOOLS
+from .components import N_BOARDS, N_TOOL_TYPES, PARAMS, RULES_FILE, TOOLS
 from .trace import narrate
 
 # Each table's length is a product of counts: (table, [count parameters or fixed numbers], what one entry is).
@@ -77,7 +77,8 @@ def check(values: dict, n_players: int) -> None:
 
 
 ASSUMED_NOTE = ("COMPONENT DATA ASSUMED: tile costs and symbols, the expedition cards, the boards' expertise and "
-                "coins and the die faces are the spec's placeholders (status assumption), not the real game.")
+                "coins and the die faces have no public source; the defaults are placeholders (status assumption), "
+                "not the real game.")
 
 SEAT_COLUMNS = (
     Column("discoveries", "discovery tiles completed"),
@@ -130,8 +131,8 @@ GAME = GameSpec(
     variants={"no-dice": {"variant": "no_dice"},
               "stack-tools-only": {"empty_stack_rule": "tools_only"},
               "stack-ends-game": {"empty_stack_rule": "end_trigger"},
-              "coins-0-1-2": {"slot_coins": (0, 1, 2) * 4},   # spec section 2 sensitivity knobs
+              "coins-0-1-2": {"slot_coins": (0, 1, 2) * 4},   # sensitivity knobs (rules doc, section 6)
               "coins-1-2-3": {"slot_coins": (1, 2, 3) * 4},
-              "die-3-2-1": {"die_faces": (0, 0, 0, 2, 2, 1)}},  # spec section 6: 3 tool / 2 coin / 1 torch
-    rules_file="shared/rules/legend_raiders.md",
+              "die-3-2-1": {"die_faces": (0, 0, 0, 2, 2, 1)}},  # 3 tool / 2 coin / 1 torch faces
+    rules_file=RULES_FILE,
 )

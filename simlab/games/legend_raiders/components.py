@@ -11,6 +11,7 @@ file replaces without recompiling anything.
 """
 from simlab.core.params import ASSUMPTION, FACT, SETUP, VARIANT, Param, ParamTable
 
+RULES_FILE = "docs/rules/legend_raiders.md"
 TOOLS = ("compass", "map", "shovel", "rope")
 TOOL_LETTER = "CMSR"
 SYMBOLS = ("A", "B", "C", "D", "E", "F")  # placeholder back symbols; the default set uses A-D

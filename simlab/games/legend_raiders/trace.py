@@ -1,10 +1,10 @@
 """One Legend Raiders game narrated in plain words from the kernel's event log.
 
-The header says plainly that the component data (tiles, cards, boards, die) is the spec's
-assumed placeholder data unless the run replaced it. Tiles are named by symbol and number
+The header names the rules doc and says plainly that the component data (tiles, cards, boards,
+die) is assumed placeholder data unless the run replaced it. Tiles are named by symbol and number
 (``B3``) with their cost in tool letters (C compass, M map, S shovel, R rope).
 """
-from .components import EFFECTS, PARAMS, SYMBOLS, TOOL_LETTER, TOOLS
+from .components import EFFECTS, PARAMS, RULES_FILE, SYMBOLS, TOOL_LETTER, TOOLS
 from .rules import (EV_BOARD, EV_CHANGE, EV_COIN, EV_COMPLETE, EV_DECK_OUT, EV_DECK_RESHUFFLE, EV_DIE_POINTS,
                     EV_DISCARD_TILE, EV_DRAW, EV_END, EV_EXTRA_DICE, EV_FACEUP, EV_FINAL, EV_MISSION, EV_PLACE,
                     EV_PREPARE, EV_REFILL, EV_RETURN_TOOL, EV_ROLL, EV_STACK_EMPTY, EV_TAKE_CARD, EV_TORCH_ALL,
@@ -82,10 +82,10 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
                and not (p == "die_faces" and values["variant"] == "no_dice")]  # no die in the variant
     lines = [f"Legend Raiders, {n_players} players, "
              + ("no-dice variant" if values["variant"] == "no_dice" else "base game with the die")
-             + f", empty_stack_rule={values['empty_stack_rule']}."]
+             + f", empty_stack_rule={values['empty_stack_rule']}. Rules: {RULES_FILE}."]
     if assumed:
-        lines.append("NOTE: the component data is ASSUMED, not the real game's: the spec's placeholder values of "
-                     + ", ".join(assumed) + " (status assumption; replace them with --set).")
+        lines.append("NOTE: the component data is ASSUMED, not the real game's (no public source): the placeholder "
+                     "values of " + ", ".join(assumed) + " (status assumption; replace them with --set).")
     else:
         lines.append("NOTE: all component tables were replaced by the run's own values.")
     tools = [[0] * 4 for _ in range(n_players)]
@@ -103,9 +103,10 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
     def status():
         for p in range(n_players):
             tiles = ", ".join(names.tile_names[t] for t in held[p] if t >= 0) or "none"
-            lines.append(f"    {name(p)}: {points[p]} pts so far, {done[p]} discoveries, dig sites [{tiles}], "
+            lines.append(f"    {name(p)}: {plural(points[p], 'point')} so far, "
+                         f"{plural(done[p], 'discovery', 'discoveries')}, dig sites [{tiles}], "
                          f"backpack [{tools_words(tools[p])}], torch {'lit' if torch[p] else 'unlit'}, "
-                         f"{cards[p]} cards")
+                         f"{plural(cards[p], 'card')}")
 
     for ev in events:
         kind, a, b, c, d, e, f, g = (int(x) for x in ev[:8])
@@ -185,7 +186,7 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
                 lines.append("    The expedition deck has run out: face-up places emptied from now on stay empty.")
         elif kind == EV_DECK_RESHUFFLE:
             lines.append(f"    The expedition deck is empty: the {plural(b, 'used dice card')} that left the game "
-                         f"are shuffled into a new deck (empty_deck_rule=reshuffle).")
+                         f"{'is' if b == 1 else 'are'} shuffled into a new deck (empty_deck_rule=reshuffle).")
         elif kind == EV_EXTRA_DICE:
             cards[a] += 1
             lines.append(f"    also takes the face-up {names.card(b)} (variant_extra_dice_card).")
@@ -215,7 +216,8 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
                          f"is played to its end so everyone has the same number of turns.")
         elif kind == EV_STACK_EMPTY:
             if b == 1:
-                lines.append(f"    The tile stack is empty: the {c} discarded tiles are shuffled into a new stack.")
+                lines.append(f"    The tile stack is empty: the {plural(c, 'discarded tile')} "
+                             f"{'is' if c == 1 else 'are'} shuffled into a new stack.")
             elif b == 2:
                 lines.append("    The tile stack is empty: under empty_stack_rule=end_trigger the end is triggered.")
             else:
