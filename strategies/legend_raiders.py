@@ -23,7 +23,9 @@ from simlab.games.legend_raiders.state import (B_BOARD, B_DONE, B_HAND, B_NDONE,
                                                CHANGE_DIE, COMPLETE, DISCARD_TILE, KEEP_ROLL, NO_CARD,
                                                NO_TORCH, P0, PB, PH_COMPLETE, PH_DIE_CARD,
                                                PH_EXTRA_DICE, PH_SLOT, PH_TILE_LIMIT, PH_TOOL_LIMIT,
-                                               PH_VARIANT_CARD, PLACE_SLOT, PREPARE, RETURN_TOOL, S_FACEUP, S_HQ_TILE, S_HQ_TOOLS, S_NEW_TILE, S_PHASE, STOP, TAKE_BLIND, TAKE_FACEUP, USE_CARD)
+                                               PH_VARIANT_CARD, PLACE_SLOT, PREPARE, RETURN_TOOL, S_FACEUP,
+                                               S_HQ_TILE, S_HQ_TOOLS, S_NEW_TILE, S_PHASE, STOP, TAKE_BLIND,
+                                               TAKE_FACEUP, USE_CARD)
 
 
 @strategy("legend-raiders", "random", "uniform random legal play at every decision")
@@ -94,7 +96,9 @@ def have_symbols(state, cfg, seat, with_held):
         card = state[base + B_HAND + h]
         if cfg[O.card_kind + card] == KIND_DISCOVERY:
             for sym in range(ns):
-                have = bump(have, sym, cfg[O.card_need + card * ns + sym])
+                k = cfg[O.card_need + card * ns + sym]
+                if k > 0:
+                    have = bump(have, sym, k)
     return have
 
 
@@ -239,10 +243,10 @@ def column_tools_useful(state, cfg, seat, col):
 @njit(cache=True)
 def expertise_cost(cfg, board, tile):
     """Tools of the board's expertise types in ``tile``'s cost (each scores expertise points)."""
+    n_exp = cfg[O.expertise_tools]
     k = 0
-    for t in range(4):
-        if is_expertise(cfg, board, t):
-            k += cfg[O.tile_cost + tile * 4 + t]
+    for e in range(n_exp):
+        k += cfg[O.tile_cost + tile * 4 + cfg[O.expertise + board * n_exp + e]]
     return k
 
 

@@ -173,7 +173,7 @@ def coins_visible(state, cfg, seat):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_expertise(cfg, board, tool):
     """Is ``tool`` one of the board's expertise tools (``expertise_tools`` of them per board)?"""
     k = cfg[O.expertise_tools]
@@ -260,20 +260,26 @@ def prepare(state, cfg, seat, col, legal, seat_slot, fns, seat_params, rng, log,
 
 # ---- expedition cards ----------------------------------------------------------------------------
 @njit(cache=True)
+def rebuild_deck(state, rng, log, n_ev):
+    """``empty_deck_rule=reshuffle``: the used dice cards that left the game become the new deck."""
+    k = state[S_REMOVED_N]
+    for i in range(k):
+        state[S_DECK + i] = state[S_REMOVED + i]
+        state[S_REMOVED + i] = -1
+    state[S_REMOVED_N] = 0
+    state[S_DECK_N] = k
+    shuffle(rng, state[S_DECK:S_DECK + k], k)
+    return emit(log, n_ev, EV_DECK_RESHUFFLE, state[S_ROUND], k)
+
+
+@njit(cache=True)
 def deck_draw(state, cfg, rng, log, n_ev):
-    """The deck's top card, or -1 when it is empty; under ``empty_deck_rule=reshuffle`` an empty deck
-    is first rebuilt from the used dice cards that left the game. Returns (card, n_ev)."""
-    if state[S_DECK_N] == 0 and cfg[O.empty_deck_rule] == DECK_RESHUFFLE and state[S_REMOVED_N] > 0:
-        k = state[S_REMOVED_N]
-        for i in range(k):
-            state[S_DECK + i] = state[S_REMOVED + i]
-            state[S_REMOVED + i] = -1
-        state[S_REMOVED_N] = 0
-        state[S_DECK_N] = k
-        shuffle(rng, state[S_DECK:S_DECK + k], k)
-        n_ev = emit(log, n_ev, EV_DECK_RESHUFFLE, state[S_ROUND], k)
+    """The deck's top card, or -1 when it is empty (first rebuilt under ``empty_deck_rule=reshuffle``
+    if it can be). Returns (card, n_ev)."""
     if state[S_DECK_N] == 0:
-        return -1, n_ev
+        if cfg[O.empty_deck_rule] != DECK_RESHUFFLE or state[S_REMOVED_N] == 0:
+            return -1, n_ev
+        n_ev = rebuild_deck(state, rng, log, n_ev)
     state[S_DECK_N] -= 1
     card = state[S_DECK + state[S_DECK_N]]
     state[S_DECK + state[S_DECK_N]] = -1
@@ -281,9 +287,19 @@ def deck_draw(state, cfg, rng, log, n_ev):
 
 
 @njit(cache=True)
+def deck_out(state, cfg, log, n_ev):
+    """The deck has run out for the first time: note the round; under ``empty_deck_rule=end_trigger``
+    that triggers the end."""
+    state[S_DECK_OUT] = state[S_ROUND]
+    ends = cfg[O.empty_deck_rule] == DECK_END and state[S_TRIGGER] == 0
+    if ends:
+        state[S_TRIGGER] = -2
+    return emit(log, n_ev, EV_DECK_OUT, state[S_ROUND], ends)
+
+
+@njit(cache=True)
 def refill_row(state, cfg, rng, log, n_ev):
-    """Fill empty face-up places from the top of the deck while it lasts; note the round the deck
-    first runs out (under ``empty_deck_rule=end_trigger`` that triggers the end)."""
+    """Fill empty face-up places from the top of the deck while it lasts (see :func:`deck_out`)."""
     for k in range(cfg[O.faceup_cards]):
         if state[S_FACEUP + k] < 0:
             card, n_ev = deck_draw(state, cfg, rng, log, n_ev)
@@ -292,11 +308,7 @@ def refill_row(state, cfg, rng, log, n_ev):
             state[S_FACEUP + k] = card
             n_ev = emit(log, n_ev, EV_FACEUP, k, card)
     if state[S_DECK_N] == 0 and state[S_DECK_OUT] == 0:
-        state[S_DECK_OUT] = state[S_ROUND]
-        ends = cfg[O.empty_deck_rule] == DECK_END and state[S_TRIGGER] == 0
-        if ends:
-            state[S_TRIGGER] = -2
-        n_ev = emit(log, n_ev, EV_DECK_OUT, state[S_ROUND], ends)
+        n_ev = deck_out(state, cfg, log, n_ev)
     return n_ev
 
 
@@ -527,14 +539,15 @@ def complete(state, cfg, seat, slot, pay, log, n_ev):
     the tile face down to the map, then score the visible coins and the expertise tools spent."""
     base = P0 + seat * PB
     tile = state[base + B_SLOT + slot]
-    board = state[base + B_BOARD]
-    spent_exp = 0
     for t in range(N_TOOL_TYPES):
         k = cfg[O.tile_cost + tile * 4 + t] - (1 if t == pay else 0)
         state[base + B_TOOLS + t] -= k
         state[S_BAG + t] += k
-        if is_expertise(cfg, board, t):
-            spent_exp += k
+    n_exp = cfg[O.expertise_tools]
+    spent_exp = 0
+    for e in range(n_exp):  # the board's expertise tools are distinct (checked at setup)
+        t = cfg[O.expertise + state[base + B_BOARD] * n_exp + e]
+        spent_exp += cfg[O.tile_cost + tile * 4 + t] - (1 if t == pay else 0)
     if pay != NO_TORCH:
         state[base + B_TORCH] = 0
         state[base + B_TORCH_USES] += 1
