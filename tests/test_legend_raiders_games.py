@@ -207,3 +207,16 @@ def test_trace_of_a_real_game_narrates_every_row_refill():
         shown = sum(1 for e in log if e[0] == rules.EV_FACEUP)
         said = text.count("The row is refilled") + text.count("Setup: face-up expedition card")
         assert shown == said > 4
+
+
+def test_tile_stack_runs_out_with_the_heuristics_at_3_and_4_players_not_at_2():
+    """Issue 16: the game README said the stack never runs out at 2-3 players with the heuristics;
+    at 3 players it does in the no-dice variant (rules doc section 6 has the measured shares)."""
+    def share_out(players, params):
+        seats = GAME.default_seats[:players]
+        f = _frame(seed=5, games=2000, players=players, seats=seats, params=params)
+        return (f.groupby("game").stack_out_round.first() > 0).mean()
+    for params in ({}, {"variant": "no_dice"}):
+        assert share_out(2, params) == 0                  # two players finish long before 24 refills
+    assert share_out(3, {"variant": "no_dice"}) > 0.02
+    assert share_out(4, {}) > 0.1 and share_out(4, {"variant": "no_dice"}) > 0.3

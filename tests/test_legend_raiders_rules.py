@@ -672,9 +672,9 @@ def test_params_every_component_value_is_marked_fact_or_assumption():
     assert "ASSUMED" in GAME.summary
 
 
-def test_params_assumed_component_data_matches_the_spec_tables():
+def test_params_assumed_component_data_matches_the_rules_doc_tables():
     cost = np.array(PARAMS["tile_cost"].default).reshape(28, 4)
-    assert list(cost.sum(axis=0)) == [21, 21, 21, 21]     # spec section 4: each tool 21 times
+    assert list(cost.sum(axis=0)) == [21, 21, 21, 21]     # rules doc section 5.4: each tool 21 times
     assert sorted(cost.sum(axis=1)) == sorted([2, 2, 3, 3, 3, 4, 4] * 4)
     assert list(np.bincount(PARAMS["tile_symbol"].default)) == [7, 7, 7, 7]
     assert list(np.bincount(PARAMS["card_kind"].default)) == [16, 8, 4]
