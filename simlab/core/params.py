@@ -28,7 +28,9 @@ class Param:
     """One named rule/component value.
 
     ``default`` is an int, a bool, a choice name (when ``choices`` is given) or a tuple of ints
-    (a table of fixed length). ``low``/``high`` bound every int entry.
+    (a table of fixed length; with ``max_size``, of any length up to it, packed padded with
+    zeros so the kernels' offsets stay fixed; the game checks the length against its counts).
+    ``low``/``high`` bound every int entry.
     """
 
     name: str
@@ -39,9 +41,12 @@ class Param:
     choices: tuple[str, ...] = ()
     low: int | None = None
     high: int | None = None
+    max_size: int | None = None
 
     @property
     def size(self) -> int:
+        if self.max_size is not None:
+            return self.max_size
         return len(self.default) if isinstance(self.default, tuple) else 1
 
     def describe_value(self, value) -> str:
@@ -73,8 +78,11 @@ class Param:
             try:
                 values = tuple(int(v) for v in items)
             except (TypeError, ValueError):
-                raise SimlabError(f"{where}: expected {self.size} comma-separated integers, got {raw!r}") from None
-            if len(values) != self.size:
+                count = f"up to {self.max_size}" if self.max_size is not None else self.size
+                raise SimlabError(f"{where}: expected {count} comma-separated integers, got {raw!r}") from None
+            if self.max_size is not None and len(values) > self.max_size:
+                raise SimlabError(f"{where}: at most {self.max_size} values, got {len(values)}")
+            if self.max_size is None and len(values) != self.size:
                 raise SimlabError(f"{where}: expected {self.size} values, got {len(values)}")
             for v in values:
                 self._check_range(v)
@@ -94,7 +102,7 @@ class Param:
         if self.choices:
             return [self.choices.index(value)]
         if isinstance(value, tuple):
-            return list(value)
+            return list(value) + [0] * (self.size - len(value))
         return [int(value)]
 
 
