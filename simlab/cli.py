@@ -156,6 +156,8 @@ def trace(game, players, seats, seed, sets, variants, config_file, strategy_file
     assumed = {k: (v if len(v) <= 24 else "(assumed table)") for k, v in prep.provenance()["assumptions_in_force"].items()}
     click.echo(f"{prep.spec.title}, {config.players} players, seed {config.seed}; seats: "
                + ", ".join(f"{i + 1} {label}" for i, label in enumerate(prep.labels)))
+    if prep.spec.rules_file:
+        click.echo(f"Rules as played, with every open reading: {prep.spec.rules_file}")
     if assumed:
         click.echo("Assumed rule readings in force: " + "; ".join(f"{k}={v}" for k, v in assumed.items()))
     click.echo(prep.spec.narrate(events, config.players, prep.values, prep.labels, every=every))

@@ -326,6 +326,9 @@ def add_caveats(report: Report, runs: list[Run], command: str) -> None:
                 items.append(f"`{p.name}` = {vals} ({p.meaning}; {p.source or 'no source'})")
             report.caveats.append(f"{spec.title}: the result depends on these ASSUMED rule readings or component "
                                   f"values (not confirmed by a published source): " + "; ".join(items) + ".")
+        if spec.rules_file:
+            report.caveats.append(f"{spec.title}: the rules as simlab plays them, every open reading and its measured "
+                                  f"effect: `{spec.rules_file}`.")
         setups = sorted({f"{k}={v}" for r in runs if r.config.game == g for k, v in r.config.params.items()})
         if setups:
             report.caveats.append(f"{spec.title}: parameters changed from the defaults in some runs: {', '.join(setups)}.")
