@@ -14,7 +14,7 @@ Allen (2 players) is actor ``n``; his choices are made by the human whose turn i
 import numpy as np
 from numba import njit, types
 
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, PLAY_SIGNATURE, emit
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, PLAY_SIGNATURE, emit, legal_index
 from simlab.core.rng import randint, shuffle
 from simlab.core.strategy import DECIDE_TYPE
 
@@ -341,8 +341,7 @@ def ask(state, cfg, seat_slot, fns, sp, rng, legal, seat, kind, n):
         raise ValueError("a decision with no legal choice")
     slot = seat_slot[seat]
     i = fns[slot](state, cfg, seat, legal, n, sp[slot], rng)
-    if i < 0 or i >= n:
-        raise ValueError("a strategy returned an index outside its legal choices")
+    i = legal_index(i, n, seat, slot)
     return legal[i]
 
 
