@@ -104,8 +104,9 @@ class WorkerPool:
                 for worker in [w for w in busy if w.conn in ready]:
                     try:
                         status, payload = worker.conn.recv()
-                    except (EOFError, OSError):
-                        continue    # it died mid-answer: its sentinel says so below
+                    except (EOFError, OSError):   # it died mid-answer
+                        self._lost(worker, busy, again, tries)
+                        continue
                     key, _ = busy.pop(worker)
                     if status == "error":
                         raise SimlabError(payload)
@@ -113,11 +114,7 @@ class WorkerPool:
                         raise WorkerError(f"task {key} failed in a worker:\n{payload}")
                     finished.append((key, payload))
                 for worker in [w for w in self._workers if w.process.sentinel in ready]:
-                    task = busy.pop(worker, None)
-                    self._drop(worker, kill=False)
-                    if task is not None:
-                        self._charge(task, worker.process.exitcode, tries)
-                        again.appendleft(task)
+                    self._lost(worker, busy, again, tries)
         finally:
             for worker in list(busy):   # stale work: never let it answer a later call
                 self._drop(worker, kill=True)
@@ -136,6 +133,14 @@ class WorkerPool:
                 again.appendleft(task)
                 continue
             busy[worker] = task
+
+    def _lost(self, worker: _Worker, busy: dict, again: deque, tries: dict) -> None:
+        """A worker died (or its pipe broke): drop it and run its task, if it held one, again."""
+        task = busy.pop(worker, None)
+        self._drop(worker, kill=True)
+        if task is not None:
+            self._charge(task, worker.process.exitcode, tries)
+            again.appendleft(task)
 
     def _charge(self, task, exitcode, tries) -> None:
         key = task[0]
