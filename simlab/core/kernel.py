@@ -43,7 +43,7 @@ PLAY_SIGNATURE = types.int64(
 )
 
 
-class IllegalChoice(Exception):
+class IllegalChoice(ValueError):
     """A strategy returned an index outside ``legal[:n]``; args: (seat, slot, n_legal, index).
 
     The kernel only knows the decision; the runner adds the game id (by replaying the chunk game
