@@ -150,6 +150,8 @@ def load_strategy_file(path: str | Path) -> str:
         raise
     except BaseException as exc:  # a user's file: report in one line, never a traceback or an exit
         del sys.modules[mod_name]
+        for registered in [k for k, source in _SOURCE.items() if source == key]:   # nothing half-loaded stays
+            del _SOURCE[registered], _REGISTRY[registered]
         raise SimlabError(f"strategy file {path.name} failed to load: {_one_line(exc, path)}") from None
     _LOADED[key] = digest
     return digest
