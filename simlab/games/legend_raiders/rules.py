@@ -6,7 +6,7 @@ strategy with the legal choice codes and validates its answer.
 import numpy as np
 from numba import njit, types
 
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_SEATS, PLAY_SIGNATURE, emit
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_SEATS, PLAY_SIGNATURE, emit, legal_index
 from simlab.core.rng import randint, shuffle
 from simlab.core.strategy import DECIDE_TYPE
 
@@ -44,8 +44,7 @@ def ask(state, cfg, seat, phase, legal, n, seat_slot, fns, seat_params, rng):
     state[S_PHASE] = phase
     slot = seat_slot[seat]
     i = fns[slot](state, cfg, seat, legal, n, seat_params[slot], rng)
-    if i < 0 or i >= n:
-        raise ValueError("a strategy returned an index outside its legal choices")
+    i = legal_index(i, n, seat, slot)
     return legal[i]
 
 

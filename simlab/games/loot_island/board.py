@@ -14,7 +14,7 @@ Allen (2 players) is actor ``n``; his choices are made by the human whose turn i
 """
 from numba import njit
 
-from simlab.core.kernel import emit
+from simlab.core.kernel import emit, legal_index
 from simlab.core.rng import shuffle
 
 from .components import O, PER_COLOUR, T_AMULET, T_CROWN
@@ -312,8 +312,7 @@ def ask(state, cfg, seat_slot, fns, sp, rng, legal, seat, kind, n):
         raise ValueError("a decision with no legal choice")
     slot = seat_slot[seat]
     i = fns[slot](state, cfg, seat, legal, n, sp[slot], rng)
-    if i < 0 or i >= n:
-        raise ValueError("a strategy returned an index outside its legal choices")
+    i = legal_index(i, n, seat, slot)
     return legal[i]
 
 
