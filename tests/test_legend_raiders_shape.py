@@ -79,7 +79,7 @@ def test_param_table_of_variable_length_packs_padded_at_fixed_offsets():
     assert table.resolve({"faces": [1, 2, 3, 4, 5]})["faces"] == (1, 2, 3, 4, 5)
     with pytest.raises(SimlabError, match="at most 5 values, got 6"):
         table.resolve({"faces": "1,1,1,1,1,1"})
-    with pytest.raises(SimlabError, match="outside 0..9"):
+    with pytest.raises(SimlabError, match="entry must be between 0 and 9, got 10"):
         table.resolve({"faces": "1,10"})
     fixed = ParamTable((Param("three", (1, 2, 3), "fixed length", FACT, "test"),))
     with pytest.raises(SimlabError, match="expected 3 values, got 2"):
