@@ -3,6 +3,7 @@ ship's state, and :func:`ask`, through which every choice the rules leave to a p
 """
 from numba import njit
 
+from simlab.core.kernel import legal_index
 from simlab.core.rng import STRATEGY_STREAM
 
 from .components import MAX_HOLDS, O, PORT, R_FOOD, R_GOLD, R_NONE, RACE_LAP, SEA, SIXTH, T_HOLD6
@@ -91,9 +92,7 @@ def ask(state, cfg, seat, kind, ship, a, b, c, legal, n, seat_slot, fns, seat_pa
     state[S_DEC_C] = c
     slot = seat_slot[seat]
     i = fns[slot](state, cfg, seat, legal, n, seat_params[slot], streams[STRATEGY_STREAM + slot])
-    if i < 0 or i >= n:
-        raise ValueError("a strategy returned an index outside its legal choices")
-    return i
+    return legal_index(i, n, seat, slot)
 
 
 @njit(cache=True)
