@@ -3,20 +3,28 @@ import numpy as np
 from numba import njit
 
 from simlab.core.kernel import EVENT_WIDTH
-from simlab.core.rng import randint, root_key, seed_stream
+from simlab.core.rng import N_STREAMS, randint, root_key, seed_streams
 from simlab.core.strategy import DECIDE_SIGNATURE
 from simlab.games.jamaica import invariants, setup
 from simlab.games.jamaica.components import MAX_HOLDS, PARAMS, R_NONE
-from simlab.games.jamaica.state import (B_HAND_N, B_HN, B_HTYPE, B_LAP, B_POS, SB, SH0, STATE_SIZE, S_BANK, S_DEC,
-                                        S_PLAYERS, S_SSCRATCH, S_TDECK, S_TDECK_N, S_TOWNER)
+from simlab.games.jamaica.state import (B_HAND_N, B_HN, B_HTYPE, B_LAP, B_POS, RNG_COMBAT, SB, SH0, STATE_SIZE, S_BANK,
+                                        S_DEC, S_PLAYERS, S_SSCRATCH, S_TDECK, S_TDECK_N, S_TOWNER)
+from strategies.jamaica import fighter
 
 ASKED = 12      # state[S_SSCRATCH + ASKED + kind] = number of options the last such decision offered
 SAME_STATE = 0  # state[S_SSCRATCH + SAME_STATE] = smallest hand any player held while someone picked a card
+MODE = 7        # params[MODE] of a seat: SCRIPTED, RANDOM, or FIGHTER (the built-in heuristic, params[0:2])
+SCRIPTED, RANDOM, FIGHTER = 0, 1, 2
 
 
 @njit(DECIDE_SIGNATURE)
 def scripted(state, cfg, seat, legal, n_legal, params, rng):
-    """Pick the code written in state[S_SSCRATCH + kind] (stored + 1; 0 = take the first option)."""
+    """Pick the code written in state[S_SSCRATCH + kind] (stored + 1; 0 = take the first option);
+    a seat whose params[MODE] says so plays at random or as the built-in fighter instead."""
+    if params[MODE] == RANDOM:
+        return randint(rng, n_legal)
+    if params[MODE] == FIGHTER:
+        return fighter(state, cfg, seat, legal, n_legal, params, rng)
     kind = state[S_DEC]
     state[S_SSCRATCH + ASKED + kind] = n_legal
     if kind == 2:  # DEC_CARD: record the smallest hand any player holds right now
@@ -44,9 +52,9 @@ class Table:
         self.values = PARAMS.resolve(overrides)
         self.cfg = PARAMS.pack(self.values)
         self.state = np.zeros(STATE_SIZE, dtype=np.int32)
-        self.rng = np.zeros(4, dtype=np.uint64)
-        seed_stream(root_key(seed), 0, self.rng)
-        setup.setup(self.state, self.cfg, players, self.rng)
+        self.streams = np.zeros((N_STREAMS, 4), dtype=np.uint64)
+        seed_streams(root_key(seed), 0, self.streams)
+        setup.setup(self.state, self.cfg, players, self.streams)
         self.state[S_SSCRATCH + SAME_STATE] = 99
         self.seat_slot = np.arange(6, dtype=np.int64)
         self.fns = (decide,) * 6
@@ -58,7 +66,7 @@ class Table:
     # -- the common tail of every step function's arguments
     @property
     def ctx(self):
-        return self.seat_slot, self.fns, self.seat_params, self.rng, self.legal, self.log, self.ev
+        return self.seat_slot, self.fns, self.seat_params, self.streams, self.legal, self.log, self.ev
 
     def want(self, kind, code):
         self.state[S_SSCRATCH + kind] = code + 1
@@ -114,10 +122,11 @@ class Table:
 
 
 def seed_where(first_star, second_star):
-    """A seed whose first two combat rolls are / are not stars as asked (faces 2,4,6,8,10,star)."""
+    """A seed whose first battle between players rolls / does not roll a star for the attacker and
+    for the defender as asked (faces 2,4,6,8,10,star)."""
     for seed in range(1, 500):
         t = Table(2, seed=seed, ghost_ship=False)
-        probe = t.rng.copy()
+        probe = t.streams[RNG_COMBAT].copy()
         a, b = randint(probe, 6) == 5, randint(probe, 6) == 5
         if a == first_star and b == second_star:
             return seed

@@ -147,8 +147,8 @@ def test_rule_winner_may_decline_loot_unless_the_reading_forbids_it():
 def test_treasure_morgans_map_gives_a_hand_of_four():
     t = Table(2, ghost_ship=False)
     give(t, T_MAP, 0)
-    setup.refill(t.state, t.cfg, 0, t.rng)
-    setup.refill(t.state, t.cfg, 1, t.rng)
+    setup.refill(t.state, t.cfg, 0, t.streams)
+    setup.refill(t.state, t.cfg, 1, t.streams)
     assert t.state[t.b(0) + B_HAND_N] == 4 and t.state[t.b(1) + B_HAND_N] == 3
     assert t.check() == 0
 

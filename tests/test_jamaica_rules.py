@@ -10,9 +10,9 @@ from simlab.games.jamaica.components import (LAIR, NEXT_INNER, NEXT_OUTER, PARAM
                                              R_GOLD, R_NONE, SEA, SEA_FOOD, SPACE_TYPE, TRACK_ORDER)
 from simlab.games.jamaica.state import (B_CARD, B_DISC, B_DISC_N, B_DONE, B_DRAW, B_DRAW_N, B_FALL_FOOD, B_FALL_GOLD,
                                         B_HAND, B_HAND_N, B_LAIRS, B_LAP, DEC_CARD, DEC_DICE, DEC_HOLD, DEC_MOVE,
-                                        DEC_PAY, DEC_RETREAT, END_PORT_ROYAL, OWN_DECK, OWN_REMOVED, S_BANK,
-                                        S_BANK_SHORT, S_CAPTAIN, S_DAY, S_END, S_ENDER, S_NIGHT, S_SSCRATCH, S_TDECK,
-                                        S_TDECK_N, S_TOKEN, S_TOWNER)
+                                        DEC_PAY, DEC_RETREAT, END_PORT_ROYAL, OWN_DECK, OWN_REMOVED, RNG_DICE,
+                                        S_BANK, S_BANK_SHORT, S_CAPTAIN, S_DAY, S_END, S_ENDER, S_NIGHT, S_SSCRATCH,
+                                        S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER)
 
 FOOD, GOLD, CANNON = R_FOOD, R_GOLD, R_CANNON
 
@@ -32,7 +32,7 @@ def force_hand(t, ship, cards):
 
 def play_round(t):
     chosen = np.zeros(6, dtype=np.int32)
-    rules.play_round(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.rng, t.legal, chosen, t.log, t.ev)
+    rules.play_round(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.streams, t.legal, chosen, t.log, t.ev)
 
 
 def move(t, ship, steps, backward=False):
@@ -95,13 +95,13 @@ def test_rule_setup_removes_3_treasure_cards_unseen_and_puts_a_token_on_each_lai
 def test_rule_captain_rolls_two_dice_and_places_them_on_day_and_night():
     for seed in range(1, 50):
         t = Table(3, seed=seed)
-        probe = t.rng.copy()
+        probe = t.streams[RNG_DICE].copy()
         d1, d2 = 1 + randint(probe, 6), 1 + randint(probe, 6)
         if d1 != d2:
             break
     t.state[S_CAPTAIN] = 1
     t.want(DEC_DICE, d2 * 8 + d1)       # the captain swaps them
-    rules.roll_and_place_dice(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.rng, t.legal)
+    rules.roll_and_place_dice(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.streams, t.legal)
     assert (t.state[S_DAY], t.state[S_NIGHT]) == (d2, d1)
     assert t.asked(DEC_DICE) == 2
 
@@ -109,7 +109,7 @@ def test_rule_captain_rolls_two_dice_and_places_them_on_day_and_night():
 def test_rule_everyone_picks_a_card_on_the_same_state_before_any_is_applied():
     t = Table(4)
     chosen = np.zeros(6, dtype=np.int32)
-    rules.pick_cards(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.rng, t.legal, chosen)
+    rules.pick_cards(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.streams, t.legal, chosen)
     assert t.state[S_SSCRATCH + SAME_STATE] == 3   # every picker saw all hands still full
     for p in range(4):
         assert t.state[t.b(p) + B_HAND_N] == 2
@@ -270,7 +270,7 @@ def test_rule_payment_may_come_from_any_holds_of_that_resource():
         t = Table(2, ghost_ship=False)
         t.set_holds(0, [(FOOD, 2), (FOOD, 3)])
         t.want(DEC_PAY, plan)
-        holds.pay(t.state, t.cfg, 0, FOOD, 3, 0, t.seat_slot, t.fns, t.seat_params, t.rng, t.legal)
+        holds.pay(t.state, t.cfg, 0, FOOD, 3, 0, t.seat_slot, t.fns, t.seat_params, t.streams, t.legal)
         assert t.holds(0)[:2] == expect and t.asked(DEC_PAY) == 2
 
 
@@ -339,7 +339,7 @@ def test_rule_no_battle_in_port_royal():
 def test_a_strategy_answer_outside_the_legal_choices_is_refused():
     t = Table(2, ghost_ship=False, decide=out_of_range)
     with pytest.raises(ValueError):
-        rules.pick_cards(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.rng, t.legal,
+        rules.pick_cards(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.streams, t.legal,
                          np.zeros(6, dtype=np.int32))
 
 

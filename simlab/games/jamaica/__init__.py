@@ -5,6 +5,7 @@ from simlab.core.game import Column, GameSpec
 from .rules import play_game
 from .scoring import N_COLUMNS
 from .components import COMBAT_FACES, N_SPACES, PARAMS, PR
+from .state import CHANCE_STREAMS
 from .trace import narrate
 
 
@@ -93,4 +94,5 @@ GAME = GameSpec(
     variants={"no-ghost": {"ghost_ship": False}, "limited-bank": {"bank_limited": True},
               "steal-by-looking": {"steal_blind": False}},
     rules_file="docs/rules/jamaica.md",
+    chance_streams=CHANCE_STREAMS,
 )

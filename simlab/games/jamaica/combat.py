@@ -8,7 +8,7 @@ from simlab.core.rng import randint
 from .components import MAX_HOLDS, N_TREASURES, O, R_CANNON, R_GOLD, R_NONE, STAR, T_BETH, T_SABRE
 from .state import (B_ATTACKS, B_COMBATS, B_DONE, B_HN, B_HTYPE, B_POS, B_SPENT, B_STEALS, B_WINS, DEC_CANNONS,
                     DEC_LOOT, DEC_SABRE, DEC_TARGET, GHOST, LOOT_BLIND, LOOT_CARD, LOOT_GIVE, LOOT_HOLD, LOOT_NONE,
-                    MAX_CHOICES, N_SHIPS, S_BANK, S_TOWNER)
+                    MAX_CHOICES, N_SHIPS, RNG_BLIND, RNG_COMBAT, RNG_GHOST_BATTLE, RNG_SABRE, S_BANK, S_TOWNER)
 from .common import EV_COMBAT, EV_LOOT, EV_RESULT, EV_ROLL, EV_SABRE, amount, ask, base_of, decider_for, is_active
 from .treasure import face_down, strength_bonus, transfer_card
 from .holds import load, pay
@@ -20,7 +20,15 @@ def roll_face(cfg, rng):
 
 
 @njit(cache=True)
-def sabre_window(state, cfg, rolled, face, base, att, dfd, sabre_free, seat_slot, fns, seat_params, rng, legal, log,
+def battle_row(ship, other, row):
+    """The stream a battle between ``ship`` and ``other`` draws its ``row`` chance from: a battle
+    the ghost ship fights draws all its chance from the ghost's own row, so playing with or
+    without it leaves the dice, re-rolls and blind steals of the players' battles as they were."""
+    return RNG_GHOST_BATTLE if ship == GHOST or other == GHOST else row
+
+
+@njit(cache=True)
+def sabre_window(state, cfg, rolled, face, base, att, dfd, sabre_free, seat_slot, fns, seat_params, streams, legal, log,
                  ev):
     """Right after a roll, the sabre's owner (if fighting) may have that die re-rolled ([S3]:
     once per battle, right after the roll it changes).
@@ -35,16 +43,16 @@ def sabre_window(state, cfg, rolled, face, base, att, dfd, sabre_free, seat_slot
     legal[0] = 0
     legal[1] = 1
     use = legal[ask(state, cfg, holder, DEC_SABRE, holder, rolled, face, 0, legal, 2, seat_slot, fns,
-                    seat_params, rng)]
+                    seat_params, streams)]
     if use == 0:
         return face, True
-    new = roll_face(cfg, rng)
+    new = roll_face(cfg, streams[battle_row(att, dfd, RNG_SABRE)])
     ev[0] = emit(log, ev[0], EV_SABRE, holder, rolled, face, new, base + new)
     return new, False
 
 
 @njit(cache=True)
-def commit_cannons(state, cfg, ship, opp, defending, so_far, seat_slot, fns, seat_params, rng, legal):
+def commit_cannons(state, cfg, ship, opp, defending, so_far, seat_slot, fns, seat_params, streams, legal):
     """The fighter takes any number of its cannons from its holds (3(4)); the ghost has none."""
     if ship == GHOST:
         return 0
@@ -55,8 +63,8 @@ def commit_cannons(state, cfg, ship, opp, defending, so_far, seat_slot, fns, sea
     for i in range(n):
         legal[i] = i
     c = legal[ask(state, cfg, ship, DEC_CANNONS, ship, opp, defending, so_far, legal, n, seat_slot, fns,
-                  seat_params, rng)]
-    pay(state, cfg, ship, R_CANNON, c, ship, seat_slot, fns, seat_params, rng, legal)
+                  seat_params, streams)]
+    pay(state, cfg, ship, R_CANNON, c, ship, seat_slot, fns, seat_params, streams, legal)
     state[base_of(ship) + B_SPENT] += c
     return c
 
@@ -95,7 +103,7 @@ def loot_choices(state, cfg, winner, loser, legal):
 
 
 @njit(cache=True)
-def take_loot(state, cfg, winner, loser, code, decider, seat_slot, fns, seat_params, rng, legal, log, ev):
+def take_loot(state, cfg, winner, loser, code, decider, seat_slot, fns, seat_params, streams, legal, log, ev):
     if code == LOOT_NONE:
         ev[0] = emit(log, ev[0], EV_LOOT, winner, loser, LOOT_NONE)
         return
@@ -111,7 +119,7 @@ def take_loot(state, cfg, winner, loser, code, decider, seat_slot, fns, seat_par
             if state[S_TOWNER + k] == loser and face_down(state, loser, k) and not (loser == GHOST and k == T_BETH):
                 legal[n] = k
                 n += 1
-        card = legal[randint(rng, n)]
+        card = legal[randint(streams[battle_row(winner, loser, RNG_BLIND)], n)]
         transfer_card(state, card, loser, winner)
         ev[0] = emit(log, ev[0], EV_LOOT, winner, loser, LOOT_BLIND, card)
         return
@@ -130,13 +138,15 @@ def take_loot(state, cfg, winner, loser, code, decider, seat_slot, fns, seat_par
     if winner == GHOST and res != R_GOLD:  # the ghost throws food and cannons back (5(7))
         state[S_BANK + res - 1] += cnt
         return
-    load(state, cfg, winner, res, cnt, False, decider, seat_slot, fns, seat_params, rng, legal, log, ev)
+    load(state, cfg, winner, res, cnt, False, decider, seat_slot, fns, seat_params, streams, legal, log, ev)
 
 
 @njit(cache=True)
-def battle(state, cfg, att, space, seat_slot, fns, seat_params, rng, legal, log, ev):
+def battle(state, cfg, att, space, seat_slot, fns, seat_params, streams, legal, log, ev):
     """Sea battle on ``space`` (3(4)): the attacker picks an opponent there, commits cannons and
-    rolls, then the defender; a star wins outright; higher strength wins; a tie does nothing."""
+    rolls, then the defender; a star wins outright; higher strength wins; a tie does nothing.
+    Every battle spends two faces of its dice stream, the defender's even when an attacker's star
+    leaves it unrolled, so the k-th battle rolls the same dice whatever happened in earlier ones."""
     n = 0
     for q in range(N_SHIPS):
         if q != att and is_active(state, q):
@@ -147,7 +157,7 @@ def battle(state, cfg, att, space, seat_slot, fns, seat_params, rng, legal, log,
     if n == 0:
         return
     who = decider_for(state, att, -1)
-    dfd = legal[ask(state, cfg, who, DEC_TARGET, att, space, 0, 0, legal, n, seat_slot, fns, seat_params, rng)]
+    dfd = legal[ask(state, cfg, who, DEC_TARGET, att, space, 0, 0, legal, n, seat_slot, fns, seat_params, streams)]
     ba = base_of(att)
     bd = base_of(dfd)
     state[ba + B_COMBATS] += 1
@@ -155,12 +165,13 @@ def battle(state, cfg, att, space, seat_slot, fns, seat_params, rng, legal, log,
     state[ba + B_ATTACKS] += 1
     ev[0] = emit(log, ev[0], EV_COMBAT, att, dfd, space)
     sabre_free = state[S_TOWNER + T_SABRE] != GHOST
-    ac = commit_cannons(state, cfg, att, dfd, 0, 0, seat_slot, fns, seat_params, rng, legal)
+    dice = streams[battle_row(att, dfd, RNG_COMBAT)]
+    ac = commit_cannons(state, cfg, att, dfd, 0, 0, seat_slot, fns, seat_params, streams, legal)
     a_base = ac + strength_bonus(state, cfg, att)
-    af = roll_face(cfg, rng)
+    af = roll_face(cfg, dice)
     ev[0] = emit(log, ev[0], EV_ROLL, att, ac, af, a_base + af)
     af, sabre_free = sabre_window(state, cfg, att, af, a_base, att, dfd, sabre_free, seat_slot, fns, seat_params,
-                                  rng, legal, log, ev)
+                                  streams, legal, log, ev)
     # the outcome is only known once the Sabre's window after each roll has closed
     winner = -1
     star = af == STAR
@@ -168,13 +179,14 @@ def battle(state, cfg, att, space, seat_slot, fns, seat_params, rng, legal, log,
     d_str = 0
     if star:
         winner = att
+        randint(dice, 6)  # the defender's face, spent unrolled
     else:
-        dc = commit_cannons(state, cfg, dfd, att, 1, a_str, seat_slot, fns, seat_params, rng, legal)
+        dc = commit_cannons(state, cfg, dfd, att, 1, a_str, seat_slot, fns, seat_params, streams, legal)
         d_base = dc + strength_bonus(state, cfg, dfd)
-        df = roll_face(cfg, rng)
+        df = roll_face(cfg, dice)
         ev[0] = emit(log, ev[0], EV_ROLL, dfd, dc, df, d_base + df)
         df, sabre_free = sabre_window(state, cfg, dfd, df, d_base, att, dfd, sabre_free, seat_slot, fns,
-                                      seat_params, rng, legal, log, ev)
+                                      seat_params, streams, legal, log, ev)
         star = df == STAR
         d_str = d_base + df
         if star:
@@ -193,5 +205,5 @@ def battle(state, cfg, att, space, seat_slot, fns, seat_params, rng, legal, log,
     if n == 0:
         return
     who = decider_for(state, winner, loser)
-    code = legal[ask(state, cfg, who, DEC_LOOT, winner, loser, 0, 0, legal, n, seat_slot, fns, seat_params, rng)]
-    take_loot(state, cfg, winner, loser, code, who, seat_slot, fns, seat_params, rng, legal, log, ev)
+    code = legal[ask(state, cfg, who, DEC_LOOT, winner, loser, 0, 0, legal, n, seat_slot, fns, seat_params, streams)]
+    take_loot(state, cfg, winner, loser, code, who, seat_slot, fns, seat_params, streams, legal, log, ev)

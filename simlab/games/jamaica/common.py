@@ -4,6 +4,7 @@ ship's state, and :func:`ask`, through which every choice the rules leave to a p
 from numba import njit
 
 from simlab.core.kernel import legal_index
+from simlab.core.rng import STRATEGY_STREAM
 
 from .components import MAX_HOLDS, O, PORT, R_FOOD, R_GOLD, R_NONE, RACE_LAP, SEA, SIXTH, T_HOLD6
 from .state import (B_DONE, B_HN, B_HTYPE, B_LAP, B_POS, GHOST, SB, SH0, S_CAPTAIN, S_DEC, S_DEC_A, S_DEC_B, S_DEC_C,
@@ -79,8 +80,9 @@ def is_active(state, ship):
 
 
 @njit(cache=True)
-def ask(state, cfg, seat, kind, ship, a, b, c, legal, n, seat_slot, fns, seat_params, rng):
-    """Ask ``seat``'s strategy to pick one of ``legal[:n]``; returns the index (0 without a call if n == 1)."""
+def ask(state, cfg, seat, kind, ship, a, b, c, legal, n, seat_slot, fns, seat_params, streams):
+    """Ask ``seat``'s strategy to pick one of ``legal[:n]``; returns the index (0 without a call if n == 1).
+    The strategy draws from its slot's own stream, never from a chance row."""
     if n <= 1:
         return 0
     state[S_DEC] = kind
@@ -89,9 +91,8 @@ def ask(state, cfg, seat, kind, ship, a, b, c, legal, n, seat_slot, fns, seat_pa
     state[S_DEC_B] = b
     state[S_DEC_C] = c
     slot = seat_slot[seat]
-    i = fns[slot](state, cfg, seat, legal, n, seat_params[slot], rng)
-    i = legal_index(i, n, seat, slot)
-    return i
+    i = fns[slot](state, cfg, seat, legal, n, seat_params[slot], streams[STRATEGY_STREAM + slot])
+    return legal_index(i, n, seat, slot)
 
 
 @njit(cache=True)

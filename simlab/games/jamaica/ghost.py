@@ -13,7 +13,7 @@ from .invariants import check_or_raise
 
 
 @njit(cache=True)
-def ghost_turn(state, cfg, seat_slot, fns, seat_params, rng, legal, log, ev):
+def ghost_turn(state, cfg, seat_slot, fns, seat_params, streams, legal, log, ev):
     """The captain moves the ghost ship twice with the two dice (rules 5(4), 5(5)): forward
     when it is behind both players, backward when ahead of both, his choice otherwise. Ahead
     and behind are judged by the physical order along the track (``race_position``); a ghost
@@ -58,9 +58,9 @@ def ghost_turn(state, cfg, seat_slot, fns, seat_params, rng, legal, log, ev):
                 tl[n] = lp[j]
                 td[n] = dn[j]
                 n += 1
-        i = ask(state, cfg, cap, DEC_GHOST, GHOST, die, 0, 0, legal, n, seat_slot, fns, seat_params, rng)
+        i = ask(state, cfg, cap, DEC_GHOST, GHOST, die, 0, 0, legal, n, seat_slot, fns, seat_params, streams)
         code = legal[i]
         place(state, GHOST, code % BACKWARD_FLAG, tl[i], td[i], code >= BACKWARD_FLAG, die, log, ev)
-        arrive(state, cfg, GHOST, seat_slot, fns, seat_params, rng, legal, log, ev)
+        arrive(state, cfg, GHOST, seat_slot, fns, seat_params, streams, legal, log, ev)
         if cfg[O.check_invariants]:
             check_or_raise(state, cfg)

@@ -33,7 +33,7 @@ def load_choices(state, cfg, ship, res, legal):
 
 
 @njit(cache=True)
-def load(state, cfg, ship, res, count, from_bank, decider, seat_slot, fns, seat_params, rng, legal, log, ev):
+def load(state, cfg, ship, res, count, from_bank, decider, seat_slot, fns, seat_params, streams, legal, log, ev):
     """Put ``count`` tokens of ``res`` into one hold (from the bank, or loot from a beaten ship)."""
     if from_bank:
         left = state[S_BANK + res - 1]
@@ -51,7 +51,7 @@ def load(state, cfg, ship, res, count, from_bank, decider, seat_slot, fns, seat_
         return
     i = 0
     if ship != GHOST:
-        i = ask(state, cfg, decider, DEC_HOLD, ship, res, count, 0, legal, n, seat_slot, fns, seat_params, rng)
+        i = ask(state, cfg, decider, DEC_HOLD, ship, res, count, 0, legal, n, seat_slot, fns, seat_params, streams)
     h = legal[i]
     b = base_of(ship)
     old_type = state[b + B_HTYPE + h]
@@ -66,7 +66,7 @@ def load(state, cfg, ship, res, count, from_bank, decider, seat_slot, fns, seat_
 
 
 @njit(cache=True)
-def pay(state, cfg, ship, res, cost, decider, seat_slot, fns, seat_params, rng, legal):
+def pay(state, cfg, ship, res, cost, decider, seat_slot, fns, seat_params, streams, legal):
     """Pay ``cost`` tokens of ``res`` back to the bank from any holds (the owner picks the order:
     smallest holds first frees holds, largest first keeps them)."""
     if cost <= 0:
@@ -90,7 +90,7 @@ def pay(state, cfg, ship, res, cost, decider, seat_slot, fns, seat_params, rng, 
         legal[0] = 0
         legal[1] = 1
         plan = legal[ask(state, cfg, decider, DEC_PAY, ship, res, cost, 0, legal, 2, seat_slot, fns, seat_params,
-                         rng)]
+                         streams)]
     left = cost
     for j in range(k):
         h = slots[j] if plan == 0 else slots[k - 1 - j]

@@ -112,7 +112,7 @@ def retreat_targets(state, cfg, ship, out_dest):
 
 
 @njit(cache=True)
-def arrive(state, cfg, ship, seat_slot, fns, seat_params, rng, legal, log, ev):
+def arrive(state, cfg, ship, seat_slot, fns, seat_params, streams, legal, log, ev):
     """Resolve the end of a move: battle if occupied (never in Port Royal), then the space's
     cost; short of it, pay everything and fall back to the first payable space (3(2), 3(3))."""
     b = base_of(ship)
@@ -120,7 +120,7 @@ def arrive(state, cfg, ship, seat_slot, fns, seat_params, rng, legal, log, ev):
         s = state[b + B_POS]
         if state[b + B_DONE] or cfg[O.space_type + s] == PR:
             return
-        battle(state, cfg, ship, s, seat_slot, fns, seat_params, rng, legal, log, ev)
+        battle(state, cfg, ship, s, seat_slot, fns, seat_params, streams, legal, log, ev)
         kind = cfg[O.space_type + s]
         if kind == LAIR:
             take_lair(state, ship, s, log, ev)
@@ -130,17 +130,17 @@ def arrive(state, cfg, ship, seat_slot, fns, seat_params, rng, legal, log, ev):
         res, cost = space_cost(cfg, s)
         have = amount(state, ship, res)
         if have >= cost:
-            pay(state, cfg, ship, res, cost, ship, seat_slot, fns, seat_params, rng, legal)
+            pay(state, cfg, ship, res, cost, ship, seat_slot, fns, seat_params, streams, legal)
             ev[0] = emit(log, ev[0], EV_PAY, ship, res, cost, s)
             return
-        pay(state, cfg, ship, res, have, ship, seat_slot, fns, seat_params, rng, legal)
+        pay(state, cfg, ship, res, have, ship, seat_slot, fns, seat_params, streams, legal)
         ev[0] = emit(log, ev[0], EV_SHORT, ship, res, cost, have, s)
         if res == R_FOOD:
             state[b + B_FALL_FOOD] += 1
         else:
             state[b + B_FALL_GOLD] += 1
         n = retreat_targets(state, cfg, ship, legal)
-        i = ask(state, cfg, ship, DEC_RETREAT, ship, res, 0, 0, legal, n, seat_slot, fns, seat_params, rng)
+        i = ask(state, cfg, ship, DEC_RETREAT, ship, res, 0, 0, legal, n, seat_slot, fns, seat_params, streams)
         state[b + B_POS] = legal[i]
         ev[0] = emit(log, ev[0], EV_RETREAT, ship, s, legal[i])
 
@@ -167,7 +167,7 @@ def place(state, ship, dest, lap, done, backward, steps, log, ev):
 
 
 @njit(cache=True)
-def move(state, cfg, ship, steps, backward, seat_slot, fns, seat_params, rng, legal, log, ev):
+def move(state, cfg, ship, steps, backward, seat_slot, fns, seat_params, streams, legal, log, ev):
     """A move action: exactly the die's spaces, the ship chooses the branch at forks."""
     b = base_of(ship)
     tl = state[S_TGT_LAP:S_TGT_LAP + MAX_TARGETS]
@@ -177,6 +177,6 @@ def move(state, cfg, ship, steps, backward, seat_slot, fns, seat_params, rng, le
         for i in range(n):
             legal[i] += BACKWARD_FLAG
     i = ask(state, cfg, ship, DEC_MOVE, ship, steps, 1 if backward else 0, 0, legal, n, seat_slot, fns,
-            seat_params, rng)
+            seat_params, streams)
     place(state, ship, legal[i] % BACKWARD_FLAG, tl[i], td[i], backward, steps, log, ev)
-    arrive(state, cfg, ship, seat_slot, fns, seat_params, rng, legal, log, ev)
+    arrive(state, cfg, ship, seat_slot, fns, seat_params, streams, legal, log, ev)

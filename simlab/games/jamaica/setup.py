@@ -8,14 +8,14 @@ from simlab.core.rng import shuffle
 
 from .components import (LAIR, MAX_HOLDS, N_CARDS, N_SPACES, N_TREASURES, O, R_CANNON, R_FOOD, R_GOLD, R_NONE, T_BETH)
 from .state import (B_CARD, B_DISC, B_DISC_N, B_DRAW, B_DRAW_N, B_HAND, B_HAND_N, B_HN, B_HTYPE, GHOST, N_SHIPS,
-                    OWN_DECK, OWN_REMOVED, S_BANK, S_ENDER, S_GHOST, S_PLAYERS, S_PREV_A, S_PREV_B, S_TDECK,
-                    S_TDECK_N, S_TOKEN, S_TOWNER)
+                    OWN_DECK, OWN_REMOVED, RNG_DECK, RNG_TREASURE, S_BANK, S_ENDER, S_GHOST, S_PLAYERS, S_PREV_A,
+                    S_PREV_B, S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER)
 from .common import EV_SETUP, amount, base_of, is_active
 from .treasure import hand_limit
 
 
 @njit(cache=True)
-def setup(state, cfg, n_players, rng):
+def setup(state, cfg, n_players, streams):
     state[:] = 0
     state[S_PLAYERS] = n_players
     state[S_ENDER] = -1
@@ -34,16 +34,20 @@ def setup(state, cfg, n_players, rng):
                 else:
                     state[S_PREV_B + t] = s
         state[S_TOKEN + s] = 1 if cfg[O.space_type + s] == LAIR else 0
-    # treasure cards: shuffle, remove some unseen, the rest is the draw pile (rules 1(1), 5(3))
-    pile = np.empty(N_TREASURES, dtype=np.int32)
+    # treasure cards (rules 1(1), 5(3)): all 12 shuffled; with the ghost ship Lady Beth leaves the
+    # sequence (the others keep their order); the bottom ones are removed unseen, the rest is the
+    # pile. So the lairs draw the same cards in the same order with and without the ghost ship,
+    # Lady Beth apart.
+    pile = np.arange(N_TREASURES, dtype=np.int32)
+    shuffle(streams[RNG_TREASURE], pile, N_TREASURES)
     n = 0
-    for k in range(N_TREASURES):
+    for i in range(N_TREASURES):
+        k = pile[i]
         if ghost and k == T_BETH:
             state[S_TOWNER + k] = GHOST
         else:
             pile[n] = k
             n += 1
-    shuffle(rng, pile, n)
     removed = min(n, cfg[O.ghost_removed] if ghost else cfg[O.treasure_removed])
     for i in range(n):
         state[S_TOWNER + pile[i]] = OWN_REMOVED if i < removed else OWN_DECK
@@ -61,12 +65,11 @@ def setup(state, cfg, n_players, rng):
                 state[b + B_HN + slot] = cfg[off]
                 state[S_BANK + res - 1] -= cfg[off]
                 slot += 1
-        for k in range(N_CARDS):
-            state[b + B_DRAW + k] = k
-        shuffle(rng, state[b + B_DRAW:b + B_DRAW + N_CARDS], N_CARDS)
-        state[b + B_DRAW_N] = N_CARDS
+        for k in range(N_CARDS):  # the 11 cards start as a pile that the first refill shuffles
+            state[b + B_DISC + k] = k
+        state[b + B_DISC_N] = N_CARDS
         state[b + B_CARD] = -1
-        refill(state, cfg, p, rng)
+        refill(state, cfg, p, streams)
     if ghost:
         b = base_of(GHOST)
         for h in range(MAX_HOLDS):
@@ -81,20 +84,36 @@ def setup(state, cfg, n_players, rng):
 
 
 @njit(cache=True)
-def refill(state, cfg, ship, rng):
+def reshuffle(state, ship, streams):
+    """Shuffle the discard pile into a new draw pile (2(4)). The seat's own stream orders all 11
+    cards and the discarded ones take that order: the k-th reshuffle costs the same draws whatever
+    was discarded, and any two cards come in the same order in two games that discarded different
+    sets (the order of a uniform permutation restricted to a subset is uniform)."""
+    b = base_of(ship)
+    order = np.arange(N_CARDS, dtype=np.int32)
+    shuffle(streams[RNG_DECK + ship], order, N_CARDS)
+    discarded = 0
+    for i in range(state[b + B_DISC_N]):
+        discarded |= 1 << state[b + B_DISC + i]
+    n = 0
+    for i in range(N_CARDS):
+        if (discarded >> order[i]) & 1:
+            state[b + B_DRAW + n] = order[i]
+            n += 1
+    state[b + B_DISC_N] = 0
+    state[b + B_DRAW_N] = n
+
+
+@njit(cache=True)
+def refill(state, cfg, ship, streams):
     """Draw up to the hand size, shuffling the discard pile into a new draw pile when empty (2(4))."""
     b = base_of(ship)
     limit = hand_limit(state, cfg, ship)
     while state[b + B_HAND_N] < limit:
         if state[b + B_DRAW_N] == 0:
-            nd = state[b + B_DISC_N]
-            if nd == 0:
+            if state[b + B_DISC_N] == 0:
                 return
-            for i in range(nd):
-                state[b + B_DRAW + i] = state[b + B_DISC + i]
-            state[b + B_DISC_N] = 0
-            state[b + B_DRAW_N] = nd
-            shuffle(rng, state[b + B_DRAW:b + B_DRAW + nd], nd)
+            reshuffle(state, ship, streams)
         nd = state[b + B_DRAW_N] - 1
         state[b + B_HAND + state[b + B_HAND_N]] = state[b + B_DRAW + nd]
         state[b + B_HAND_N] += 1

@@ -84,6 +84,21 @@ B_STEALS = 55
 SB = 56
 
 MAX_PLAYERS = 6
+
+# Random streams by purpose: rows of ``play_game``'s ``streams``, named in this order in
+# ``GameSpec.chance_streams``. One row per independent source of chance, so a rule, variant or
+# strategy change that adds or removes draws of one kind leaves every other kind's sequence as it
+# was (common random numbers). Strategies never see these rows: slot k draws from
+# ``STRATEGY_STREAM + k``.
+RNG_TREASURE = 0      # setup: one shuffle of all 12 treasure cards (Lady Beth then leaves it for the ghost ship)
+RNG_DICE = 1          # the two action dice of each round
+RNG_COMBAT = 2        # battles between players: two faces per battle, attacker's then defender's
+RNG_GHOST_BATTLE = 3  # battles the ghost ship fights: their two faces, Sabre re-roll and blind steal
+RNG_SABRE = 4         # Saran's Sabre re-rolls in battles between players
+RNG_BLIND = 5         # which face-down card a blind steal takes, in battles between players
+RNG_DECK = 6          # + seat: that seat's action deck (setup shuffle and every reshuffle)
+CHANCE_STREAMS = ("treasure pile", "action dice", "combat dice", "ghost ship battles", "Saran's Sabre re-rolls",
+                  "blind steals") + tuple(f"action deck of seat {s}" for s in range(MAX_PLAYERS))
 GHOST = 6
 N_SHIPS = 7
 STATE_SIZE = SH0 + N_SHIPS * SB
