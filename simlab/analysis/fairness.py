@@ -220,7 +220,8 @@ def deal_luck(frame: pd.DataFrame, column: str = "win_share", reps: int = 200, s
     rows = []
     for n, g in f.groupby("players", observed=True, sort=True):
         n = int(n)
-        g = g.assign(slot=g["strategy"].astype(str) + "#" + ((g["seat"] + g["game"]) % n).astype(str))
+        game_id = g["run_game"] if "run_game" in g else g["game"]   # the run's own id (see measures.combine)
+        g = g.assign(slot=g["strategy"].astype(str) + "#" + ((g["seat"] + game_id) % n).astype(str))
         y = g.pivot_table(index=["deal", "game"], columns="slot", values=column, aggfunc="first")
         deals = y.index.get_level_values("deal").to_numpy()
         # cube[d, r, k]: deal d, its r-th rotation, slot k
