@@ -3,9 +3,9 @@
 Seat fairness from mirror matches only (every seat the same strategy, one mirror per built-in
 heuristic, every player count): a seat effect cannot be read from a mix, where it is confounded
 with who sits where. A heads-up strategy-vs-strategy matrix with a ranking. Luck and skill from
-duplicate play (every deal in every seat rotation) of the strongest heuristic against random
-players: the Elo gap from random play, and the share of outcome variance due to the deal. Game
-length, score and margin distributions and usage from the default mix, rotated.
+duplicate play (every deal in every seat rotation): the Elo gap from random play to the strongest
+heuristic, and the share of the default mix's outcome variance due to the deal. Game length,
+score and margin distributions and usage from the same default-mix games.
 """
 from __future__ import annotations
 
@@ -37,8 +37,9 @@ def analyse(ctx: Context):
     shares = sections.mirror_seats(rep, mirrors)
     rep.bottom_line.append(sections.mirror_bottom_line(shares))
 
-    # 2. length, scores, ties, usage: the default heuristic mix, rotated, at every player count
-    mix_runs = [ctx.run(f"mix-{n}p", ctx.config(n, ctx.seats(n), rotate=True)) for n in counts]
+    # 2. length, scores, ties, usage and luck: the default mix in duplicate (every deal in every
+    # seat rotation) at every player count
+    mix_runs = [ctx.run(f"mix-{n}p", ctx.config(n, ctx.seats(n), duplicate=True)) for n in counts]
     table = measures.combine([r.frame() for r in mix_runs], [r.point for r in mix_runs])
     sections.ties(rep, table)
     sections.lengths_and_scores(rep, table, spec.length_column)
@@ -55,12 +56,12 @@ def analyse(ctx: Context):
     else:
         rep.findings.append(f"Only one strategy is registered for {spec.name}: no strategy matrix.")
 
-    # 4. luck and skill: duplicate games of the strongest heuristic against random players
+    # 4. skill: duplicate games of the strongest heuristic against random players
     if "random" in names and rank is not None and len(names) > 1:
         strong = next(s for s in rank["strategy"] if s != "random")
         luck_runs = [ctx.run(f"luck-{n}p", ctx.config(n, (strong,) + ("random",) * (n - 1), duplicate=True))
                      for n in counts]
-        s = sections.luck_and_skill(rep, measures.combine([r.frame() for r in luck_runs]), strong)
+        s = sections.luck_and_skill(rep, measures.combine([r.frame() for r in luck_runs]), table, strong)
         rep.bottom_line.append(sections.luck_bottom_line(s, strong))
     else:
         rep.findings.append("No luck-and-skill measure: it needs a 'random' strategy and at least one heuristic.")
@@ -73,8 +74,8 @@ def analyse(ctx: Context):
     rep.caveats.append("Usage differences are associations within the default strategy mix "
                        f"({', '.join(spec.default_seats)}), not causal effects: a column that is part of the score "
                        "always differs between winners and others.")
-    rep.rests_on = sections.rests_on(ctx.runs, " (mirror matches of each heuristic for seats; the default mix, rotated, "
-                                                "for lengths and usage; every pair heads-up for the strategy matrix; the "
+    rep.rests_on = sections.rests_on(ctx.runs, " (mirror matches of each heuristic for seats; the default mix in duplicate "
+                                                "for lengths, usage and luck; every pair heads-up for the strategy matrix; the "
                                                 "strongest against random play, in duplicate, for luck and skill)")
     return rep
 

@@ -53,6 +53,7 @@ class Experiment:
     question: str                               # the designer's question, one paragraph
     analyse: Callable[["Context"], Report]
     game: str | None = None                     # fixed game, or None: the user names one (--game)
+    several_games: bool = False                 # plays games of its own choosing: no --game
     players: tuple[int, ...] = ()               # informational: the player counts it covers
 
 
@@ -301,11 +302,13 @@ def run_experiment(name: str, games: int = 10_000, out: str | Path | None = None
                    log: Callable[[str], None] = print, accept_code_change: bool = False) -> tuple[Report, dict[str, Path]]:
     """Run an experiment end to end and write its report; returns the report and its paths."""
     exp = get_experiment(name)
-    if exp.game is None and not game:
+    if exp.several_games and game:
+        raise SimlabError(f"experiment {exp.name} chooses its own games: leave out --game")
+    if exp.game is None and not exp.several_games and not game:
         raise SimlabError(f"experiment {exp.name} needs a game: --game NAME")
     if exp.game and game and get_game(game).name != exp.game:
         raise SimlabError(f"experiment {exp.name} is about {exp.game}, not {game}")
-    sub = [exp.name] + ([get_game(game).name] if exp.game is None else [])
+    sub = [exp.name] + ([get_game(game).name] if exp.game is None and not exp.several_games else [])
     out_dir = Path(out) if out else Path("reports", *sub)
     runs_dir = Path(runs) if runs else (out_dir / "runs" if out else Path("runs", *sub))
     integer(games, "--games", 1, MAX_GAMES)

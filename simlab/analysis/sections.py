@@ -368,7 +368,17 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
 
     shares = pd.concat([F.seat_shares(f).assign(strategy=s) for s, f in mirrors.items()], ignore_index=True)
     spread = pd.concat([F.seat_spread(f).assign(strategy=s) for s, f in mirrors.items()], ignore_index=True)
-    for (strategy, n), g in shares.groupby(["strategy", "players"], sort=True):
+    # A mirror in which every game ends with all seats level says nothing about seats: the strategy
+    # played the same game in every seat (a deterministic strategy where seats act simultaneously).
+    level = pd.concat([f.groupby(["players", "game"], observed=True)["win"].all().groupby("players").mean()
+                       .rename("all_level").reset_index().assign(strategy=s) for s, f in mirrors.items()])
+    shares = shares.merge(level, on=["strategy", "players"])
+    blind = level[level["all_level"] == 1.0]
+    for r in blind.itertuples():
+        rep.findings.append(f"The {md_escape(r.strategy)} mirror at {r.players} players cannot judge the seats: every game "
+                            "ended with all seats level (the strategy plays the same game in every seat), so equal "
+                            "shares there are true by construction and give no verdict.")
+    for (strategy, n), g in shares[shares["all_level"] < 1.0].groupby(["strategy", "players"], sort=True):
         first = g[g["seat"] == 1].iloc[0]
         e = Estimate(first["win_share"], first["lo"], first["hi"], int(first["games"]), "clustered by deal")
         rep.verdict(f"Start player's win share, {n} players, {md_escape(strategy)} mirror", e, first["fair"],
@@ -407,7 +417,8 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
 def mirror_bottom_line(shares: pd.DataFrame) -> str:
     """One sentence: the start player in the mirror matches, and whether the strategies agree."""
     verdicts: dict[int, dict[str, tuple[str, Estimate]]] = {}
-    for r in shares[shares["seat"] == 1].itertuples():
+    blind = sorted({int(n) for n in shares.loc[shares["all_level"] == 1.0, "players"]})
+    for r in shares[(shares["seat"] == 1) & (shares["all_level"] < 1.0)].itertuples():
         e = Estimate(r.win_share, r.lo, r.hi, int(r.games), "clustered")
         css = Band.fairness(r.fair, SEAT_BAND).judge(e).css
         side = "inside" if css == "in" else "undecided" if css == "und" else (
@@ -424,18 +435,23 @@ def mirror_bottom_line(shares: pd.DataFrame) -> str:
         else:
             parts.append(f"judged differently by the strategies at {n} players ("
                          + ", ".join(f"{word[side]} with {md_escape(s)}" for s, (side, _) in sorted(by.items())) + ")")
+    if not parts:
+        return ("No mirror match could judge the seats: in every one all seats ended level in every game "
+                "(each strategy plays the same game in every seat), so seat fairness is not measured here.")
     return ("In mirror matches the start player is " + "; ".join(parts)
-            + f", read against a fair share of 1/n ± {SEAT_BAND * 100:g} points.")
+            + f", read against a fair share of 1/n ± {SEAT_BAND * 100:g} points"
+            + (f" (mirrors in which every game ended level judge nothing and are left out at "
+               f"{join([str(n) for n in blind])} players)" if blind else "") + ".")
 
 
-def luck_and_skill(rep: Report, frame: pd.DataFrame, strong: str) -> pd.DataFrame:
-    """Luck and skill from duplicate games of ``strong`` against random players: the Elo gap from
-    random play to the heuristic (does not saturate the way a win-rate share does) and the share of
-    outcome variance due to the strategies, the deal and the rotation."""
+def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong: str) -> pd.DataFrame:
+    """Skill: the Elo gap from random play to ``strong`` in duplicate games against random players
+    (does not saturate the way a win-rate share does). Luck: in duplicate games of the default
+    field, the share of outcome variance due to the deal, against the strategies and the rotation."""
     from . import fairness as F
 
-    gap = F.skill_gap(frame, strong, "random")
-    luck = F.deal_luck(frame)
+    gap = F.skill_gap(duel, strong, "random")
+    luck = F.deal_luck(field)
     for r in gap.itertuples():
         e = Estimate(r.elo_gap, r.elo_lo, r.elo_hi, int(r.pairs_games), "clustered by deal, logistic")
         rep.verdict(f"Rating gap from random play to {md_escape(strong)}, {r.players} players (Elo points)", e,
@@ -443,9 +459,9 @@ def luck_and_skill(rep: Report, frame: pd.DataFrame, strong: str) -> pd.DataFram
                                       f"{fmt_share(r.ahead, r.ahead_lo, r.ahead_hi)} of their meetings")
     deal = luck[luck["component"] == "luck (deal)"]
     for r in deal.itertuples():
-        rep.verdict(f"Share of outcome variance due to the deal, {r.players} players", Estimate(
-            r.share, r.lo, r.hi, int(r.deals), "bootstrap over deals"), unit=NUMBER,
-            note="the rest is the strategies (skill) and the seat rotation within a deal")
+        rep.verdict(f"Share of outcome variance due to the deal, {r.players} players (default mix, duplicate)",
+                    Estimate(r.share, r.lo, r.hi, int(r.deals), "bootstrap over deals"),
+                    note="the rest is the strategies (skill) and the seat rotation within a deal")
     fig, axes = new_figure(10, 3.6, ncols=2)
     labels = [str(n) for n in gap["players"]]
     dot_interval(axes[0][0], labels, gap["elo_gap"], gap["elo_lo"], gap["elo_hi"], unit=NUMBER, xlabel="players",
@@ -457,14 +473,14 @@ def luck_and_skill(rep: Report, frame: pd.DataFrame, strong: str) -> pd.DataFram
                      what="{} players, " + comp)
     axes[0][1].legend(fontsize=7)
     rep.chart("luck-and-skill", fig, f"Left: rating gap (Elo) from random play to {strong}; right: what the outcome "
-              "variance of duplicate games is due to; 95% intervals", title="Luck and skill")
+              "variance of duplicate games of the default mix is due to; 95% intervals", title="Luck and skill")
     rep.table("Rating gap from random play", formatted(gap, {
         "players": "players", "meetings": "pairs_games",
         f"{strong} ahead of random [95% CI]": lambda r: ci(r, "ahead", "ahead_lo", "ahead_hi"),
         "Elo gap [95% CI]": lambda r: ci(r, "elo_gap", "elo_lo", "elo_hi", NUMBER, 0)}),
         note="Elo gap = 400 log10(p / (1 - p)), p the share of meetings (same game, a tie counting one half) in "
              "which the heuristic finishes ahead of a random player.")
-    rep.table("What the outcome variance is due to (duplicate play)", formatted(luck, {
+    rep.table("What the outcome variance is due to (default mix, duplicate play)", formatted(luck, {
         "players": "players", "component": "component", "deals": "deals",
         "share [95% CI]": lambda r: ci(r, "share")}),
         note="Every deal (all chance) played in every seat rotation: the strategies' mean results (skill), the "
@@ -478,5 +494,5 @@ def luck_bottom_line(s: pd.DataFrame, strong: str) -> str:
     rows = [s.iloc[0], s.iloc[-1]] if len(s) > 1 else [s.iloc[0]]
     return (f"{md_escape(strong)} is rated "
             + join([f"{fmt_number(r.elo_gap, r.elo_lo, r.elo_hi, 0)} Elo above random play at {int(r.players)} players "
-                    f"(the deal explains {fmt_share(r.deal_share, r.deal_lo, r.deal_hi)} of the outcome variance)"
-                    for r in rows]) + ".")
+                    f"(the deal explains {fmt_share(r.deal_share, r.deal_lo, r.deal_hi)} of the outcome variance of "
+                    "the default mix)" for r in rows]) + ".")
