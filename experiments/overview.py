@@ -1,9 +1,11 @@
 """Balance overview of any game, through its GameSpec only (so it covers games added later).
 
-Seat advantage at every player count (strategies rotated through the seats so seat and strategy
-effects separate), a heads-up strategy-vs-strategy matrix with a ranking, skill vs luck (the
-best heuristic against random players at each player count), game length, score and margin
-distributions, and usage: each numeric seat column's mean for winners vs the other seats.
+Seat fairness from mirror matches only (every seat the same strategy, one mirror per built-in
+heuristic, every player count): a seat effect cannot be read from a mix, where it is confounded
+with who sits where. A heads-up strategy-vs-strategy matrix with a ranking. Luck and skill from
+duplicate play (every deal in every seat rotation): the Elo gap from random play to the strongest
+heuristic, and the share of the default mix's outcome variance due to the deal. Game length,
+score and margin distributions and usage from the same default-mix games.
 """
 from __future__ import annotations
 
@@ -24,20 +26,26 @@ def analyse(ctx: Context):
     counts = list(range(spec.min_players, spec.max_players + 1))
     rep = ctx.report(f"{spec.title}: balance overview",
                      f"How fair is {spec.title} by seat and player count, which strategies win, how much is skill, "
-                     f"and which game features decide games? {ctx.games:,} games per run, seats rotated.")
+                     f"and which game features decide games? {ctx.games:,} games per run.")
     ctx.log(f"overview of {spec.name}: player counts {counts}")
+    names = sorted(strategies_for(spec.name))
+    heuristics = [s for s in names if s != "random"] or names
 
-    # 1. seat advantage with the default heuristic mix, rotated, at every player count
-    seat_runs = [ctx.run(f"seats-{n}p", ctx.config(n, ctx.seats(n), rotate=True)) for n in counts]
-    table = measures.combine([r.frame() for r in seat_runs], [r.point for r in seat_runs])
-    seats = sections.seat_advantage(rep, table)
-    rep.bottom_line.append(sections.seat_bottom_line(seats))
+    # 1. seat fairness: mirror matches of every heuristic at every player count
+    mirrors = {s: measures.combine([ctx.run(f"mirror-{s}-{n}p", ctx.config(n, (s,) * n, rotate=False)).frame()
+                                    for n in counts]) for s in heuristics}
+    shares = sections.mirror_seats(rep, mirrors)
+    rep.bottom_line.append(sections.mirror_bottom_line(shares))
+
+    # 2. length, scores, ties, usage and luck: the default mix in duplicate (every deal in every
+    # seat rotation) at every player count
+    mix_runs = [ctx.run(f"mix-{n}p", ctx.config(n, ctx.seats(n), duplicate=True)) for n in counts]
+    table = measures.combine([r.frame() for r in mix_runs], [r.point for r in mix_runs])
     sections.ties(rep, table)
     sections.lengths_and_scores(rep, table, spec.length_column)
     sections.strategy_mix(rep, table)
 
-    # 2. strategy-vs-strategy: every pair of registered strategies heads-up (alternating seats, rotated)
-    names = sorted(strategies_for(spec.name))
+    # 3. strategy-vs-strategy: every pair of registered strategies heads-up (alternating seats, rotated)
     rank = None
     if len(names) >= 2:
         n0 = max(2, spec.min_players)
@@ -48,28 +56,31 @@ def analyse(ctx: Context):
     else:
         rep.findings.append(f"Only one strategy is registered for {spec.name}: no strategy matrix.")
 
-    # 3. skill vs luck: the best non-random heuristic against random players at each player count
+    # 4. skill: duplicate games of the strongest heuristic against random players
     if "random" in names and rank is not None and len(names) > 1:
         strong = next(s for s in rank["strategy"] if s != "random")
-        skill_runs = [ctx.run(f"skill-{n}p", ctx.config(n, (strong,) + ("random",) * (n - 1), rotate=True))
-                      for n in counts]
-        s = sections.skill(rep, measures.combine([r.frame() for r in skill_runs], [r.point for r in skill_runs]), strong)
-        rep.bottom_line.append(sections.skill_bottom_line(s, strong))
+        luck_runs = [ctx.run(f"luck-{n}p", ctx.config(n, (strong,) + ("random",) * (n - 1), duplicate=True))
+                     for n in counts]
+        s = sections.luck_and_skill(rep, measures.combine([r.frame() for r in luck_runs]), table, strong)
+        rep.bottom_line.append(sections.luck_bottom_line(s, strong))
     else:
-        rep.findings.append("No skill-vs-luck measure: it needs a 'random' strategy and at least one heuristic.")
+        rep.findings.append("No luck-and-skill measure: it needs a 'random' strategy and at least one heuristic.")
 
-    # 4. usage: winners vs others for every numeric seat column, in the default-mix runs
+    # 5. usage: winners vs others for every numeric seat column, in the default-mix runs
     sections.usage(rep, table, measures.seat_columns(spec))
-    rep.caveats.append("Seat results use the game's default strategy mix "
-                       f"({', '.join(spec.default_seats)}), rotated game by game so each strategy sits in each seat "
-                       "equally often; a seat effect is therefore averaged over these strategies.")
-    rep.caveats.append("Usage differences are associations within this strategy mix, not causal effects: a column "
-                       "that is part of the score always differs between winners and others.")
-    rep.rests_on = sections.rests_on(ctx.runs, " (the default mix for seats, every pair heads-up for the strategy "
-                                                "matrix, the strongest against random play for skill; rotated)")
+    rep.caveats.append("Seat fairness comes only from mirror matches (every seat the same strategy): in a mix a seat "
+                       "effect is confounded with who sits where. The mirrors can disagree: a seat's edge depends on "
+                       "how the strategy plays, so each verdict names its strategy.")
+    rep.caveats.append("Usage differences are associations within the default strategy mix "
+                       f"({', '.join(spec.default_seats)}), not causal effects: a column that is part of the score "
+                       "always differs between winners and others.")
+    rep.rests_on = sections.rests_on(ctx.runs, " (mirror matches of each heuristic for seats; the default mix in duplicate "
+                                                "for lengths, usage and luck; every pair heads-up for the strategy matrix; the "
+                                                "strongest against random play, in duplicate, for luck and skill)")
     return rep
 
 
 EXPERIMENT = Experiment("overview", "Balance overview of one game",
-                        "Seat advantage by player count, strategy matrix and ranking, skill vs luck, length and "
-                        "score distributions, usage of game features (any game: --game NAME).", analyse)
+                        "Seat fairness from mirror matches by player count, strategy matrix and ranking, luck and skill "
+                        "from duplicate play, length and score distributions, usage of game features "
+                        "(any game: --game NAME).", analyse)

@@ -21,7 +21,7 @@ from .core.params import boolean, integer, load_toml, parse_assignments, text_li
 from .core.strategy import load_strategy_file, strategies_for
 
 SEATS_HELP = "comma-separated strategy per seat, each name[:param=value...], e.g. builder:help=2,racer"
-CONFIG_KEYS = ("game", "players", "seats", "games", "seed", "params", "rotate", "strategies", "variants")
+CONFIG_KEYS = ("game", "players", "seats", "games", "seed", "params", "rotate", "duplicate", "strategies", "variants")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -63,7 +63,8 @@ def games(game, strategy_files):
         click.echo(f"      {p.meaning}" + (f"  (source: {p.source})" if p.source else ""))
 
 
-def _config_from(game, players, seats, games_n, seed, sets, variants, config_file, rotate, strategy_files):
+def _config_from(game, players, seats, games_n, seed, sets, variants, config_file, rotate, strategy_files,
+                 duplicate=False):
     """Merge a TOML config file (if any) with command-line options; the command line wins.
 
     Every value is checked by the same rules from either source; a file's errors name the file.
@@ -126,9 +127,13 @@ def _config_from(game, players, seats, games_n, seed, sets, variants, config_fil
     games_n = option(games_n, "games", integer, 1, MAX_GAMES)
     seed = option(seed, "seed", integer, 0)
     rotate = option(rotate or None, "rotate", boolean)
+    duplicate = bool(option(duplicate or None, "duplicate", boolean))
+    if duplicate and games_n is None:   # the default run length, rounded up to whole deals
+        games_n = -(-10_000 // players) * players
     return RunConfig(game=spec.name, players=players, seats=tuple(seat_list),
                      games=10_000 if games_n is None else games_n, seed=1 if seed is None else seed,
-                     params=params, rotate=bool(rotate), strategy_files=tuple(str(Path(f).resolve()) for f in files))
+                     params=params, rotate=bool(rotate), strategy_files=tuple(str(Path(f).resolve()) for f in files),
+                     duplicate=duplicate)
 
 
 def run_options(fn):
@@ -151,6 +156,8 @@ def run_options(fn):
 @run_options
 @click.option("--games", "-n", "games_n", type=int, help="number of games (default 10,000)")
 @click.option("--rotate", is_flag=True, help="rotate strategies through the seats game by game")
+@click.option("--duplicate", is_flag=True,
+              help="duplicate play: every deal (all chance) played in all seat rotations, games a multiple of players")
 @click.option("--out", "-o", type=click.Path(), help="run directory of Parquet parts (default runs/GAME-Np-seedS)")
 @click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
 @click.option("--chunk-size", type=int, help="games per chunk (default: about 4 chunks per worker, <= 20,000)")
@@ -163,13 +170,14 @@ def run_options(fn):
 @click.option("--accept-code-change", is_flag=True,
               help="with --resume: continue a run played by other code (recorded in its provenance)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
-def run(game, players, seats, seed, sets, variants, config_file, strategy_files, games_n, rotate, out, workers,
-        chunk_size, executor, scheduler, dask_local, resume, overwrite, accept_code_change, quiet):
+def run(game, players, seats, seed, sets, variants, config_file, strategy_files, games_n, rotate, duplicate, out,
+        workers, chunk_size, executor, scheduler, dask_local, resume, overwrite, accept_code_change, quiet):
     """Play many games and write one row per game and seat to a Parquet run directory."""
     from .core.runner import prepared
     from .core.runner import run as run_games
 
-    config = _config_from(game, players, seats, games_n, seed, sets, variants, config_file, rotate, strategy_files)
+    config = _config_from(game, players, seats, games_n, seed, sets, variants, config_file, rotate, strategy_files,
+                          duplicate)
     prepared(config.to_dict())  # refuse bad input before printing anything
     executor, workers = _executor(executor, scheduler, dask_local, workers)
     if chunk_size is not None:
@@ -183,7 +191,7 @@ def run(game, players, seats, seed, sets, variants, config_file, strategy_files,
     def announce(done: int, total: int) -> None:
         if not quiet:
             click.echo(f"{config.game}: {config.games:,} games, {config.players} players, seats "
-                       f"{', '.join(config.seats)}" + (f", params {config.params}" if config.params else "")
+                       f"{', '.join(config.seats)}" + (" in duplicate" if config.duplicate else "") + (f", params {config.params}" if config.params else "")
                        + f", seed {config.seed} -> {out}" + (f" (resuming: {done:,} of {total:,} chunks done)"
                                                             if done else ""), err=True)
 

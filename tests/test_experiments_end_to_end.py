@@ -31,25 +31,30 @@ def test_overview_report_opens_with_bottom_line_then_findings_charts_tables_cave
                                    "## Tables", "## Caveats", "## Reproduce")]
     assert order == sorted(order)
     bottom = md[md.index("## Bottom line"):md.index("## What it rests on")]
-    assert "The start player" in bottom and "strongest" in bottom and "skill share" in bottom
+    assert re.search(r"In mirror matches the start player|No mirror match could judge the seats", bottom)
+    assert "strongest" in bottom and "Elo above random play" in bottom and "the deal explains" in bottom
     verdicts = md[md.index("## Findings"):md.index("## Charts")]
-    for n in (2, 3, 4):
-        assert re.search(rf"Start player \(seat 1\) win rate, {n} players: [\d.]+% \[[\d.]+%, [\d.]+%\]; "
-                         r"fair reference [\d.]+%; fairness band [\d.]+% to [\d.]+%: \*\*(within the fairness band|"
-                         r"OUTSIDE the fairness band|undecided: the interval crosses an edge of the fairness band)\*\*",
+    for n in (2, 3, 4):   # each mirror gives a seat verdict, or says why it cannot
+        for strategy in ("builder", "racer", "collector"):
+            assert re.search(rf"Start player's win share, {n} players, {strategy} mirror: [\d.]+% \[[\d.]+%, [\d.]+%\]; "
+                             r"fair reference [\d.]+%; fairness band [\d.]+% to [\d.]+%: \*\*(within the fairness band|"
+                             r"OUTSIDE the fairness band|undecided: the interval crosses an edge of the fairness band)\*\*",
+                             verdicts) or f"The {strategy} mirror at {n} players cannot judge the seats" in verdicts
+        assert re.search(rf"Rating gap from random play to \w+, {n} players \(Elo points\): [\d.]+ \[[\d.]+, [\d.]+\]",
                          verdicts)
-    assert "Balance index" in verdicts and "Skill share" in verdicts
+        assert f"Share of outcome variance due to the deal, {n} players" in verdicts
+    assert "Start player (seat 1) win rate" not in md, "no seat verdict from a mix"
     assert re.search(r"(are tied for|is) strongest", verdicts)
 
 
 def test_overview_report_charts_are_files_beside_the_pages(overview):
     out, report, paths = overview
     md, page = paths["markdown"].read_text(), paths["html"].read_text()
-    for chart in ("seat-win-rates", "length-score-margin", "strategy-matrix", "skill-vs-luck", "usage"):
+    for chart in ("mirror-seat-shares", "length-score-margin", "strategy-matrix", "luck-and-skill", "usage"):
         assert (out / f"{chart}.svg").stat().st_size > 1000
         assert f"({chart}.svg)" in md and f"data='{chart}.svg'" in page
     assert "base64" not in page and "http" not in page.replace("http://www.w3.org", "")
-    assert (out / "win-rate-by-seat.csv").exists() and (out / "head-to-head.csv").exists()
+    assert (out / "win-share-by-seat-in-mirror-matches.csv").exists() and (out / "head-to-head.csv").exists()
 
 
 def test_overview_caveats_name_assumptions_strategies_command_seed_and_commit(overview):
@@ -60,7 +65,9 @@ def test_overview_caveats_name_assumptions_strategies_command_seed_and_commit(ov
     assert "Strategy `builder`" in caveats
     assert "simlab experiment run overview --games 120 --seed 1 --game karuba" in caveats
     assert "Root seed(s): 1" in caveats and re.search(r"git commit from the run provenance\): [0-9a-f]{40}", caveats)
-    assert "simlab run karuba --players 4 --seats builder,racer,collector,random --games 120 --seed 1 --rotate" in caveats
+    assert ("simlab run karuba --players 4 --seats builder,racer,collector,random --games 120 --seed 1 --rotate "
+            "--duplicate") in caveats
+    assert "simlab run karuba --players 3 --seats builder,builder,builder --games 120 --seed 1" in caveats
 
 
 def test_karuba_temples_report_has_heat_maps_listings_and_rule_comparison(tmp_path):
@@ -77,6 +84,19 @@ def test_karuba_temples_report_has_heat_maps_listings_and_rule_comparison(tmp_pa
     pairs = (tmp_path / "pairs-ring3.csv").read_text().splitlines()
     assert len(pairs) > 1 + 3 * 60          # ring3 allows 115 pairs; at 100 games most appear per player count
     assert "`distance_rule` = label30, ring3, ring4" in md
+
+
+def test_pairing_report_measures_every_comparison(tmp_path):
+    """Issue 12 item 2: the five paired comparisons, each with its correlation and half-width ratio."""
+    from simlab.analysis.experiment import run_experiment
+
+    report, paths = run_experiment("pairing", games=60, out=tmp_path, executor="serial", progress=False,
+                                   log=lambda m: None)
+    md = paths["markdown"].read_text()
+    ratios = re.findall(r"Paired/unpaired half-width, (win share|score): ([^:]+): ([\d.]+) \[([\d.]+), ([\d.]+)\]", md)
+    assert len(ratios) == 10 and {r[1].split(" ")[0] for r in ratios} == {"Loot", "Jamaica", "Karuba", "Legend"}
+    assert all(float(lo) <= float(v) <= float(hi) for _, _, v, lo, hi in ratios)
+    assert "correlation between the arms" in md and (tmp_path / "pairing-ratio.svg").exists()
 
 
 def test_cli_lists_runs_and_reports(cli_run, tmp_path):

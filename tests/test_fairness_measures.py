@@ -107,3 +107,29 @@ def test_pairing_gain_reports_the_correlation_and_the_narrower_paired_interval()
     b = a.assign(score=common + 0.1 + 0.3 * rng.normal(size=4000))
     g = pairing_gain(a, b, "score")
     assert g["correlation"] > 0.8 and g["ratio"] < 0.5 and g["lo"] < 0.1 < g["hi"]
+
+
+def test_skill_gap_interval_stays_finite_near_a_sure_win():
+    """A heuristic that beats random play in ~99.7% of meetings: the logit-scale interval keeps a
+    finite upper bound (the probability scale's interval would reach 1, i.e. infinite Elo)."""
+    f = synthetic(3000, [0.997, 0.003], seed=9, strategies=["strong", "random"])
+    g = skill_gap(f, "strong").iloc[0]
+    assert math.isfinite(g.elo_hi) and g.elo_lo < g.elo_gap < g.elo_hi and g.ahead_hi < 1.0
+
+
+def test_mirror_seats_refuse_a_verdict_true_by_construction():
+    """A mirror in which every game ends with all seats level (a deterministic strategy where seats act
+    simultaneously) gives a finding saying so, not a 'fair' verdict; a real mirror gets its verdict."""
+    from simlab.analysis.report import Report
+    from simlab.analysis.sections import mirror_bottom_line, mirror_seats
+
+    level = synthetic(500, [0.5, 0.5], seed=3, tie_rate=1.0)
+    real = synthetic(4000, [0.6, 0.4], seed=4)
+    rep = Report("t", "q")
+    shares = mirror_seats(rep, {"tied": level, "real": real})
+    subjects = [v.subject for v in rep.verdicts]
+    assert subjects == ["Start player's win share, 2 players, real mirror"]
+    assert any("tied mirror at 2 players cannot judge the seats" in f for f in rep.findings)
+    assert "favoured at 2 players" in mirror_bottom_line(shares)
+    rep = Report("t", "q")
+    assert mirror_bottom_line(mirror_seats(rep, {"tied": level})).startswith("No mirror match could judge")

@@ -23,7 +23,7 @@ def list_experiments():
         if isinstance(exp, str):
             click.echo(f"{name:<20}{exp}")
             continue
-        game = exp.game or "any game (--game NAME)"
+        game = exp.game or ("several games" if exp.several_games else "any game (--game NAME)")
         click.echo(f"{name:<20}{exp.title} [{game}]")
         click.echo(f"{'':<20}{exp.question}")
 

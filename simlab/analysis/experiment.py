@@ -53,6 +53,7 @@ class Experiment:
     question: str                               # the designer's question, one paragraph
     analyse: Callable[["Context"], Report]
     game: str | None = None                     # fixed game, or None: the user names one (--game)
+    several_games: bool = False                 # plays games of its own choosing: no --game
     players: tuple[int, ...] = ()               # informational: the player counts it covers
 
 
@@ -127,6 +128,17 @@ def widest_seat_interval(frame: pd.DataFrame) -> Estimate:
     return Estimate(r["win_rate"], r["lo"], r["hi"], int(r["games"]), "Wilson")
 
 
+def widest_paired_seat(base: pd.DataFrame, variant: pd.DataFrame) -> Estimate:
+    """What a paired comparison watches by default: the per-seat paired difference in win share
+    (variant - base, clustered by game) with the widest interval."""
+    from .fairness import clustered_mean, win_share
+
+    j = base.assign(w=win_share(base))[["game", "seat", "w"]].merge(
+        variant.assign(w=win_share(variant))[["game", "seat", "w"]], on=["game", "seat"], validate="one_to_one")
+    ests = [clustered_mean(g["w_y"] - g["w_x"], g["game"]) for _, g in j.groupby("seat")]
+    return max(ests, key=lambda e: e.hi - e.lo)
+
+
 @dataclass
 class Context:
     """What an experiment's ``analyse`` gets: options, the game, and run bookkeeping."""
@@ -155,12 +167,16 @@ class Context:
 
     # -- configs ------------------------------------------------------------------------------
     def config(self, players: int, seats, params: dict | None = None, rotate: bool = True,
-               game: str | None = None, games: int | None = None) -> RunConfig:
-        """A run config with the experiment's seed and games; params are validated overrides."""
+               game: str | None = None, games: int | None = None, duplicate: bool = False) -> RunConfig:
+        """A run config with the experiment's seed and games; params are validated overrides.
+        Duplicate runs round the games up to whole deals (a multiple of the player count)."""
         spec = get_game(game) if game else self.spec
         values = spec.params.resolve(params or {})
-        return RunConfig(game=spec.name, players=int(players), seats=tuple(seats), games=int(games or self.games),
-                         seed=self.seed, params=spec.params.changed(values), rotate=rotate)
+        n = int(games or self.games)
+        if duplicate:
+            n = -(-n // int(players)) * int(players)
+        return RunConfig(game=spec.name, players=int(players), seats=tuple(seats), games=n,
+                         seed=self.seed, params=spec.params.changed(values), rotate=rotate, duplicate=duplicate)
 
     def seats(self, players: int, spec: GameSpec | None = None) -> tuple[str, ...]:
         """The game's default heuristic mix for this player count, padded with random play."""
@@ -184,6 +200,8 @@ class Context:
             holder: dict = {}
 
             def play_to(n: int) -> None:
+                if config.duplicate:
+                    n = -(-n // config.players) * config.players
                 holder["cfg"] = replace(config, games=n)
                 self._ensure(point, holder["cfg"], run_dir, chunk_size=self.rule.unit)
 
@@ -203,8 +221,36 @@ class Context:
         so game g draws the same stream in both arms; pair rows by (game, seat)."""
         spec = get_game(base.game)
         variant = replace(base, params=spec.params.changed(spec.params.resolve({**base.params, **changes})))
-        b = self.run(f"{point}-base", base, sequential_ok=False)
-        v = self.run(f"{point}-{label}", variant, sequential_ok=False)
+        return self.paired(point, base, variant, label)
+
+    def paired(self, point: str, base: RunConfig, variant: RunConfig, label: str = "variant",
+               watch: Callable[[pd.DataFrame, pd.DataFrame], Estimate] | None = None) -> Arms:
+        """Two arms on common random numbers (same seed, games, players), rows paired by (game, seat).
+
+        With a stopping rule in force both arms grow together until ``watch(base, variant)`` (default:
+        the paired win-share difference of the seat with the widest interval) is narrow enough, so a
+        paired comparison is as precise as asked, like a single run."""
+        if self.rule is None:
+            b = self.run(f"{point}-base", base, sequential_ok=False)
+            v = self.run(f"{point}-{label}", variant, sequential_ok=False)
+            return Arms(b, v)
+        watch = watch or widest_paired_seat
+        dirs = (self.runs_dir / f"{point}-base", self.runs_dir / f"{point}-{label}")
+        for config in (base, variant):
+            prepared(config.to_dict())
+        holder: dict = {}
+
+        def play_to(n: int) -> None:
+            if base.duplicate:
+                n = -(-n // base.players) * base.players
+            holder["cfgs"] = (replace(base, games=n), replace(variant, games=n))
+            for point_, cfg, d in zip((f"{point}-base", f"{point}-{label}"), holder["cfgs"], dirs):
+                self._ensure(point_, cfg, d, chunk_size=self.rule.unit)
+
+        seq = sequential(play_to, lambda: watch(load(dirs[0]), load(dirs[1])), self.rule)
+        b = Run(f"{point}-base", holder["cfgs"][0], dirs[0], seq)
+        v = Run(f"{point}-{label}", holder["cfgs"][1], dirs[1], seq)
+        self.runs += [b, v]
         return Arms(b, v)
 
     def sweep(self, point: str, base: RunConfig, param: str, values) -> dict:
@@ -256,11 +302,13 @@ def run_experiment(name: str, games: int = 10_000, out: str | Path | None = None
                    log: Callable[[str], None] = print, accept_code_change: bool = False) -> tuple[Report, dict[str, Path]]:
     """Run an experiment end to end and write its report; returns the report and its paths."""
     exp = get_experiment(name)
-    if exp.game is None and not game:
+    if exp.several_games and game:
+        raise SimlabError(f"experiment {exp.name} chooses its own games: leave out --game")
+    if exp.game is None and not exp.several_games and not game:
         raise SimlabError(f"experiment {exp.name} needs a game: --game NAME")
     if exp.game and game and get_game(game).name != exp.game:
         raise SimlabError(f"experiment {exp.name} is about {exp.game}, not {game}")
-    sub = [exp.name] + ([get_game(game).name] if exp.game is None else [])
+    sub = [exp.name] + ([get_game(game).name] if exp.game is None and not exp.several_games else [])
     out_dir = Path(out) if out else Path("reports", *sub)
     runs_dir = Path(runs) if runs else (out_dir / "runs" if out else Path("runs", *sub))
     integer(games, "--games", 1, MAX_GAMES)
@@ -297,6 +345,8 @@ def run_command(config: RunConfig, run_dir: Path | str) -> str:
              "--games", str(config.games), "--seed", str(config.seed)]
     if config.rotate:
         parts.append("--rotate")
+    if config.duplicate:
+        parts.append("--duplicate")
     for k, v in sorted(config.params.items()):
         parts += ["--set", f"{k}={','.join(str(x) for x in v) if isinstance(v, (tuple, list)) else v}"]
     for f in config.strategy_files:

@@ -22,11 +22,14 @@ def combine(frames: list[pd.DataFrame], labels: list[str] | None = None) -> pd.D
     Runs restart at game id 0, so measures that pair rows by game need this. The original id is
     kept in ``run_game`` and the run's label (or index) in ``run``.
     """
-    out, offset = [], 0
+    out, offset, deal_offset = [], 0, 0
     for i, f in enumerate(frames):
         f = f.copy()
         f["run"] = labels[i] if labels else str(i)
         f["run_game"] = f["game"]
+        if "deal" in f:   # duplicate runs: deals stay distinct clusters across runs too
+            f["deal"] = f["deal"] - int(f["deal"].min()) + deal_offset
+            deal_offset = int(f["deal"].max()) + 1
         f["game"] = f["game"] - int(f["game"].min()) + offset
         f["strategy"] = f["strategy"].astype(str)
         offset = int(f["game"].max()) + 1

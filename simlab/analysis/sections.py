@@ -15,8 +15,8 @@ from . import measures as M
 from .charts import dot_interval, integer_histogram, new_figure, tip
 from .report import Report, ci, formatted, md_escape, num, pct
 from .stats import Estimate, paired_column_difference
-from .wording import (CHANGE, NUMBER, POINTS, TIE, Band, best_of, compare, difference, fmt_estimate, fmt_ratio,
-                      fmt_count, fmt_share, join)
+from .wording import (CHANGE, NUMBER, POINTS, TIE, Band, best_of, compare, difference, fmt_estimate, fmt_number,
+                      fmt_ratio, fmt_count, fmt_share, join)
 
 SEAT_BAND = 0.02       # a seat is "fair" if its win rate is within 2 points of the fair rate
 USAGE_FLAG = 0.5       # standardized winners-vs-others difference above which a column is flagged
@@ -354,3 +354,145 @@ def variant_effect(rep: Report, base: pd.DataFrame, variant: pd.DataFrame, label
         "baseline": lambda r: shown(r, "baseline"), "variant": lambda r: shown(r, "variant"),
         "difference [95% CI]": lambda r: ci(r, "difference", unit=r["unit"], digits=None if r["unit"] == POINTS else 3)}))
     return table
+
+
+# ---------------------------------------------------------------------------------------------
+# seat fairness from mirror matches, luck and skill from duplicate play (issue 12 items 4, 5)
+# ---------------------------------------------------------------------------------------------
+
+def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Seat fairness read only where it can be: in mirror matches (every seat the same strategy),
+    one per strategy. Tie-split win share per seat (fair = exactly 1/n), the start player's verdict
+    per strategy and player count, the seat spread, and whether the strategies agree."""
+    from . import fairness as F
+
+    shares = pd.concat([F.seat_shares(f).assign(strategy=s) for s, f in mirrors.items()], ignore_index=True)
+    spread = pd.concat([F.seat_spread(f).assign(strategy=s) for s, f in mirrors.items()], ignore_index=True)
+    # A mirror in which every game ends with all seats level says nothing about seats: the strategy
+    # played the same game in every seat (a deterministic strategy where seats act simultaneously).
+    level = pd.concat([f.groupby(["players", "game"], observed=True)["win"].all().groupby("players").mean()
+                       .rename("all_level").reset_index().assign(strategy=s) for s, f in mirrors.items()])
+    shares = shares.merge(level, on=["strategy", "players"])
+    blind = level[level["all_level"] == 1.0]
+    for r in blind.itertuples():
+        rep.findings.append(f"The {md_escape(r.strategy)} mirror at {r.players} players cannot judge the seats: every game "
+                            "ended with all seats level (the strategy plays the same game in every seat), so equal "
+                            "shares there are true by construction and give no verdict.")
+    for (strategy, n), g in shares[shares["all_level"] < 1.0].groupby(["strategy", "players"], sort=True):
+        first = g[g["seat"] == 1].iloc[0]
+        e = Estimate(first["win_share"], first["lo"], first["hi"], int(first["games"]), "clustered by deal")
+        rep.verdict(f"Start player's win share, {n} players, {md_escape(strategy)} mirror", e, first["fair"],
+                    Band.fairness(first["fair"], SEAT_BAND))
+    counts = sorted(shares["players"].unique())
+    fig, axes = new_figure(min(4.2 * len(counts), 14), 3.8, ncols=len(counts))
+    names = list(mirrors)
+    for ax, n in zip(axes[0], counts):
+        fair = 1.0 / n
+        for i, s in enumerate(names):
+            g = shares[(shares["players"] == n) & (shares["strategy"] == s)]
+            dot_interval(ax, [str(k) for k in g["seat"]], g["win_share"], g["lo"], g["hi"], ylabel="win share",
+                         xlabel="seat (1 = start player)", label=s, offset=(i - (len(names) - 1) / 2) * 0.12,
+                         reference=fair if i == 0 else None, band=Band.fairness(fair, SEAT_BAND) if i == 0 else None,
+                         what=f"{n} players, seat {{}}")
+        ax.set_title(f"{n} players")
+        ax.legend(fontsize=7)
+    rep.chart("mirror-seat-shares", fig, "Win share by seat in mirror matches (every seat the same strategy; a shared "
+              f"win split between the winners, so fair is exactly 1/n), 95% intervals; green: fairness band "
+              f"(±{SEAT_BAND * 100:g} points)", title="Seat fairness in mirror matches")
+    rep.table("Win share by seat in mirror matches", formatted(shares, {
+        "strategy (every seat)": "strategy", "players": "players", "seat": "seat", "games": "games",
+        "win share [95% CI]": lambda r: ci(r, "win_share"), "fair": lambda r: pct(r["fair"]),
+        "win rate": lambda r: pct(r["win_rate"]), "mean score": lambda r: num(r["mean_score"])}),
+        note="Win share: a win shared by k players counts 1/k for each, so the seats' shares add up to 1 and the "
+             "fair share is exactly 1/n. Win rate counts a shared win as a win for each winner.")
+    rep.table("Seat spread in mirror matches", formatted(spread, {
+        "strategy (every seat)": "strategy", "players": "players", "games": "games",
+        "spread [95% CI]": lambda r: ci(r, "spread", unit=POINTS),
+        "best seat": "best_seat", "worst seat": "worst_seat"}),
+        note="Root mean square distance of the seats' win shares from 1/n, corrected for the luck of the seats, "
+             "so a fair game's interval reaches down to 0.")
+    return shares
+
+
+def mirror_bottom_line(shares: pd.DataFrame) -> str:
+    """One sentence: the start player in the mirror matches, and whether the strategies agree."""
+    verdicts: dict[int, dict[str, tuple[str, Estimate]]] = {}
+    blind = sorted({int(n) for n in shares.loc[shares["all_level"] == 1.0, "players"]})
+    for r in shares[(shares["seat"] == 1) & (shares["all_level"] < 1.0)].itertuples():
+        e = Estimate(r.win_share, r.lo, r.hi, int(r.games), "clustered")
+        css = Band.fairness(r.fair, SEAT_BAND).judge(e).css
+        side = "inside" if css == "in" else "undecided" if css == "und" else (
+            "favoured" if r.win_share > r.fair else "handicapped")
+        verdicts.setdefault(int(r.players), {})[r.strategy] = (side, e)
+    parts = []
+    for n, by in sorted(verdicts.items()):
+        sides = {side for side, _ in by.values()}
+        worst = max(by.items(), key=lambda kv: abs(kv[1][1].value - 1.0 / n))
+        word = {"inside": "fair", "undecided": "not yet settled", "favoured": "favoured", "handicapped": "handicapped"}
+        if len(sides) == 1:
+            parts.append(f"{word[sides.pop()]} at {n} players (all {len(by)} mirrors agree; furthest "
+                         f"{fmt_estimate(worst[1][1])} with {md_escape(worst[0])})")
+        else:
+            parts.append(f"judged differently by the strategies at {n} players ("
+                         + ", ".join(f"{word[side]} with {md_escape(s)}" for s, (side, _) in sorted(by.items())) + ")")
+    if not parts:
+        return ("No mirror match could judge the seats: in every one all seats ended level in every game "
+                "(each strategy plays the same game in every seat), so seat fairness is not measured here.")
+    return ("In mirror matches the start player is " + "; ".join(parts)
+            + f", read against a fair share of 1/n ± {SEAT_BAND * 100:g} points"
+            + (f" (mirrors in which every game ended level judge nothing and are left out at "
+               f"{join([str(n) for n in blind])} players)" if blind else "") + ".")
+
+
+def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong: str) -> pd.DataFrame:
+    """Skill: the Elo gap from random play to ``strong`` in duplicate games against random players
+    (does not saturate the way a win-rate share does). Luck: in duplicate games of the default
+    field, the share of outcome variance due to the deal, against the strategies and the rotation."""
+    from . import fairness as F
+
+    gap = F.skill_gap(duel, strong, "random")
+    luck = F.deal_luck(field)
+    for r in gap.itertuples():
+        e = Estimate(r.elo_gap, r.elo_lo, r.elo_hi, int(r.pairs_games), "clustered by deal, logistic")
+        rep.verdict(f"Rating gap from random play to {md_escape(strong)}, {r.players} players (Elo points)", e,
+                    unit=NUMBER, note=f"{md_escape(strong)} finishes ahead of a random player in "
+                                      f"{fmt_share(r.ahead, r.ahead_lo, r.ahead_hi)} of their meetings")
+    deal = luck[luck["component"] == "luck (deal)"]
+    for r in deal.itertuples():
+        rep.verdict(f"Share of outcome variance due to the deal, {r.players} players (default mix, duplicate)",
+                    Estimate(r.share, r.lo, r.hi, int(r.deals), "bootstrap over deals"),
+                    note="the rest is the strategies (skill) and the seat rotation within a deal")
+    fig, axes = new_figure(10, 3.6, ncols=2)
+    labels = [str(n) for n in gap["players"]]
+    dot_interval(axes[0][0], labels, gap["elo_gap"], gap["elo_lo"], gap["elo_hi"], unit=NUMBER, xlabel="players",
+                 ylabel=f"Elo gap, random to {strong}", what="{} players, Elo gap")
+    for i, comp in enumerate(luck["component"].unique()):
+        g = luck[luck["component"] == comp]
+        dot_interval(axes[0][1], [str(n) for n in g["players"]], g["share"], g["lo"], g["hi"], xlabel="players",
+                     ylabel="share of outcome variance", label=comp, offset=(i - 1) * 0.12,
+                     what="{} players, " + comp)
+    axes[0][1].legend(fontsize=7)
+    rep.chart("luck-and-skill", fig, f"Left: rating gap (Elo) from random play to {strong}; right: what the outcome "
+              "variance of duplicate games of the default mix is due to; 95% intervals", title="Luck and skill")
+    rep.table("Rating gap from random play", formatted(gap, {
+        "players": "players", "meetings": "pairs_games",
+        f"{strong} ahead of random [95% CI]": lambda r: ci(r, "ahead", "ahead_lo", "ahead_hi"),
+        "Elo gap [95% CI]": lambda r: ci(r, "elo_gap", "elo_lo", "elo_hi", NUMBER, 0)}),
+        note="Elo gap = 400 log10(p / (1 - p)), p the share of meetings (same game, a tie counting one half) in "
+             "which the heuristic finishes ahead of a random player.")
+    rep.table("What the outcome variance is due to (default mix, duplicate play)", formatted(luck, {
+        "players": "players", "component": "component", "deals": "deals",
+        "share [95% CI]": lambda r: ci(r, "share")}),
+        note="Every deal (all chance) played in every seat rotation: the strategies' mean results (skill), the "
+             "deal's effect on each strategy (luck) and the spread between rotations of one deal (seat and play).")
+    return gap.merge(deal[["players", "share", "lo", "hi"]].rename(
+        columns={"share": "deal_share", "lo": "deal_lo", "hi": "deal_hi"}), on="players")
+
+
+def luck_bottom_line(s: pd.DataFrame, strong: str) -> str:
+    """One sentence: the rating gap and the deal's share of the variance at the fewest and most players."""
+    rows = [s.iloc[0], s.iloc[-1]] if len(s) > 1 else [s.iloc[0]]
+    return (f"{md_escape(strong)} is rated "
+            + join([f"{fmt_number(r.elo_gap, r.elo_lo, r.elo_hi, 0)} Elo above random play at {int(r.players)} players "
+                    f"(the deal explains {fmt_share(r.deal_share, r.deal_lo, r.deal_hi)} of the outcome variance of "
+                    "the default mix)" for r in rows]) + ".")

@@ -22,18 +22,18 @@ def report_run(run_dir: str | Path, out: str | Path | None = None) -> tuple[Repo
     n_games = int(frame["game"].nunique())
     rep = Report(f"{spec.title}: report on run {run_dir.name}",
                  f"{fmt_count(n_games)} games, {config.players} players, seats {', '.join(md_escape(s) for s in config.seats)}"
-                 + (" (rotated)" if config.rotate else "") + (f", parameters {config.params}" if config.params else "")
+                 + (" (duplicate: every deal in every seat rotation)" if config.duplicate else " (rotated)" if config.rotate else "") + (f", parameters {config.params}" if config.params else "")
                  + f", root seed {config.seed}.")
     if not frame.attrs.get("complete", True):
         rep.findings.append(f"The run is incomplete ({n_games:,} of {config.games:,} games); complete it with "
                             f"`simlab run ... --out {run_dir} --resume`.")
-    seats = sections.seat_advantage(rep, frame, rotated=config.rotate)
+    seats = sections.seat_advantage(rep, frame, rotated=config.rotated)
     sections.ties(rep, frame)
     sections.lengths_and_scores(rep, frame, spec.length_column)
     rank = sections.strategies(rep, frame)
     sections.usage(rep, frame, measures.seat_columns(spec))
     rep.bottom_line.append(sections.seat_bottom_line(seats))
-    mixed = not config.rotate and len(set(config.seats)) > 1
+    mixed = not config.rotated and len(set(config.seats)) > 1
     if mixed:
         rep.bottom_line.append("Seats were not rotated, so these seat differences mix seat and strategy effects.")
         rep.caveats.append("Seats were not rotated: each strategy kept its seat, so seat and strategy effects are "
@@ -41,7 +41,7 @@ def report_run(run_dir: str | Path, out: str | Path | None = None) -> tuple[Repo
     if rank is not None:
         rep.bottom_line.append(sections.strategies_bottom_line(rank))
     run = Run("run", config, run_dir)
-    rep.rests_on = sections.rests_on([run], " (rotated through the seats)" if config.rotate else " (in fixed seats)")
+    rep.rests_on = sections.rests_on([run], " (rotated through the seats)" if config.rotated else " (in fixed seats)")
     add_caveats(rep, [run], run_command(config, run_dir))
     paths = rep.write(Path(out) if out else run_dir / "report")
     return rep, paths

@@ -34,8 +34,10 @@ def ranks(score: np.ndarray, tiebreak: np.ndarray, eliminated: np.ndarray | None
     return 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
 
 
-def build_frame(spec, out: np.ndarray, first_game: int, labels: list[str]) -> pd.DataFrame:
-    """Turn the kernel's ``int32[games, seats, columns]`` block into the result frame."""
+def build_frame(spec, out: np.ndarray, first_game: int, labels: list[str], duplicate: bool = False) -> pd.DataFrame:
+    """Turn the kernel's ``int32[games, seats, columns]`` block into the result frame.
+
+    A duplicate run's frame has a ``deal`` column (game // players): the games that share all chance."""
     n_games, n_players, _ = out.shape
     eliminated = None
     if spec.eliminated_column:  # e.g. Loot Island: out of the game, so never a winner
@@ -56,6 +58,8 @@ def build_frame(spec, out: np.ndarray, first_game: int, labels: list[str]) -> pd
         "win": win.ravel(),
         "shared_win": shared.ravel(),
     }
+    if duplicate:
+        data["deal"] = data["game"] // n_players
     for i, col in enumerate(spec.columns):
         data[col.name] = out[:, :, FIRST_GAME_COLUMN + i].ravel().astype(col.dtype)
     return pd.DataFrame(data)

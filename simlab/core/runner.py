@@ -22,7 +22,7 @@ from .errors import SimlabError
 from .executors import EXECUTORS, make_executor
 from .fingerprint import code_change, code_identity, config_change, config_fingerprint
 from .game import get_game
-from .kernel import EVENT_WIDTH, FIRST_GAME_COLUMN, FIXED, MAX_SEATS, ROTATE, IllegalChoice, play_chunk
+from .kernel import DUPLICATE, EVENT_WIDTH, FIRST_GAME_COLUMN, FIXED, MAX_SEATS, ROTATE, IllegalChoice, play_chunk
 from .params import ASSUMPTION, integer
 from .results import build_frame, git_commit, provenance, write_part
 from .rng import root_key
@@ -47,9 +47,17 @@ class RunConfig:
     params: dict = field(default_factory=dict)   # overrides of the game's defaults
     rotate: bool = False
     strategy_files: tuple[str, ...] = ()
+    duplicate: bool = False   # every deal played in all seat rotations in a row (implies rotation)
+
+    @property
+    def rotated(self) -> bool:
+        """Do the strategies move through the seats (so seat and strategy effects separate)?"""
+        return self.rotate or self.duplicate
 
     def to_dict(self) -> dict:
         d = asdict(self)
+        if not self.duplicate:   # runs made before duplicate play existed keep their fingerprint
+            del d["duplicate"]
         d["seats"] = list(self.seats)
         d["strategy_files"] = list(self.strategy_files)
         d["params"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.params.items()}
@@ -79,15 +87,20 @@ class Prepared:
             if isinstance(value, str):
                 raise SimlabError(f"{name} must be an integer, got {value!r}")
             integer(value, name, low, high)
-        if not isinstance(config.rotate, bool):
-            raise SimlabError(f"rotate must be true or false, got {config.rotate!r}")
+        for name in ("rotate", "duplicate"):
+            if not isinstance(getattr(config, name), bool):
+                raise SimlabError(f"{name} must be true or false, got {getattr(config, name)!r}")
         values = self.spec.params.resolve(config.params)
         self.spec.validate(config.players, values)
         self.values = values
         if len(config.seats) != config.players:
             raise SimlabError(f"{len(config.seats)} seats given for {config.players} players "
                               f"(give one strategy per seat, e.g. --seats {','.join(self.spec.default_seats[:config.players])})")
+        if config.duplicate and config.games % config.players:
+            raise SimlabError(f"duplicate play needs a multiple of {config.players} games (each deal in all "
+                              f"{config.players} seat rotations), got {config.games}")
         self.cfg = self.spec.params.pack(values)
+        self.seating = DUPLICATE if config.duplicate else ROTATE if config.rotate else FIXED
         self.seats = [SeatSpec.parse(s) for s in config.seats]
         self.strategies = [get_strategy(self.spec.name, s.name) for s in self.seats]
         self.labels = [s.label() for s in self.seats]
@@ -116,7 +129,7 @@ class Prepared:
 
     def _play_chunk(self, first_game, out, log) -> int:
         return play_chunk(self.spec.play_game, self.key, first_game, self.cfg, self.config.players,
-                          ROTATE if self.config.rotate else FIXED, len(self.spec.chance_streams), self.fns,
+                          self.seating, len(self.spec.chance_streams), self.fns,
                           self.seat_params, out, log)
 
     def _illegal_choice(self, first_game: int, n_games: int) -> str:
@@ -135,7 +148,7 @@ class Prepared:
 
     def frame(self, first_game: int, n_games: int):
         out, _ = self.play(first_game, n_games)
-        return build_frame(self.spec, out, first_game, self.labels)
+        return build_frame(self.spec, out, first_game, self.labels, self.config.duplicate)
 
     def provenance(self) -> dict:
         strategies = {label: {"strategy": st.name, "params": {p.name: float(v) for p, v in
