@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from simlab.core.kernel import MAX_SEATS
-from simlab.core.rng import root_key, seed_stream
+from simlab.core.rng import N_STREAMS, root_key, seed_streams
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import MAX_STRATEGY_PARAMS, get_strategy, strategies_for
 from simlab.games.legend_raiders import GAME, rules
@@ -31,14 +31,14 @@ def _checked_games(params, n_players, seats, games, seed=11):
     for i, s in enumerate(strats):
         seat_params[i] = s.vector({})
     key = root_key(seed)
-    rng = np.zeros(4, np.uint64)
+    streams = np.zeros((N_STREAMS, 4), np.uint64)
     state = np.zeros(S.STATE_SIZE, np.int32)
     errors = np.zeros(3, np.int32)
     finals = []
     for g in range(games):
-        seed_stream(key, g, rng)
+        seed_streams(key, g, streams, len(GAME.chance_streams))
         slot = np.array([(p + g) % n_players for p in range(n_players)], np.int64)
-        rules.play_checked(cfg, n_players, slot, fns, seat_params, rng, state, errors)
+        rules.play_checked(cfg, n_players, slot, fns, seat_params, streams, state, errors)
         assert errors[0] == 0, f"invariant {errors[0]} broken in game {g}, round {errors[1]}, seat {errors[2]}"
         finals.append(state.copy())
     return finals, cfg

@@ -7,6 +7,7 @@ from simlab.core.errors import SimlabError
 from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_SEATS
 from simlab.core.params import ASSUMPTION, FACT, SETUP, VARIANT
 from simlab.core.results import ranks
+from simlab.core.rng import N_STREAMS, root_key, seed_streams
 from simlab.core.strategy import DECIDE_SIGNATURE, DECIDE_TYPE
 from simlab.games.legend_raiders import GAME, check, rules
 from simlab.games.legend_raiders import state as S
@@ -31,27 +32,27 @@ def _scripted(state, cfg, seat, legal, n_legal, params, rng):
 SCRIPT = njit(DECIDE_SIGNATURE, cache=True)(_scripted)
 FNS = (SCRIPT,) * MAX_SEATS
 FNS_T = types.UniTuple(DECIDE_TYPE, MAX_SEATS)
-ARGS = (types.int32[::1], types.int64[::1], types.int64, FNS_T, types.float64[:, ::1], types.uint64[::1],
+ARGS = (types.int32[::1], types.int64[::1], types.int64, FNS_T, types.float64[:, ::1], types.uint64[:, ::1],
         types.int32[:, ::1])
 
 
 @njit(types.int64(*ARGS), cache=True)
-def run_turn(state, cfg, seat, fns, seat_params, rng, log):
+def run_turn(state, cfg, seat, fns, seat_params, streams, log):
     legal = np.zeros(S.MAX_CHOICES, np.int32)
-    return rules.play_turn(state, cfg, seat, legal, np.arange(MAX_SEATS), fns, seat_params, rng, log, 0)
+    return rules.play_turn(state, cfg, seat, legal, np.arange(MAX_SEATS), fns, seat_params, streams, log, 0)
 
 
 @njit(types.int64(*ARGS), cache=True)
-def run_rounds(state, cfg, seat, fns, seat_params, rng, log):
+def run_rounds(state, cfg, seat, fns, seat_params, streams, log):
     """Finish the game from the turn of ``seat`` in the current round (that seat's turn included)."""
     legal = np.zeros(S.MAX_CHOICES, np.int32)
     errors = np.zeros(3, np.int32)
     n_ev = 0
     for p in range(seat, state[S.S_PLAYERS]):
-        n_ev = rules.play_turn(state, cfg, p, legal, np.arange(MAX_SEATS), fns, seat_params, rng, log, n_ev)
+        n_ev = rules.play_turn(state, cfg, p, legal, np.arange(MAX_SEATS), fns, seat_params, streams, log, n_ev)
     if state[S.S_TRIGGER] == 0:
         state[S.S_ROUND] += 1
-        n_ev = rules.play_rounds(state, cfg, legal, np.arange(MAX_SEATS), fns, seat_params, rng, log, n_ev, True,
+        n_ev = rules.play_rounds(state, cfg, legal, np.arange(MAX_SEATS), fns, seat_params, streams, log, n_ev, True,
                                  errors)
     elif state[S.S_TRIGGER] > 0:
         state[S.S_END_REASON] = S.END_SIXTH
@@ -59,10 +60,10 @@ def run_rounds(state, cfg, seat, fns, seat_params, rng, log):
 
 
 @njit(types.int64(*ARGS), cache=True)
-def run_take_tile(state, cfg, seat, fns, seat_params, rng, log):
+def run_take_tile(state, cfg, seat, fns, seat_params, streams, log):
     legal = np.zeros(S.MAX_CHOICES, np.int32)
     return rules.take_tile(state, cfg, seat, state[S.S_NEW_TILE], legal, np.arange(MAX_SEATS), fns, seat_params,
-                           rng, log, 0)
+                           streams, log, 0)
 
 
 def cfg_of(**overrides):
@@ -70,12 +71,13 @@ def cfg_of(**overrides):
 
 
 def fresh(n_players=4, seed=7, **overrides):
-    """A freshly set-up game (state, cfg, rng)."""
+    """A freshly set-up game (state, cfg, streams)."""
     cfg = cfg_of(**overrides)
     state = np.zeros(S.STATE_SIZE, np.int32)
-    rng = np.array([seed, 2, 3, 4], np.uint64)
-    rules.setup(state, cfg, n_players, rng, np.zeros((0, 8), np.int32), 0)
-    return state, cfg, rng
+    streams = np.zeros((N_STREAMS, 4), np.uint64)
+    seed_streams(root_key(seed), 0, streams, len(GAME.chance_streams))
+    rules.setup(state, cfg, n_players, streams, np.zeros((0, 8), np.int32), 0)
+    return state, cfg, streams
 
 
 def base(seat):
@@ -146,7 +148,7 @@ def card_from_deck(state, card):
     for k in range(4):
         if state[S.S_FACEUP + k] == card:
             state[S.S_FACEUP + k] = -1
-            rules.refill_row(state, cfg_of(), np.zeros(4, np.uint64), log_of(0), 0)
+            rules.refill_row(state, cfg_of(), np.zeros((N_STREAMS, 4), np.uint64), log_of(0), 0)
             return
     raise AssertionError(f"card {card} not in the deck or the row")
 
@@ -211,10 +213,10 @@ def test_rule_fixed_boards_setup_param():
 
 
 def test_rule_die_tool_face_draws_one_tool_from_the_bag():
-    state, cfg, rng = fresh(2)
+    state, cfg, streams = fresh(2)
     cfg = force_die(cfg, EFFECT_TOOL)
     log = log_of()
-    n = run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), rng, log)
+    n = run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), streams, log)
     drawn = events(log, n, rules.EV_DRAW)
     assert len(drawn) == 1
     assert state[base(0) + S.B_TOOLS:base(0) + S.B_TOOLS + 4].sum() == 1
@@ -222,42 +224,42 @@ def test_rule_die_tool_face_draws_one_tool_from_the_bag():
 
 
 def test_rule_die_tool_over_backpack_limit_returns_a_tool_of_the_players_choice():
-    state, cfg, rng = fresh(2)
+    state, cfg, streams = fresh(2)
     cfg = force_die(cfg, EFFECT_TOOL)
     set_tools(state, 0, (6, 0, 0, 0))
     bag_before = state[S.S_BAG:S.S_BAG + 4].copy()
     log = log_of()
     # the scripted player returns a compass (the drawn tool may be anything)
-    run_turn(state, cfg, 0, FNS, plan((S.RETURN_TOOL + 0,) + TOOLS_ONLY_PLAN), rng, log)
+    run_turn(state, cfg, 0, FNS, plan((S.RETURN_TOOL + 0,) + TOOLS_ONLY_PLAN), streams, log)
     assert rules.n_tools(state, 0) == 6
     assert state[S.S_BAG:S.S_BAG + 4].sum() == bag_before.sum()
     assert state[base(0) + S.B_TOOLS_DISC] == 1
 
 
 def test_rule_torch_face_flips_every_players_torch_including_the_roller():
-    state, cfg, rng = fresh(4)
+    state, cfg, streams = fresh(4)
     cfg = force_die(cfg, EFFECT_TORCH)
     state[base(1) + S.B_TORCH] = 0
     state[base(3) + S.B_TORCH] = 0
-    run_turn(state, cfg, 2, FNS, plan((), (), TOOLS_ONLY_PLAN), rng, log_of())
+    run_turn(state, cfg, 2, FNS, plan((), (), TOOLS_ONLY_PLAN), streams, log_of())
     assert [state[base(p) + S.B_TORCH] for p in range(4)] == [0, 1, 0, 1]
-    run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), rng, log_of())
+    run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), streams, log_of())
     assert [state[base(p) + S.B_TORCH] for p in range(4)] == [1, 0, 1, 0]
 
 
 def test_rule_coin_face_scores_one_extra_point_per_discovery_completed_this_turn():
-    state, cfg, rng = fresh(2)
+    state, cfg, streams = fresh(2)
     cfg = force_die(cfg, EFFECT_COIN)
     a, b = tile_costing((1, 1, 0, 0)), tile_costing((0, 0, 1, 1))
     give_tile(state, 0, 0, a)
     give_tile(state, 0, 1, b)
     set_tools(state, 0, (1, 1, 1, 1))
     complete_all = (S.TAKE_BLIND, S.COMPLETE + 0 * 5 + 4, S.COMPLETE + 1 * 5 + 4)
-    run_turn(state, cfg, 0, FNS, plan(complete_all), rng, log_of())
+    run_turn(state, cfg, 0, FNS, plan(complete_all), streams, log_of())
     assert state[base(0) + S.B_NDONE] == 2
     assert state[base(0) + S.B_DIE_PTS] == 2
     # the next turn, without completions, the coin face pays nothing
-    run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), rng, log_of())
+    run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), streams, log_of())
     assert state[base(0) + S.B_DIE_PTS] == 2
 
 
@@ -265,12 +267,12 @@ def test_rule_coin_face_scores_one_extra_point_per_discovery_completed_this_turn
 
 
 def test_rule_prepare_takes_the_columns_tile_and_two_tools_then_refills_the_column():
-    state, cfg, rng = fresh(2)
+    state, cfg, streams = fresh(2)
     cfg = force_die(cfg, EFFECT_COIN)
     tile = state[S.S_HQ_TILE + 2]
     tools = state[S.S_HQ_TOOLS + 8:S.S_HQ_TOOLS + 12].copy()
     top = state[S.S_STACK + state[S.S_STACK_N] - 1]
-    run_turn(state, cfg, 0, FNS, plan((S.PREPARE + 2,)), rng, log_of())
+    run_turn(state, cfg, 0, FNS, plan((S.PREPARE + 2,)), streams, log_of())
     assert tile in state[base(0) + S.B_SLOT:base(0) + S.B_SLOT + 3]
     assert list(state[base(0) + S.B_TOOLS:base(0) + S.B_TOOLS + 4]) == list(tools)
     assert state[S.S_HQ_TILE + 2] == top                  # the stack's top tile refills the column
@@ -280,14 +282,14 @@ def test_rule_prepare_takes_the_columns_tile_and_two_tools_then_refills_the_colu
 
 @pytest.mark.parametrize("discard", [0, 1, 2, 3])
 def test_rule_tile_limit_three_discard_an_old_tile_or_the_new_one(discard):
-    state, cfg, rng = fresh(2)
+    state, cfg, streams = fresh(2)
     for s, t in enumerate(state[S.S_STACK:S.S_STACK + 3].copy()):
         give_tile(state, 0, s, t)
     old = list(state[base(0) + S.B_SLOT:base(0) + S.B_SLOT + 3])
     new = state[S.S_HQ_TILE]
     tile_from_anywhere(state, new)
     state[S.S_NEW_TILE] = new
-    run_take_tile(state, cfg, 0, FNS, plan((S.DISCARD_TILE + discard,)), rng, log_of())
+    run_take_tile(state, cfg, 0, FNS, plan((S.DISCARD_TILE + discard,)), streams, log_of())
     slots = list(state[base(0) + S.B_SLOT:base(0) + S.B_SLOT + 3])
     gone = new if discard == 3 else old[discard]
     assert gone not in slots and state[S.S_DISC + 0] == gone and state[S.S_DISC_N] == 1
@@ -296,27 +298,27 @@ def test_rule_tile_limit_three_discard_an_old_tile_or_the_new_one(discard):
 
 
 def test_rule_tool_limit_six_after_prepare_discards_to_the_bag():
-    state, cfg, rng = fresh(2)
+    state, cfg, streams = fresh(2)
     cfg = force_die(cfg, EFFECT_COIN)
     set_tools(state, 0, (2, 2, 1, 1))
-    run_turn(state, cfg, 0, FNS, plan((S.PREPARE + 0, S.RETURN_TOOL + 0)), rng, log_of())
+    run_turn(state, cfg, 0, FNS, plan((S.PREPARE + 0, S.RETURN_TOOL + 0)), streams, log_of())
     assert rules.n_tools(state, 0) == 6
     assert state[base(0) + S.B_TOOLS_DISC] == 2
     assert rules.check_invariants(state, cfg) == 0
 
 
 def test_rule_new_tile_slot_is_the_players_choice_only_when_coins_differ():
-    state, cfg, rng = fresh(2, slot_coins=(0, 1, 2) * 4)
+    state, cfg, streams = fresh(2, slot_coins=(0, 1, 2) * 4)
     state[S.S_NEW_TILE] = state[S.S_HQ_TILE]
     tile_from_anywhere(state, state[S.S_HQ_TILE])
     log = log_of()
-    run_take_tile(state, cfg, 0, FNS, plan((S.PLACE_SLOT + 2,)), rng, log)
+    run_take_tile(state, cfg, 0, FNS, plan((S.PLACE_SLOT + 2,)), streams, log)
     assert state[base(0) + S.B_SLOT + 2] >= 0
     assert state[S.S_PHASE] == S.PH_SLOT                  # the strategy was asked
-    state2, cfg2, rng2 = fresh(2)
+    state2, cfg2, streams2 = fresh(2)
     state2[S.S_NEW_TILE] = state2[S.S_HQ_TILE]
     tile_from_anywhere(state2, state2[S.S_HQ_TILE])
-    run_take_tile(state2, cfg2, 0, FNS, plan((S.PLACE_SLOT + 2,)), rng2, log_of())
+    run_take_tile(state2, cfg2, 0, FNS, plan((S.PLACE_SLOT + 2,)), streams2, log_of())
     assert state2[base(0) + S.B_SLOT + 0] >= 0            # equal coins: the first free slot, no question
     assert state2[S.S_PHASE] != S.PH_SLOT
 
@@ -325,27 +327,27 @@ def test_rule_new_tile_slot_is_the_players_choice_only_when_coins_differ():
 
 
 def test_rule_expedition_takes_a_faceup_card_and_refills_the_row():
-    state, cfg, rng = fresh(2)
+    state, cfg, streams = fresh(2)
     cfg = force_die(cfg, EFFECT_COIN)
     card = state[S.S_FACEUP + 1]
     top = state[S.S_DECK + state[S.S_DECK_N] - 1]
-    run_turn(state, cfg, 0, FNS, plan((S.TAKE_FACEUP + 1, S.STOP)), rng, log_of())
+    run_turn(state, cfg, 0, FNS, plan((S.TAKE_FACEUP + 1, S.STOP)), streams, log_of())
     assert state[base(0) + S.B_HAND] == card and state[base(0) + S.B_NHAND] == 1
     assert state[S.S_FACEUP + 1] == top and state[S.S_DECK_N] == 23
 
 
 def test_rule_expedition_may_take_the_deck_top_blind():
-    state, cfg, rng = fresh(2)
+    state, cfg, streams = fresh(2)
     cfg = force_die(cfg, EFFECT_COIN)
     top = state[S.S_DECK + state[S.S_DECK_N] - 1]
     row = state[S.S_FACEUP:S.S_FACEUP + 4].copy()
-    run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), rng, log_of())
+    run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), streams, log_of())
     assert state[base(0) + S.B_HAND] == top
     assert list(state[S.S_FACEUP:S.S_FACEUP + 4]) == list(row)
 
 
 def test_rule_expedition_without_cards_left_skips_the_card_step():
-    state, cfg, rng = fresh(2)
+    state, cfg, streams = fresh(2)
     cfg = force_die(cfg, EFFECT_COIN)
     state[S.S_DECK_N] = 0
     for k in range(4):
@@ -354,7 +356,7 @@ def test_rule_expedition_without_cards_left_skips_the_card_step():
     legal = np.zeros(S.MAX_CHOICES, np.int32)
     n = rules.action_choices(state, cfg, legal)
     assert S.TAKE_NOTHING in legal[:n] and S.TAKE_BLIND not in legal[:n]
-    run_turn(state, cfg, 0, FNS, plan((S.TAKE_NOTHING, S.STOP)), rng, log_of())
+    run_turn(state, cfg, 0, FNS, plan((S.TAKE_NOTHING, S.STOP)), streams, log_of())
     assert state[base(0) + S.B_EXPEDITIONS] == 1 and state[base(0) + S.B_NHAND] == 0
 
 
@@ -403,9 +405,10 @@ def test_rule_coins_are_counted_after_the_tile_leaves_its_slot(held, expected):
 
 def test_rule_coin_layout_and_map_spaces_are_parameters():
     state, cfg, _ = fresh(2, slot_coins=(0, 1, 2) * 4, map_coins=(0, 0, 3, 0, 0, 0) * 4)
-    give_done(state, 0, [state[S.S_STACK + 0]])
-    give_tile(state, 0, 0, tile_costing((1, 1, 0, 0)))
-    give_tile(state, 0, 2, tile_costing((0, 0, 1, 1)))
+    a, b = tile_costing((1, 1, 0, 0)), tile_costing((0, 0, 1, 1))
+    give_done(state, 0, [next(t for t in state[S.S_STACK:S.S_STACK + state[S.S_STACK_N]] if t not in (a, b))])
+    give_tile(state, 0, 0, a)
+    give_tile(state, 0, 2, b)
     set_tools(state, 0, (1, 1, 0, 0))
     rules.complete(state, cfg, 0, 0, S.NO_TORCH, log_of(), 0)
     # slots 0 (0 coins) and 1 (1 coin) are empty; the 2nd discovery covers map space 2, space 3 still shows 3
@@ -427,7 +430,7 @@ def test_rule_expertise_scores_one_per_expertise_tool_spent_not_for_the_torch():
 
 
 def test_rule_sixth_discovery_triggers_the_end_and_the_round_is_finished():
-    state, cfg, rng = fresh(4)
+    state, cfg, streams = fresh(4)
     cfg = force_die(cfg, EFFECT_COIN)
     tile = tile_costing((1, 1, 0, 0))
     give_done(state, 1, [t for t in state[S.S_STACK:S.S_STACK + state[S.S_STACK_N]] if t != tile][:5])
@@ -437,7 +440,7 @@ def test_rule_sixth_discovery_triggers_the_end_and_the_round_is_finished():
         state[base(p) + S.B_TURNS] = 0
     rows = plan((S.PREPARE,), (S.TAKE_BLIND, S.COMPLETE + 4), (S.PREPARE,), (S.PREPARE,))
     log = log_of(2000)
-    assert run_rounds(state, cfg, 1, FNS, rows, rng, log) == 0
+    assert run_rounds(state, cfg, 1, FNS, rows, streams, log) == 0
     assert state[S.S_TRIGGER] == 2 and state[S.S_END_REASON] == S.END_SIXTH
     # seat 2 triggered: seats 3 and 4 still play the round, seat 1 (the start player) does not
     assert [state[base(p) + S.B_TURNS] for p in range(4)] == [0, 1, 1, 1]
@@ -520,15 +523,15 @@ def test_rule_score_is_the_sum_of_coins_expertise_coin_effect_missions_and_dice_
 
 
 def test_rule_dice_card_changes_the_roll_but_only_from_a_later_turn():
-    state, cfg, rng = fresh(2)
+    state, cfg, streams = fresh(2)
     cfg = force_die(cfg, EFFECT_TOOL)
     dice = cards_of_kind(KIND_DICE)[0]
     give_card(state, 0, dice, rnd=1)                      # taken this round: not usable yet
     log = log_of()
-    n = run_turn(state, cfg, 0, FNS, plan((S.CHANGE_DIE + EFFECT_COIN,) + TOOLS_ONLY_PLAN), rng, log)
+    n = run_turn(state, cfg, 0, FNS, plan((S.CHANGE_DIE + EFFECT_COIN,) + TOOLS_ONLY_PLAN), streams, log)
     assert events(log, n, rules.EV_CHANGE) == [] and state[base(0) + S.B_DICE_USED] == 0
     state[S.S_ROUND] = 2
-    n = run_turn(state, cfg, 0, FNS, plan((S.CHANGE_DIE + EFFECT_COIN, S.TAKE_BLIND, S.STOP)), rng, log)
+    n = run_turn(state, cfg, 0, FNS, plan((S.CHANGE_DIE + EFFECT_COIN, S.TAKE_BLIND, S.STOP)), streams, log)
     assert events(log, n, rules.EV_CHANGE)[0][2:4] == (EFFECT_TOOL, EFFECT_COIN)
     assert events(log, n, rules.EV_DRAW) == []            # the tool face no longer applies
     assert state[base(0) + S.B_DICE_USED] == 1
@@ -537,12 +540,12 @@ def test_rule_dice_card_changes_the_roll_but_only_from_a_later_turn():
 
 
 def test_rule_used_dice_cards_reshuffled_reading_puts_the_card_back_into_the_deck():
-    state, cfg, rng = fresh(2, used_dice_cards="reshuffled")
+    state, cfg, streams = fresh(2, used_dice_cards="reshuffled")
     cfg = force_die(cfg, EFFECT_TOOL)
     dice = cards_of_kind(KIND_DICE)[0]
     give_card(state, 0, dice, rnd=0)
     deck = state[S.S_DECK_N]
-    run_turn(state, cfg, 0, FNS, plan((S.CHANGE_DIE + EFFECT_TORCH, S.PREPARE)), rng, log_of())
+    run_turn(state, cfg, 0, FNS, plan((S.CHANGE_DIE + EFFECT_TORCH, S.PREPARE)), streams, log_of())
     assert state[base(0) + S.B_DICE_USED] == 1 and state[base(0) + S.B_TORCH] == 0
     assert state[S.S_DECK_N] == deck + 1 and dice in state[S.S_DECK:S.S_DECK + state[S.S_DECK_N]]
 
@@ -551,15 +554,15 @@ def test_rule_used_dice_cards_reshuffled_reading_puts_the_card_back_into_the_dec
 
 
 def test_rule_no_dice_variant_skips_the_roll():
-    state, cfg, rng = fresh(2, variant="no_dice")
+    state, cfg, streams = fresh(2, variant="no_dice")
     log = log_of()
-    n = run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), rng, log)
+    n = run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), streams, log)
     assert events(log, n, rules.EV_ROLL) == [] and state[S.S_ROLL] == -1
 
 
 @pytest.mark.parametrize("effect", [0, 1, 2])
 def test_rule_no_dice_variant_dice_card_effects_two_tools_own_torch_or_coins(effect):
-    state, cfg, rng = fresh(3, variant="no_dice")
+    state, cfg, streams = fresh(3, variant="no_dice")
     for p in range(3):
         state[base(p) + S.B_TORCH] = 0
     dice = cards_of_kind(KIND_DICE)[0]
@@ -568,7 +571,7 @@ def test_rule_no_dice_variant_dice_card_effects_two_tools_own_torch_or_coins(eff
     give_tile(state, 0, 0, tile)
     set_tools(state, 0, (1, 1, 0, 0))
     deck = state[S.S_DECK_N]
-    run_turn(state, cfg, 0, FNS, plan((S.USE_CARD + effect, S.TAKE_BLIND, S.COMPLETE + 4)), rng, log_of())
+    run_turn(state, cfg, 0, FNS, plan((S.USE_CARD + effect, S.TAKE_BLIND, S.COMPLETE + 4)), streams, log_of())
     assert state[base(0) + S.B_DICE_USED] == 1
     assert state[S.S_DECK_N] == deck                      # shuffled back in, one blind card taken
     assert dice in state[S.S_DECK:S.S_DECK + state[S.S_DECK_N]] or dice == state[base(0) + S.B_HAND]
@@ -579,7 +582,7 @@ def test_rule_no_dice_variant_dice_card_effects_two_tools_own_torch_or_coins(eff
 
 
 def test_rule_no_dice_variant_card_usable_during_the_expedition_and_extra_card_switch():
-    state, cfg, rng = fresh(2, variant="no_dice", variant_extra_dice_card=True)
+    state, cfg, streams = fresh(2, variant="no_dice", variant_extra_dice_card=True)
     dice = cards_of_kind(KIND_DICE)
     for k in range(2):
         card_from_deck(state, dice[k])
@@ -593,7 +596,7 @@ def test_rule_no_dice_variant_card_usable_during_the_expedition_and_extra_card_s
     state[base(0) + S.B_TORCH] = 0
     # take face-up dice card 1, then the extra face-up dice card 2, relight mid-expedition, complete
     run_turn(state, cfg, 0, FNS, plan((S.NO_CARD, S.TAKE_FACEUP + 0, S.EXTRA_DICE + 1, S.COMPLETE + 1,
-                                       S.USE_CARD + 1)), rng, log_of())
+                                       S.USE_CARD + 1)), streams, log_of())
     assert state[base(0) + S.B_CARDS] == 2
     assert state[base(0) + S.B_NDONE] == 1 and state[base(0) + S.B_TORCH_USES] == 1
     assert state[base(0) + S.B_DICE_USED] == 2             # the plan then also spends the second card
@@ -604,38 +607,38 @@ def test_rule_no_dice_variant_card_usable_during_the_expedition_and_extra_card_s
 
 
 def _empty_stack(rule, **overrides):
-    state, cfg, rng = fresh(2, empty_stack_rule=rule, **overrides)
+    state, cfg, streams = fresh(2, empty_stack_rule=rule, **overrides)
     for t in list(state[S.S_STACK:S.S_STACK + state[S.S_STACK_N]]):
         tile_from_anywhere(state, t)
         rules.discard_tile(state, t)
-    return state, cfg, rng
+    return state, cfg, streams
 
 
 def test_rule_empty_stack_reshuffles_the_discarded_tiles():
-    state, cfg, rng = _empty_stack("reshuffle")
+    state, cfg, streams = _empty_stack("reshuffle")
     log = log_of()
-    tile, n = rules.stack_draw(state, cfg, rng, log, 0)
+    tile, n = rules.stack_draw(state, cfg, streams, log, 0)
     assert tile >= 0 and state[S.S_DISC_N] == 0 and state[S.S_STACK_N] == 23 and state[S.S_RESHUFFLES] == 1
     state[S.S_STACK_N] = 0
     state[S.S_STACK:S.S_STACK + 28] = -1
-    tile, n = rules.stack_draw(state, cfg, rng, log, 0)
+    tile, n = rules.stack_draw(state, cfg, streams, log, 0)
     assert tile == -1                                      # both empty: the column gets tools only
 
 
 def test_rule_empty_stack_tools_only_reading():
-    state, cfg, rng = _empty_stack("tools_only")
-    tile, _ = rules.stack_draw(state, cfg, rng, log_of(), 0)
+    state, cfg, streams = _empty_stack("tools_only")
+    tile, _ = rules.stack_draw(state, cfg, streams, log_of(), 0)
     assert tile == -1 and state[S.S_DISC_N] == 24 and state[S.S_TRIGGER] == 0 and state[S.S_STACK_OUT] == 1
 
 
 def test_rule_empty_stack_end_trigger_reading():
-    state, cfg, rng = _empty_stack("end_trigger")
-    tile, _ = rules.stack_draw(state, cfg, rng, log_of(), 0)
+    state, cfg, streams = _empty_stack("end_trigger")
+    tile, _ = rules.stack_draw(state, cfg, streams, log_of(), 0)
     assert tile == -1 and state[S.S_TRIGGER] == -1
 
 
 def test_rule_column_without_tile_can_still_be_prepared_for_its_tools():
-    state, cfg, rng = _empty_stack("tools_only")
+    state, cfg, streams = _empty_stack("tools_only")
     cfg = force_die(cfg, EFFECT_COIN)
     gone = state[S.S_HQ_TILE + 3]
     tile_from_anywhere(state, gone)
@@ -643,7 +646,7 @@ def test_rule_column_without_tile_can_still_be_prepared_for_its_tools():
     legal = np.zeros(S.MAX_CHOICES, np.int32)
     n = rules.action_choices(state, cfg, legal)
     assert S.PREPARE + 3 in legal[:n]
-    run_turn(state, cfg, 0, FNS, plan((S.PREPARE + 3,)), rng, log_of())
+    run_turn(state, cfg, 0, FNS, plan((S.PREPARE + 3,)), streams, log_of())
     assert rules.n_held(state, 0) == 0 and rules.n_tools(state, 0) == 2
     assert state[S.S_HQ_TILE + 3] == -1 and state[S.S_HQ_TOOLS + 12:S.S_HQ_TOOLS + 16].sum() == 2
     assert rules.check_invariants(state, cfg) == 0
@@ -656,9 +659,9 @@ def test_rule_a_strategy_answer_outside_the_legal_choices_is_refused():
     def bad(state, cfg, seat, legal, n_legal, params, rng):
         return n_legal
     bad_fn = njit(DECIDE_SIGNATURE)(bad)
-    state, cfg, rng = fresh(2)
+    state, cfg, streams = fresh(2)
     with pytest.raises(ValueError):
-        run_turn(state, cfg, 0, (bad_fn,) * MAX_SEATS, plan(), rng, log_of())
+        run_turn(state, cfg, 0, (bad_fn,) * MAX_SEATS, plan(), streams, log_of())
 
 
 def test_params_every_component_value_is_marked_fact_or_assumption():
@@ -695,7 +698,7 @@ def test_params_setup_check_refuses_unplayable_tables():
 
 
 def test_rule_worked_example_up_to_eight_discoveries_five_plus_three_on_the_last_turn():
-    state, cfg, rng = fresh(2)
+    state, cfg, streams = fresh(2)
     cfg = force_die(cfg, EFFECT_COIN)
     mine = [tile_costing(c) for c in ((1, 1, 0, 0), (0, 0, 1, 1), (0, 2, 0, 0))]
     give_done(state, 0, [t for t in state[S.S_STACK:S.S_STACK + state[S.S_STACK_N]] if t not in mine][:5])
@@ -704,7 +707,7 @@ def test_rule_worked_example_up_to_eight_discoveries_five_plus_three_on_the_last
     set_tools(state, 0, (1, 3, 1, 1))
     finish = (S.TAKE_BLIND, S.COMPLETE + 0 * 5 + 4, S.COMPLETE + 1 * 5 + 4, S.COMPLETE + 2 * 5 + 4)
     log = log_of()
-    n = run_turn(state, cfg, 0, FNS, plan(finish), rng, log)
+    n = run_turn(state, cfg, 0, FNS, plan(finish), streams, log)
     assert state[base(0) + S.B_NDONE] == 8 and state[S.S_TRIGGER] == 1
     assert [e[7] for e in events(log, n, rules.EV_COMPLETE)] == [6, 7, 8]
     # coins: 1 slot empty after the first, 2 after the second, 3 after the third; +1 each for the coin face
@@ -731,26 +734,26 @@ def deck_down_to(state, k, seat=1):
 
 
 def test_rule_empty_deck_skip_reading_records_the_round_and_plays_on():
-    state, cfg, rng = fresh(3)
+    state, cfg, streams = fresh(3)
     cfg = force_die(cfg, EFFECT_COIN)
     state[S.S_ROUND] = 5
     deck_down_to(state, 1)
     log = log_of()
-    n = run_turn(state, cfg, 0, FNS, plan((S.TAKE_FACEUP + 2, S.STOP)), rng, log)
+    n = run_turn(state, cfg, 0, FNS, plan((S.TAKE_FACEUP + 2, S.STOP)), streams, log)
     assert state[S.S_DECK_N] == 0 and state[S.S_DECK_OUT] == 5 and state[S.S_TRIGGER] == 0
     assert events(log, n, rules.EV_DECK_OUT) == [(rules.EV_DECK_OUT, 5, 0, 0, 0, 0, 0, 0)]
-    n = run_turn(state, cfg, 1, FNS, plan((), (S.TAKE_FACEUP + 1, S.STOP)), rng, log)
+    n = run_turn(state, cfg, 1, FNS, plan((), (S.TAKE_FACEUP + 1, S.STOP)), streams, log)
     assert state[S.S_FACEUP + 1] == -1                    # the place stays empty
     assert events(log, n, rules.EV_DECK_OUT) == []        # said once
     assert rules.check_invariants(state, cfg) == 0
 
 
 def test_rule_empty_deck_end_trigger_reading_the_last_card_drawn_ends_the_game():
-    state, cfg, rng = fresh(3, empty_deck_rule="end_trigger")
+    state, cfg, streams = fresh(3, empty_deck_rule="end_trigger")
     cfg = force_die(cfg, EFFECT_COIN)
     deck_down_to(state, 1)
     log = log_of()
-    n = run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), rng, log)
+    n = run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), streams, log)
     assert state[S.S_DECK_N] == 0 and state[S.S_TRIGGER] == -2
     assert events(log, n, rules.EV_DECK_OUT)[0][2] == 1
     from simlab.core.runner import Prepared, RunConfig
@@ -762,7 +765,7 @@ def test_rule_empty_deck_end_trigger_reading_the_last_card_drawn_ends_the_game()
 
 
 def test_rule_empty_deck_reshuffle_reading_rebuilds_the_deck_from_the_used_dice_cards():
-    state, cfg, rng = fresh(2, empty_deck_rule="reshuffle")
+    state, cfg, streams = fresh(2, empty_deck_rule="reshuffle")
     cfg = force_die(cfg, EFFECT_COIN)
     dice = cards_of_kind(KIND_DICE)
     for c in dice[:2]:
@@ -773,7 +776,7 @@ def test_rule_empty_deck_reshuffle_reading_rebuilds_the_deck_from_the_used_dice_
     legal = np.zeros(S.MAX_CHOICES, np.int32)
     assert S.TAKE_BLIND in legal[:rules.action_choices(state, cfg, legal)]
     log = log_of()
-    n = run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), rng, log)
+    n = run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), streams, log)
     assert state[base(0) + S.B_HAND] in dice[:2]
     assert state[S.S_REMOVED_N] == 0 and state[S.S_DECK_N] == 1
     assert events(log, n, rules.EV_DECK_RESHUFFLE)[0][2] == 2
@@ -788,10 +791,10 @@ def test_rule_empty_deck_reshuffle_reading_rebuilds_the_deck_from_the_used_dice_
 
 @pytest.mark.parametrize("reading,tools", [("column", 2), ("tile_needed", 0)])
 def test_rule_hq_refill_reading_a_column_without_a_tile(reading, tools):
-    state, cfg, rng = _empty_stack("tools_only", hq_refill=reading)
+    state, cfg, streams = _empty_stack("tools_only", hq_refill=reading)
     cfg = force_die(cfg, EFFECT_COIN)
     log = log_of()
-    n = run_turn(state, cfg, 0, FNS, plan((S.PREPARE + 1,)), rng, log)
+    n = run_turn(state, cfg, 0, FNS, plan((S.PREPARE + 1,)), streams, log)
     assert state[S.S_HQ_TILE + 1] == -1
     assert state[S.S_HQ_TOOLS + 4:S.S_HQ_TOOLS + 8].sum() == tools
     assert rules.check_invariants(state, cfg) == 0
@@ -814,14 +817,15 @@ def dice_face_up(state, place, card):
 
 @pytest.mark.parametrize("same_turn", [False, True])
 def test_rule_dice_card_same_turn_reading_a_card_just_taken_changes_the_die(same_turn):
-    state, cfg, rng = fresh(2, dice_card_same_turn=same_turn)
+    state, cfg, streams = fresh(2, dice_card_same_turn=same_turn)
     cfg = force_die(cfg, EFFECT_TOOL)
     dice = cards_of_kind(KIND_DICE)[0]
     dice_face_up(state, 0, dice)
     give_tile(state, 0, 0, tile_costing((1, 1, 0, 0)))
     set_tools(state, 0, (1, 1, 0, 0))
     log = log_of()
-    n = run_turn(state, cfg, 0, FNS, plan((S.TAKE_FACEUP + 0, S.CHANGE_DIE + EFFECT_COIN, S.COMPLETE + 4)), rng, log)
+    n = run_turn(state, cfg, 0, FNS, plan((S.TAKE_FACEUP + 0, S.CHANGE_DIE + EFFECT_COIN, S.COMPLETE + 4)), streams,
+                 log)
     assert state[base(0) + S.B_NDONE] == 1 and len(events(log, n, rules.EV_DRAW)) == 1   # the tool face applied
     if same_turn:
         assert events(log, n, rules.EV_CHANGE)[0][2:4] == (EFFECT_TOOL, EFFECT_COIN)
@@ -833,51 +837,52 @@ def test_rule_dice_card_same_turn_reading_a_card_just_taken_changes_the_die(same
 
 
 def test_rule_dice_card_same_turn_reading_a_coin_face_turned_away_pays_nothing():
-    state, cfg, rng = fresh(2, dice_card_same_turn=True)
+    state, cfg, streams = fresh(2, dice_card_same_turn=True)
     cfg = force_die(cfg, EFFECT_COIN)
     dice_face_up(state, 0, cards_of_kind(KIND_DICE)[0])
     give_tile(state, 0, 0, tile_costing((1, 1, 0, 0)))
     set_tools(state, 0, (1, 1, 0, 0))
     log = log_of()
-    n = run_turn(state, cfg, 0, FNS, plan((S.TAKE_FACEUP + 0, S.CHANGE_DIE + EFFECT_TOOL, S.COMPLETE + 4)), rng, log)
+    n = run_turn(state, cfg, 0, FNS, plan((S.TAKE_FACEUP + 0, S.CHANGE_DIE + EFFECT_TOOL, S.COMPLETE + 4)), streams,
+                 log)
     assert state[base(0) + S.B_NDONE] == 1 and state[base(0) + S.B_DIE_PTS] == 0
     assert len(events(log, n, rules.EV_DRAW)) == 1 and rules.n_tools(state, 0) == 1
 
 
 def test_rule_dice_cards_per_roll_counts_every_change_in_the_turn():
-    state, cfg, rng = fresh(2, dice_card_same_turn=True)
+    state, cfg, streams = fresh(2, dice_card_same_turn=True)
     cfg = force_die(cfg, EFFECT_TOOL)
     state[S.S_ROUND] = 2
     dice = cards_of_kind(KIND_DICE)
     give_card(state, 0, dice[0], rnd=1)
     dice_face_up(state, 0, dice[1])
     log = log_of()
-    n = run_turn(state, cfg, 0, FNS, plan((S.CHANGE_DIE + EFFECT_COIN, S.TAKE_FACEUP + 0, S.STOP)), rng, log)
+    n = run_turn(state, cfg, 0, FNS, plan((S.CHANGE_DIE + EFFECT_COIN, S.TAKE_FACEUP + 0, S.STOP)), streams, log)
     assert len(events(log, n, rules.EV_CHANGE)) == 1       # the roll used the turn's one card
     assert state[base(0) + S.B_NHAND] == 1 and state[base(0) + S.B_HAND] == dice[1]
 
 
 def variant_with_dice_cards(k, **overrides):
-    state, cfg, rng = fresh(2, variant="no_dice", **overrides)
+    state, cfg, streams = fresh(2, variant="no_dice", **overrides)
     state[S.S_ROUND] = 2
     for c in cards_of_kind(KIND_DICE)[:k]:
         give_card(state, 0, c, rnd=1)
-    return state, cfg, rng
+    return state, cfg, streams
 
 
 @pytest.mark.parametrize("limit,used", [(0, 3), (1, 1), (2, 2)])
 def test_rule_variant_cards_per_turn_reading(limit, used):
-    state, cfg, rng = variant_with_dice_cards(3, variant_cards_per_turn=limit)
+    state, cfg, streams = variant_with_dice_cards(3, variant_cards_per_turn=limit)
     give_tile(state, 0, 0, tile_costing((1, 1, 0, 0)))
     set_tools(state, 0, (1, 1, 0, 0))
-    run_turn(state, cfg, 0, FNS, plan((S.USE_CARD + 2, S.TAKE_BLIND, S.COMPLETE + 4)), rng, log_of())
+    run_turn(state, cfg, 0, FNS, plan((S.USE_CARD + 2, S.TAKE_BLIND, S.COMPLETE + 4)), streams, log_of())
     assert state[base(0) + S.B_DICE_USED] == used
     assert state[base(0) + S.B_DIE_PTS] == used            # coin effects stack by default: +1 each
 
 
 @pytest.mark.parametrize("stacks", [True, False])
 def test_rule_variant_coin_stacks_reading(stacks):
-    state, cfg, rng = variant_with_dice_cards(2, variant_coin_stacks=stacks)
+    state, cfg, streams = variant_with_dice_cards(2, variant_coin_stacks=stacks)
     legal = np.zeros(S.MAX_CHOICES, np.int32)
     assert list(legal[:rules.variant_effects(state, cfg, legal, 0)]) == [S.USE_CARD, S.USE_CARD + 1, S.USE_CARD + 2]
     state[S.S_COIN_BONUS] = 1
@@ -886,7 +891,7 @@ def test_rule_variant_coin_stacks_reading(stacks):
     state[S.S_COIN_BONUS] = 0
     give_tile(state, 0, 0, tile_costing((1, 1, 0, 0)))
     set_tools(state, 0, (1, 1, 0, 0))
-    run_turn(state, cfg, 0, FNS, plan((S.USE_CARD + 2, S.NO_CARD, S.TAKE_BLIND, S.COMPLETE + 4, S.STOP)), rng,
+    run_turn(state, cfg, 0, FNS, plan((S.USE_CARD + 2, S.NO_CARD, S.TAKE_BLIND, S.COMPLETE + 4, S.STOP)), streams,
              log_of())
     assert state[base(0) + S.B_DIE_PTS] == (2 if stacks else 1)
     assert state[base(0) + S.B_DICE_USED] == (2 if stacks else 1)
@@ -894,23 +899,23 @@ def test_rule_variant_coin_stacks_reading(stacks):
 
 @pytest.mark.parametrize("timing,used", [("any_time", 1), ("turn_start", 0)])
 def test_rule_variant_card_timing_reading(timing, used):
-    state, cfg, rng = variant_with_dice_cards(1, variant_card_timing=timing, variant_same_turn=False)
+    state, cfg, streams = variant_with_dice_cards(1, variant_card_timing=timing, variant_same_turn=False)
     state[base(0) + S.B_TORCH] = 0
     log = log_of()
-    n = run_turn(state, cfg, 0, FNS, plan((S.NO_CARD, S.TAKE_BLIND, S.USE_CARD + 1, S.STOP)), rng, log)
+    n = run_turn(state, cfg, 0, FNS, plan((S.NO_CARD, S.TAKE_BLIND, S.USE_CARD + 1, S.STOP)), streams, log)
     assert state[base(0) + S.B_DICE_USED] == used and state[base(0) + S.B_TORCH] == used
     assert len(events(log, n, rules.EV_VCARD)) == used
 
 
 @pytest.mark.parametrize("refills", [True, False])
 def test_rule_returned_card_refills_reading(refills):
-    state, cfg, rng = variant_with_dice_cards(1, returned_card_refills=refills)
+    state, cfg, streams = variant_with_dice_cards(1, returned_card_refills=refills)
     dice = state[base(0) + S.B_HAND]
     deck_down_to(state, 0)
     give_card(state, 1, state[S.S_FACEUP + 2])             # place 3 empties, the deck cannot refill it
     assert state[S.S_FACEUP + 2] == -1
     log = log_of()
-    n = rules.spend_dice_card(state, cfg, 0, 0, rng, log, 0)
+    n = rules.spend_dice_card(state, cfg, 0, 0, streams, log, 0)
     if refills:
         assert state[S.S_FACEUP + 2] == dice and state[S.S_DECK_N] == 0
         assert events(log, n, rules.EV_FACEUP) == [(rules.EV_FACEUP, 2, dice, 0, 0, 0, 0, 0)]   # not silent

@@ -8,6 +8,7 @@ from simlab.core.game import Column, GameSpec
 
 from . import rules
 from .components import N_BOARDS, N_TOOL_TYPES, PARAMS, RULES_FILE, TOOLS
+from .state import CHANCE_STREAMS
 from .trace import narrate
 
 # Each table's length is a product of counts: (table, [count parameters or fixed numbers], what one entry is).
@@ -135,4 +136,5 @@ GAME = GameSpec(
               "coins-1-2-3": {"slot_coins": (1, 2, 3) * 4},
               "die-3-2-1": {"die_faces": (0, 0, 0, 2, 2, 1)}},  # 3 tool / 2 coin / 1 torch faces
     rules_file=RULES_FILE,
+    chance_streams=CHANCE_STREAMS,
 )

@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit, types
 
 from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_SEATS, PLAY_SIGNATURE, emit, legal_index
-from simlab.core.rng import randint, shuffle
+from simlab.core.rng import STRATEGY_STREAM, randint, shuffle
 from simlab.core.strategy import DECIDE_TYPE
 
 from .components import (DECK_END, DECK_RESHUFFLE, EFFECT_COIN, EFFECT_TOOL, EFFECT_TORCH, HQ_COLUMN, KIND_DICE,
@@ -19,7 +19,8 @@ from .state import (B_BOARD, B_CARDS, B_COIN_PTS, B_DICE_PTS, B_DICE_USED, B_DIE
                     COMPLETE, DISCARD_TILE, END_DECK, END_GUARD, END_RUNNING, END_SIXTH, END_STACK, EXTRA_DICE,
                     KEEP_ROLL, MAX_CHOICES, MAX_DONE, NO_CARD, NO_EXTRA, NO_TORCH, P0, PB, PH_ACTION, PH_COMPLETE,
                     PH_DIE_CARD, PH_EXTRA_DICE, PH_SLOT, PH_TILE_LIMIT, PH_TOOL_LIMIT, PH_VARIANT_CARD,
-                    PLACE_SLOT, PREPARE, RETURN_TOOL, S_BAG, S_CARDS_TURN, S_COIN_BONUS, S_CUR, S_DECK,
+                    PLACE_SLOT, PREPARE, R_BOARDS, R_DECK, R_DIE, R_DRAW_TOOLS, R_HQ_TOOLS, R_REINSERT, R_TILES,
+                    RETURN_TOOL, S_BAG, S_CARDS_TURN, S_COIN_BONUS, S_CUR, S_DECK,
                     S_DECK_N, S_DECK_OUT, S_DISC, S_DISC_N, S_DONE_TURN, S_END_REASON, S_FACE, S_FACEUP,
                     S_HQ_TILE, S_HQ_TOOLS, S_NEW_TILE,
                     S_PHASE, S_PLAYERS, S_REMOVED, S_REMOVED_N, S_RESHUFFLES, S_ROLL, S_ROUND, S_STACK,
@@ -39,11 +40,15 @@ from .state import (B_BOARD, B_CARDS, B_COIN_PTS, B_DICE_PTS, B_DICE_USED, B_DIE
 
 
 @njit(cache=True)
-def ask(state, cfg, seat, phase, legal, n, seat_slot, fns, seat_params, rng):
-    """Let the seat's strategy pick one of ``legal[:n]``; returns the chosen code."""
+def ask(state, cfg, seat, phase, legal, n, seat_slot, fns, seat_params, streams):
+    """Let the seat's strategy pick one of ``legal[:n]`` (with its own random stream); returns the
+    chosen code. A single legal choice is taken without asking: there is nothing to decide, and a
+    strategy that drew a random number for it would shift its later choices."""
     state[S_PHASE] = phase
+    if n == 1:
+        return legal[0]
     slot = seat_slot[seat]
-    i = fns[slot](state, cfg, seat, legal, n, seat_params[slot], rng)
+    i = fns[slot](state, cfg, seat, legal, n, seat_params[slot], streams[STRATEGY_STREAM + slot])
     i = legal_index(i, n, seat, slot)
     return legal[i]
 
@@ -71,7 +76,7 @@ def n_tools(state, seat):
 
 
 @njit(cache=True)
-def tool_limit(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+def tool_limit(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev):
     """Over the backpack limit: the player returns tools of their choice to the bag, one at a time."""
     b = P0 + seat * PB + B_TOOLS
     while n_tools(state, seat) > cfg[O.tool_limit]:
@@ -80,7 +85,7 @@ def tool_limit(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n
             if state[b + t] > 0:
                 legal[n] = RETURN_TOOL + t
                 n += 1
-        t = ask(state, cfg, seat, PH_TOOL_LIMIT, legal, n, seat_slot, fns, seat_params, rng) - RETURN_TOOL
+        t = ask(state, cfg, seat, PH_TOOL_LIMIT, legal, n, seat_slot, fns, seat_params, streams) - RETURN_TOOL
         state[b + t] -= 1
         state[S_BAG + t] += 1
         state[P0 + seat * PB + B_TOOLS_DISC] += 1
@@ -89,19 +94,19 @@ def tool_limit(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n
 
 
 @njit(cache=True)
-def draw_tools(state, cfg, seat, k, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+def draw_tools(state, cfg, seat, k, legal, seat_slot, fns, seat_params, streams, log, n_ev):
     """Draw ``k`` tools from the bag into the backpack, then apply the limit."""
     for _ in range(k):
-        t = bag_draw(state, rng)
+        t = bag_draw(state, streams[R_DRAW_TOOLS])
         if t >= 0:
             state[P0 + seat * PB + B_TOOLS + t] += 1
             n_ev = emit(log, n_ev, EV_DRAW, seat, t)
-    return tool_limit(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+    return tool_limit(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev)
 
 
 # ---- tiles and the HQ -----------------------------------------------------------------------------
 @njit(cache=True)
-def stack_draw(state, cfg, rng, log, n_ev):
+def stack_draw(state, cfg, streams, log, n_ev):
     """The next tile for a refill, applying ``empty_stack_rule`` when the stack is empty.
 
     Returns (tile or -1, n_ev).
@@ -117,7 +122,7 @@ def stack_draw(state, cfg, rng, log, n_ev):
                 state[S_DISC + i] = -1
             state[S_DISC_N] = 0
             state[S_STACK_N] = k
-            shuffle(rng, state[S_STACK:S_STACK + k], k)
+            shuffle(streams[R_TILES], state[S_STACK:S_STACK + k], k)
             state[S_RESHUFFLES] += 1
             n_ev = emit(log, n_ev, EV_STACK_EMPTY, state[S_ROUND], 1, k)
         else:
@@ -135,15 +140,15 @@ def stack_draw(state, cfg, rng, log, n_ev):
 
 
 @njit(cache=True)
-def refill_column(state, cfg, col, rng, log, n_ev):
+def refill_column(state, cfg, col, streams, log, n_ev):
     """Refill one emptied HQ column: the top tile of the stack and ``column_tools`` tools (under
     ``hq_refill=tile_needed`` no tools without a tile)."""
-    tile, n_ev = stack_draw(state, cfg, rng, log, n_ev)
+    tile, n_ev = stack_draw(state, cfg, streams, log, n_ev)
     state[S_HQ_TILE + col] = tile
     packed = 0
     if tile >= 0 or cfg[O.hq_refill] == HQ_COLUMN:
         for _ in range(cfg[O.column_tools]):
-            t = bag_draw(state, rng)
+            t = bag_draw(state, streams[R_HQ_TOOLS])
             if t >= 0:
                 state[S_HQ_TOOLS + col * 4 + t] += 1
     for t in range(N_TOOL_TYPES):
@@ -189,7 +194,7 @@ def n_held(state, seat):
 
 
 @njit(cache=True)
-def take_tile(state, cfg, seat, tile, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+def take_tile(state, cfg, seat, tile, legal, seat_slot, fns, seat_params, streams, log, n_ev):
     """A new tile comes to the board: into a free slot of the player's choice, or over the limit a
     discard of the player's choice (an old tile, whose slot the new one takes, or the new one)."""
     base = P0 + seat * PB
@@ -210,7 +215,7 @@ def take_tile(state, cfg, seat, tile, legal, seat_slot, fns, seat_params, rng, l
                     distinct = True
         code = legal[0]
         if distinct:  # the choice only matters when the free slots' coins differ
-            code = ask(state, cfg, seat, PH_SLOT, legal, n, seat_slot, fns, seat_params, rng)
+            code = ask(state, cfg, seat, PH_SLOT, legal, n, seat_slot, fns, seat_params, streams)
         s = code - PLACE_SLOT
         state[base + B_SLOT + s] = tile
         n_ev = emit(log, n_ev, EV_PLACE, seat, tile, s)
@@ -222,7 +227,7 @@ def take_tile(state, cfg, seat, tile, legal, seat_slot, fns, seat_params, rng, l
                 n += 1
         legal[n] = DISCARD_TILE + N_SLOTS
         n += 1
-        s = ask(state, cfg, seat, PH_TILE_LIMIT, legal, n, seat_slot, fns, seat_params, rng) - DISCARD_TILE
+        s = ask(state, cfg, seat, PH_TILE_LIMIT, legal, n, seat_slot, fns, seat_params, streams) - DISCARD_TILE
         state[base + B_TILES_DISC] += 1
         if s == N_SLOTS:
             discard_tile(state, tile)
@@ -238,7 +243,7 @@ def take_tile(state, cfg, seat, tile, legal, seat_slot, fns, seat_params, rng, l
 
 
 @njit(cache=True)
-def prepare(state, cfg, seat, col, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+def prepare(state, cfg, seat, col, legal, seat_slot, fns, seat_params, streams, log, n_ev):
     """Action a: take the column's tile and tools, apply the limits, refill the column."""
     base = P0 + seat * PB
     tile = state[S_HQ_TILE + col]
@@ -252,14 +257,14 @@ def prepare(state, cfg, seat, col, legal, seat_slot, fns, seat_params, rng, log,
     state[base + B_PREPARES] += 1
     n_ev = emit(log, n_ev, EV_PREPARE, seat, col, tile, packed)
     if tile >= 0:
-        n_ev = take_tile(state, cfg, seat, tile, legal, seat_slot, fns, seat_params, rng, log, n_ev)
-    n_ev = tool_limit(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
-    return refill_column(state, cfg, col, rng, log, n_ev)
+        n_ev = take_tile(state, cfg, seat, tile, legal, seat_slot, fns, seat_params, streams, log, n_ev)
+    n_ev = tool_limit(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev)
+    return refill_column(state, cfg, col, streams, log, n_ev)
 
 
 # ---- expedition cards ----------------------------------------------------------------------------
 @njit(cache=True)
-def rebuild_deck(state, rng, log, n_ev):
+def rebuild_deck(state, streams, log, n_ev):
     """``empty_deck_rule=reshuffle``: the used dice cards that left the game become the new deck."""
     k = state[S_REMOVED_N]
     for i in range(k):
@@ -267,18 +272,18 @@ def rebuild_deck(state, rng, log, n_ev):
         state[S_REMOVED + i] = -1
     state[S_REMOVED_N] = 0
     state[S_DECK_N] = k
-    shuffle(rng, state[S_DECK:S_DECK + k], k)
+    shuffle(streams[R_DECK], state[S_DECK:S_DECK + k], k)
     return emit(log, n_ev, EV_DECK_RESHUFFLE, state[S_ROUND], k)
 
 
 @njit(cache=True)
-def deck_draw(state, cfg, rng, log, n_ev):
+def deck_draw(state, cfg, streams, log, n_ev):
     """The deck's top card, or -1 when it is empty (first rebuilt under ``empty_deck_rule=reshuffle``
     if it can be). Returns (card, n_ev)."""
     if state[S_DECK_N] == 0:
         if cfg[O.empty_deck_rule] != DECK_RESHUFFLE or state[S_REMOVED_N] == 0:
             return -1, n_ev
-        n_ev = rebuild_deck(state, rng, log, n_ev)
+        n_ev = rebuild_deck(state, streams, log, n_ev)
     state[S_DECK_N] -= 1
     card = state[S_DECK + state[S_DECK_N]]
     state[S_DECK + state[S_DECK_N]] = -1
@@ -297,11 +302,11 @@ def deck_out(state, cfg, log, n_ev):
 
 
 @njit(cache=True)
-def refill_row(state, cfg, rng, log, n_ev):
+def refill_row(state, cfg, streams, log, n_ev):
     """Fill empty face-up places from the top of the deck while it lasts (see :func:`deck_out`)."""
     for k in range(cfg[O.faceup_cards]):
         if state[S_FACEUP + k] < 0:
-            card, n_ev = deck_draw(state, cfg, rng, log, n_ev)
+            card, n_ev = deck_draw(state, cfg, streams, log, n_ev)
             if card < 0:
                 break
             state[S_FACEUP + k] = card
@@ -322,19 +327,19 @@ def add_to_hand(state, seat, card):
 
 
 @njit(cache=True)
-def take_card(state, cfg, seat, code, event, rng, log, n_ev):
+def take_card(state, cfg, seat, code, event, streams, log, n_ev):
     """Step 1 of an expedition: a face-up card or the deck's top, face down in front of you (or none
     when none is left); logged as ``event``, then the row is refilled. Returns (card, n_ev)."""
     card = -1
     if code == TAKE_BLIND:
-        card, n_ev = deck_draw(state, cfg, rng, log, n_ev)
+        card, n_ev = deck_draw(state, cfg, streams, log, n_ev)
     elif code < TAKE_BLIND:
         card = state[S_FACEUP + code - TAKE_FACEUP]
         state[S_FACEUP + code - TAKE_FACEUP] = -1
     if card >= 0:
         add_to_hand(state, seat, card)
     n_ev = emit(log, n_ev, event, seat, card, code - TAKE_FACEUP)
-    return card, refill_row(state, cfg, rng, log, n_ev)
+    return card, refill_row(state, cfg, streams, log, n_ev)
 
 
 @njit(cache=True)
@@ -350,7 +355,7 @@ def usable_dice_card(state, cfg, seat):
 
 
 @njit(cache=True)
-def spend_dice_card(state, cfg, seat, h, rng, log, n_ev):
+def spend_dice_card(state, cfg, seat, h, streams, log, n_ev):
     """Discard hand card ``h`` (a dice card): removed from the game, or shuffled back into the deck
     (where it refills an empty face-up place at once under ``returned_card_refills``)."""
     base = P0 + seat * PB
@@ -364,14 +369,16 @@ def spend_dice_card(state, cfg, seat, h, rng, log, n_ev):
     state[base + B_DICE_USED] += 1
     state[S_CARDS_TURN] += 1
     if cfg[O.variant] == VAR_NO_DICE or cfg[O.used_dice_cards] == USED_RESHUFFLED:
+        # a uniform position in the deck, as a shuffle would give; the cards above it move up one,
+        # so the other cards keep their order (a variant that spends dice cards leaves them paired)
         k = state[S_DECK_N]
-        state[S_DECK + k] = card
-        state[S_DECK_N] = k + 1
-        j = randint(rng, k + 1)  # a uniform position in the deck, as a shuffle would give
-        state[S_DECK + k] = state[S_DECK + j]
+        j = randint(streams[R_REINSERT], k + 1)
+        for i in range(k, j, -1):
+            state[S_DECK + i] = state[S_DECK + i - 1]
         state[S_DECK + j] = card
+        state[S_DECK_N] = k + 1
         if cfg[O.returned_card_refills]:
-            n_ev = refill_row(state, cfg, rng, log, n_ev)
+            n_ev = refill_row(state, cfg, streams, log, n_ev)
     else:
         state[S_REMOVED + state[S_REMOVED_N]] = card
         state[S_REMOVED_N] += 1
@@ -388,10 +395,10 @@ def flip_all_torches(state):
 
 
 @njit(cache=True)
-def apply_effect(state, cfg, seat, effect, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+def apply_effect(state, cfg, seat, effect, legal, seat_slot, fns, seat_params, streams, log, n_ev):
     """Apply the die effect (base game) in force this turn."""
     if effect == EFFECT_TOOL:
-        n_ev = draw_tools(state, cfg, seat, cfg[O.die_tools], legal, seat_slot, fns, seat_params, rng, log, n_ev)
+        n_ev = draw_tools(state, cfg, seat, cfg[O.die_tools], legal, seat_slot, fns, seat_params, streams, log, n_ev)
     elif effect == EFFECT_TORCH:
         flip_all_torches(state)
         lit = 0
@@ -424,12 +431,13 @@ def variant_effects(state, cfg, legal, n):
 
 
 @njit(cache=True)
-def use_variant_card(state, cfg, seat, effect, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+def use_variant_card(state, cfg, seat, effect, legal, seat_slot, fns, seat_params, streams, log, n_ev):
     """No-dice variant: discard a dice card (back into the deck) for 2 tools / relight / coin."""
     n_ev = emit(log, n_ev, EV_VCARD, seat, effect)
-    n_ev = spend_dice_card(state, cfg, seat, usable_dice_card(state, cfg, seat), rng, log, n_ev)
+    n_ev = spend_dice_card(state, cfg, seat, usable_dice_card(state, cfg, seat), streams, log, n_ev)
     if effect == EFFECT_TOOL:
-        return draw_tools(state, cfg, seat, cfg[O.variant_tools], legal, seat_slot, fns, seat_params, rng, log, n_ev)
+        return draw_tools(state, cfg, seat, cfg[O.variant_tools], legal, seat_slot, fns, seat_params, streams, log,
+                          n_ev)
     if effect == EFFECT_TORCH:
         state[P0 + seat * PB + B_TORCH] = 1
     else:
@@ -438,7 +446,7 @@ def use_variant_card(state, cfg, seat, effect, legal, seat_slot, fns, seat_param
 
 
 @njit(cache=True)
-def change_die(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+def change_die(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev):
     """Base game: the player may discard dice cards (up to ``dice_cards_per_roll`` a turn) to turn
     the die to another face; ``S_FACE`` ends as the face in force."""
     while state[S_CARDS_TURN] < cfg[O.dice_cards_per_roll]:
@@ -452,50 +460,50 @@ def change_die(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n
             if e != face:
                 legal[n] = CHANGE_DIE + e
                 n += 1
-        code = ask(state, cfg, seat, PH_DIE_CARD, legal, n, seat_slot, fns, seat_params, rng)
+        code = ask(state, cfg, seat, PH_DIE_CARD, legal, n, seat_slot, fns, seat_params, streams)
         if code == KEEP_ROLL:
             break
         n_ev = emit(log, n_ev, EV_CHANGE, seat, face, code - CHANGE_DIE)
-        n_ev = spend_dice_card(state, cfg, seat, h, rng, log, n_ev)
+        n_ev = spend_dice_card(state, cfg, seat, h, streams, log, n_ev)
         state[S_FACE] = code - CHANGE_DIE
     return n_ev
 
 
 @njit(cache=True)
-def roll_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+def roll_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev):
     """Roll the die; the player may discard dice cards to change the result; apply it."""
-    effect = cfg[O.die_faces + randint(rng, cfg[O.die_sides])]
+    effect = cfg[O.die_faces + randint(streams[R_DIE], cfg[O.die_sides])]
     state[S_ROLL] = effect
     state[S_FACE] = effect
     n_ev = emit(log, n_ev, EV_ROLL, seat, effect)
-    n_ev = change_die(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
-    return apply_effect(state, cfg, seat, state[S_FACE], legal, seat_slot, fns, seat_params, rng, log, n_ev)
+    n_ev = change_die(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev)
+    return apply_effect(state, cfg, seat, state[S_FACE], legal, seat_slot, fns, seat_params, streams, log, n_ev)
 
 
 @njit(cache=True)
-def change_die_later(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+def change_die_later(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev):
     """Base game with ``dice_card_same_turn``: after the expedition's card step the die may be changed
     again (a card just taken included); the new face applies at once and a coin face turned away
     no longer pays (tools drawn and torches flipped stay)."""
     before = state[S_FACE]
-    n_ev = change_die(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+    n_ev = change_die(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev)
     if state[S_FACE] == before:
         return n_ev
     if before == EFFECT_COIN:
         state[S_COIN_BONUS] -= 1
-    return apply_effect(state, cfg, seat, state[S_FACE], legal, seat_slot, fns, seat_params, rng, log, n_ev)
+    return apply_effect(state, cfg, seat, state[S_FACE], legal, seat_slot, fns, seat_params, streams, log, n_ev)
 
 
 @njit(cache=True)
-def variant_card_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+def variant_card_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev):
     """No-dice variant, start of the turn: use dice cards (within the per-turn limit) or not."""
     while variant_card_open(state, cfg, seat):
         n = variant_effects(state, cfg, legal, 0)
         legal[n] = NO_CARD
-        code = ask(state, cfg, seat, PH_VARIANT_CARD, legal, n + 1, seat_slot, fns, seat_params, rng)
+        code = ask(state, cfg, seat, PH_VARIANT_CARD, legal, n + 1, seat_slot, fns, seat_params, streams)
         if code == NO_CARD:
             break
-        n_ev = use_variant_card(state, cfg, seat, code - USE_CARD, legal, seat_slot, fns, seat_params, rng, log,
+        n_ev = use_variant_card(state, cfg, seat, code - USE_CARD, legal, seat_slot, fns, seat_params, streams, log,
                                 n_ev)
     return n_ev
 
@@ -567,14 +575,14 @@ def complete(state, cfg, seat, slot, pay, log, n_ev):
 
 
 @njit(cache=True)
-def expedition(state, cfg, seat, code, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+def expedition(state, cfg, seat, code, legal, seat_slot, fns, seat_params, streams, log, n_ev):
     """Action b: take an expedition card, then complete discoveries while the player wants to."""
     base = P0 + seat * PB
     state[base + B_EXPEDITIONS] += 1
-    card, n_ev = take_card(state, cfg, seat, code, EV_TAKE_CARD, rng, log, n_ev)
+    card, n_ev = take_card(state, cfg, seat, code, EV_TAKE_CARD, streams, log, n_ev)
     variant = cfg[O.variant] == VAR_NO_DICE
     if not variant and cfg[O.dice_card_same_turn]:
-        n_ev = change_die_later(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+        n_ev = change_die_later(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev)
     if variant and cfg[O.variant_extra_dice_card]:
         n = 0
         for k in range(cfg[O.faceup_cards]):
@@ -585,9 +593,10 @@ def expedition(state, cfg, seat, code, legal, seat_slot, fns, seat_params, rng, 
         if n > 0:
             legal[n] = NO_EXTRA
             n += 1
-            pick = ask(state, cfg, seat, PH_EXTRA_DICE, legal, n, seat_slot, fns, seat_params, rng)
+            pick = ask(state, cfg, seat, PH_EXTRA_DICE, legal, n, seat_slot, fns, seat_params, streams)
             if pick != NO_EXTRA:
-                c, n_ev = take_card(state, cfg, seat, TAKE_FACEUP + pick - EXTRA_DICE, EV_EXTRA_DICE, rng, log, n_ev)
+                c, n_ev = take_card(state, cfg, seat, TAKE_FACEUP + pick - EXTRA_DICE, EV_EXTRA_DICE, streams, log,
+                                    n_ev)
     cards_now = variant and cfg[O.variant_card_timing] == TIMING_ANY
     while True:
         n = completion_choices(state, cfg, seat, legal)
@@ -597,11 +606,11 @@ def expedition(state, cfg, seat, code, legal, seat_slot, fns, seat_params, rng, 
             break
         legal[n] = STOP
         n += 1
-        pick = ask(state, cfg, seat, PH_COMPLETE, legal, n, seat_slot, fns, seat_params, rng)
+        pick = ask(state, cfg, seat, PH_COMPLETE, legal, n, seat_slot, fns, seat_params, streams)
         if pick == STOP:
             break
         if pick >= USE_CARD:
-            n_ev = use_variant_card(state, cfg, seat, pick - USE_CARD, legal, seat_slot, fns, seat_params, rng,
+            n_ev = use_variant_card(state, cfg, seat, pick - USE_CARD, legal, seat_slot, fns, seat_params, streams,
                                     log, n_ev)
         else:
             n_ev = complete(state, cfg, seat, (pick - COMPLETE) // 5, (pick - COMPLETE) % 5, log, n_ev)
@@ -636,7 +645,7 @@ def action_choices(state, cfg, legal):
 
 
 @njit(cache=True)
-def play_turn(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+def play_turn(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev):
     """One turn: the die (or the variant's dice cards), then one action."""
     base = P0 + seat * PB
     state[S_CUR] = seat
@@ -647,15 +656,15 @@ def play_turn(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_
     state[S_CARDS_TURN] = 0
     n_ev = emit(log, n_ev, EV_TURN, seat, state[S_ROUND])
     if cfg[O.variant] == VAR_NO_DICE:
-        n_ev = variant_card_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+        n_ev = variant_card_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev)
     else:
-        n_ev = roll_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+        n_ev = roll_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev)
     n = action_choices(state, cfg, legal)
-    code = ask(state, cfg, seat, PH_ACTION, legal, n, seat_slot, fns, seat_params, rng)
+    code = ask(state, cfg, seat, PH_ACTION, legal, n, seat_slot, fns, seat_params, streams)
     if code < TAKE_FACEUP:
-        n_ev = prepare(state, cfg, seat, code - PREPARE, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+        n_ev = prepare(state, cfg, seat, code - PREPARE, legal, seat_slot, fns, seat_params, streams, log, n_ev)
     else:
-        n_ev = expedition(state, cfg, seat, code, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+        n_ev = expedition(state, cfg, seat, code, legal, seat_slot, fns, seat_params, streams, log, n_ev)
     bonus = state[S_COIN_BONUS] * state[S_DONE_TURN] * cfg[O.die_coin_points]
     if bonus > 0:
         state[base + B_DIE_PTS] += bonus
@@ -666,7 +675,7 @@ def play_turn(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_
 
 # ---- setup, end and scoring ----------------------------------------------------------------------
 @njit(cache=True)
-def setup(state, cfg, n_players, rng, log, n_ev):
+def setup(state, cfg, n_players, streams, log, n_ev):
     """Boards and lit torches, the shuffled tile stack and 4 HQ columns, the bag, the card row."""
     state[:] = 0
     state[S_PLAYERS] = n_players
@@ -682,8 +691,8 @@ def setup(state, cfg, n_players, rng, log, n_ev):
     for i in range(MAX_CARDS):
         state[S_DECK + i] = i if i < n_cards else -1
         state[S_REMOVED + i] = -1
-    shuffle(rng, state[S_STACK:S_STACK + n_tiles], n_tiles)
-    shuffle(rng, state[S_DECK:S_DECK + n_cards], n_cards)
+    shuffle(streams[R_TILES], state[S_STACK:S_STACK + n_tiles], n_tiles)
+    shuffle(streams[R_DECK], state[S_DECK:S_DECK + n_cards], n_cards)
     state[S_STACK_N] = n_tiles
     state[S_DECK_N] = n_cards
     for t in range(N_TOOL_TYPES):
@@ -700,7 +709,7 @@ def setup(state, cfg, n_players, rng, log, n_ev):
         if not (used >> b) & 1:
             pool[m] = b
             m += 1
-    shuffle(rng, pool, m)
+    shuffle(streams[R_BOARDS], pool, m)
     k = 0
     for p in range(n_players):
         base = P0 + p * PB
@@ -720,10 +729,10 @@ def setup(state, cfg, n_players, rng, log, n_ev):
         n_ev = emit(log, n_ev, EV_BOARD, p, state[base + B_BOARD],
                     cfg[O.expertise + state[base + B_BOARD] * cfg[O.expertise_tools]])
     for col in range(N_COLUMNS):
-        n_ev = refill_column(state, cfg, col, rng, log, n_ev)
+        n_ev = refill_column(state, cfg, col, streams, log, n_ev)
     for k in range(4):
         state[S_FACEUP + k] = -1
-    return refill_row(state, cfg, rng, log, n_ev)
+    return refill_row(state, cfg, streams, log, n_ev)
 
 
 @njit(cache=True)
@@ -862,14 +871,14 @@ def check_invariants(state, cfg):
 
 
 @njit(cache=True)
-def play_rounds(state, cfg, legal, seat_slot, fns, seat_params, rng, log, n_ev, checked, errors):
+def play_rounds(state, cfg, legal, seat_slot, fns, seat_params, streams, log, n_ev, checked, errors):
     """Rounds from the start player (seat 0) until the end has been triggered; the triggering round
     is finished, so everyone has had the same number of turns. With ``checked`` the invariants are
     verified after every turn and the first failure is written to ``errors`` (code, round, seat)."""
     n_players = state[S_PLAYERS]
     while True:
         for p in range(n_players):
-            n_ev = play_turn(state, cfg, p, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+            n_ev = play_turn(state, cfg, p, legal, seat_slot, fns, seat_params, streams, log, n_ev)
             if checked and errors[0] == 0:
                 code = check_invariants(state, cfg)
                 if code != 0:
@@ -933,11 +942,10 @@ def write_rows(state, cfg, rows):
 
 @njit(PLAY_SIGNATURE, cache=True)
 def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
-    rng = streams[0]  # one stream for all chance and every strategy, until the game names its purposes
     state = np.zeros(STATE_SIZE, dtype=np.int32)
     legal = np.zeros(MAX_CHOICES, dtype=np.int32)
-    n_ev = setup(state, cfg, n_players, rng, log, 0)
-    n_ev = play_rounds(state, cfg, legal, seat_slot, fns, seat_params, rng, log, n_ev, False, legal)
+    n_ev = setup(state, cfg, n_players, streams, log, 0)
+    n_ev = play_rounds(state, cfg, legal, seat_slot, fns, seat_params, streams, log, n_ev, False, legal)
     n_ev = emit(log, n_ev, EV_END, state[S_END_REASON], state[S_ROUND], state[S_TRIGGER])
     n_ev = final_scoring(state, cfg, log, n_ev)
     write_rows(state, cfg, rows)
@@ -949,12 +957,12 @@ def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
 
 
 CHECKED_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64[::1],
-                                 types.UniTuple(DECIDE_TYPE, MAX_SEATS), types.float64[:, ::1], types.uint64[::1],
+                                 types.UniTuple(DECIDE_TYPE, MAX_SEATS), types.float64[:, ::1], types.uint64[:, ::1],
                                  types.int32[::1], types.int32[::1])
 
 
 @njit(CHECKED_SIGNATURE, cache=True)
-def play_checked(cfg, n_players, seat_slot, fns, seat_params, rng, state, errors):
+def play_checked(cfg, n_players, seat_slot, fns, seat_params, streams, state, errors):
     """A whole game like :func:`play_game`, checking the invariants after setup and every turn.
 
     ``state`` is filled with the final state; ``errors`` gets (code, round, seat) of the first
@@ -963,11 +971,11 @@ def play_checked(cfg, n_players, seat_slot, fns, seat_params, rng, state, errors
     legal = np.zeros(MAX_CHOICES, dtype=np.int32)
     log = np.zeros((0, 8), dtype=np.int32)
     errors[:] = 0
-    setup(state, cfg, n_players, rng, log, np.int64(0))
+    setup(state, cfg, n_players, streams, log, np.int64(0))
     code = check_invariants(state, cfg)
     if code != 0:
         errors[0] = code
-    play_rounds(state, cfg, legal, seat_slot, fns, seat_params, rng, log, 0, True, errors)
+    play_rounds(state, cfg, legal, seat_slot, fns, seat_params, streams, log, 0, True, errors)
     final_scoring(state, cfg, log, 0)
     if errors[0] == 0:
         code = check_invariants(state, cfg)

@@ -134,3 +134,16 @@ NO_TORCH = 4
 MAX_CHOICES = 32
 
 END_RUNNING, END_SIXTH, END_STACK, END_GUARD, END_DECK = 0, 1, 2, 3, 4
+
+# Chance streams by purpose (rows of the kernel's ``streams``; GameSpec.chance_streams names them in
+# this order). Each source of chance draws only from its own row, so a rule, variant or strategy that
+# changes how many draws one source makes leaves every other source's sequence as it was.
+R_TILES = 0       # the tile stack: its shuffle at setup, and every reshuffle of the discard pile into it
+R_DECK = 1        # the expedition deck: its shuffle at setup, and its rebuild under empty_deck_rule=reshuffle
+R_REINSERT = 2    # where a spent dice card goes back into the deck (no-dice variant, used_dice_cards=reshuffled)
+R_BOARDS = 3      # the character boards of the seats without a fixed one
+R_HQ_TOOLS = 4    # the tools drawn from the bag onto a refilled HQ column
+R_DRAW_TOOLS = 5  # the tools a player draws from the bag (the die's tool face, a variant dice card)
+R_DIE = 6         # the die roll at the start of a turn (none in the no-dice variant)
+CHANCE_STREAMS = ("tile stack", "expedition deck", "dice card reinsertion", "boards", "HQ column tools",
+                  "player tool draws", "die")
