@@ -2,7 +2,7 @@
 import numpy as np
 
 from simlab.core.kernel import MAX_SEATS
-from simlab.core.rng import root_key, seed_stream
+from simlab.core.rng import N_STREAMS, root_key, seed_streams
 from simlab.core.strategy import MAX_STRATEGY_PARAMS, StrategyParam, get_strategy, strategy
 from simlab.games.loot_island import rules
 from simlab.games.loot_island.components import PARAMS, PER_COLOUR
@@ -46,10 +46,10 @@ class Game:
         self.values = PARAMS.resolve(overrides)
         self.cfg = PARAMS.pack(self.values)
         self.n = n
-        self.rng = np.zeros(4, dtype=np.uint64)
-        seed_stream(root_key(seed), 0, self.rng)
+        self.streams = np.zeros((N_STREAMS, 4), dtype=np.uint64)
+        seed_streams(root_key(seed), 0, self.streams)
         self.state = np.zeros(STATE_SIZE, dtype=np.int32)
-        rules.setup(self.state, self.cfg, n, self.rng)
+        rules.setup(self.state, self.cfg, n, self.streams)
         strat = get_strategy("loot-island", strategy_name)
         self.fns = tuple([strat.decide] * MAX_SEATS)
         self.sp = np.full((MAX_SEATS, MAX_STRATEGY_PARAMS), -1.0)
@@ -67,7 +67,7 @@ class Game:
             self.sp[seat, k] = c
 
     def run(self, op, a=0, b=0, c=0, d=0):
-        return rules.step(self.state, self.cfg, self.seat_slot, self.fns, self.sp, self.rng, self.legal, self.log,
+        return rules.step(self.state, self.cfg, self.seat_slot, self.fns, self.sp, self.streams, self.legal, self.log,
                           op, a, b, c, d)
 
     # --- building a state by hand ---

@@ -94,7 +94,7 @@ def test_rule_map_deck_reshuffles_discards_when_empty():
     for j in range(2, 88):
         m = int(s[S_MDRAW + j])
         rules.discard_map(s, m)
-    got = rules.draw_map(s, g.rng, 0, 5)
+    got = rules.draw_map(s, g.streams, 0, 5)
     assert got == 5 and g.at(S_MDISC_N) == 0 and g.at(S_MDRAW_N) == 88 - 5
     assert g.check() == 0
 
@@ -104,7 +104,7 @@ def test_rule_map_deck_exhausted_draws_what_there_is():
     s = g.state
     for m in range(88):
         g.give(0, m) if s[S_MLOC + m] == 0 else None
-    assert rules.draw_map(s, g.rng, 1, 2) == 0 and g.at(B_HAND_N, 1) == 0
+    assert rules.draw_map(s, g.streams, 1, 2) == 0 and g.at(B_HAND_N, 1) == 0
 
 
 def test_rule_treasure_deck_reshuffles_then_runs_dry_and_flags_game_end():
@@ -118,7 +118,7 @@ def test_rule_treasure_deck_reshuffles_then_runs_dry_and_flags_game_end():
     s[S_TDISC_N] = n - 1
     s[S_TDECK_N] = 1
     assert g.check() == 0
-    assert rules.reveal_treasures(s, g.rng, 3, T_REVEAL) == 3  # 1 left + reshuffled discards
+    assert rules.reveal_treasures(s, g.streams, 3, T_REVEAL) == 3  # 1 left + reshuffled discards
     assert g.at(S_TDISC_N) == 0 and g.at(S_DECKOUT) == 0 and g.at(S_TDECK_N) == n - 3
     for j in range(3):
         s[S_TLOC + int(s[S_REVEAL + j])] = T_KEPT + 0
@@ -127,7 +127,7 @@ def test_rule_treasure_deck_reshuffles_then_runs_dry_and_flags_game_end():
     for j in range(left - 1):
         s[S_TLOC + int(s[S_TDECK + j + 1])] = T_KEPT + 0
     s[S_TDECK_N] = 1
-    assert rules.reveal_treasures(s, g.rng, 2, T_REVEAL) == 1
+    assert rules.reveal_treasures(s, g.streams, 2, T_REVEAL) == 1
     assert g.at(S_DECKOUT) == 1
 
 

@@ -1,6 +1,7 @@
 """Loot Island strategies: what the shipped heuristics read from the face-up variants."""
 import numpy as np
 from loot_island_helpers import Game, card
+from simlab.core.rng import STRATEGY_STREAM
 from simlab.core.strategy import get_strategy
 from simlab.games.loot_island import rules
 from simlab.games.loot_island.components import EV_B1, EV_B5, EV_B6, EV_B7, EV_B8
@@ -21,7 +22,7 @@ def collector_action(events_face_up):
     n = rules.action_choices(s, g.cfg, 0, g.legal)
     s[S_DKIND] = D_ACTION
     st = get_strategy("loot-island", "collector")
-    i = st.decide(s, g.cfg, 0, g.legal, n, st.vector({}), g.rng)
+    i = st.decide(s, g.cfg, 0, g.legal, n, st.vector({}), g.streams[STRATEGY_STREAM])
     return int(g.legal[i])
 
 

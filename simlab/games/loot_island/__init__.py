@@ -4,6 +4,7 @@ from simlab.core.game import Column, GameSpec
 
 from . import rules
 from .components import PARAMS, TYPE_NAMES
+from .state import CHANCE_STREAMS
 from .trace import narrate
 
 
@@ -91,4 +92,5 @@ GAME = GameSpec(
     rules_file="docs/rules/loot_island.md",
     bench_players=(4, 2),
     eliminated_column="eliminated",
+    chance_streams=CHANCE_STREAMS,
 )

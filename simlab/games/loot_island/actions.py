@@ -101,7 +101,7 @@ def action_choices(state, cfg, p, legal):
 
 
 @njit(cache=True)
-def place_compass(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, reason):
+def place_compass(state, cfg, seat_slot, fns, sp, streams, legal, log, p, h, landing, reason):
     """Put ``h``'s compass on top at ``landing``: from the supply, else moved from another landing."""
     base = P0 + h * PB
     limit_ok = event_now(state, cfg) != EV_B4 or on_island(state, cfg, h) < 2
@@ -116,7 +116,7 @@ def place_compass(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing
             legal[n] = l2
             n += 1
     set_ctx(state, landing, 1 if is_allen(state, h) else 0)
-    src = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_SOURCE, n)
+    src = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_SOURCE, n)
     pull_compass(state, src, h)
     push_compass(state, landing, h)
     log_ev(state, log, EV_COMPASS, h, landing, src, reason)
@@ -136,7 +136,7 @@ def discard_amount(state, cfg):
 
 
 @njit(cache=True)
-def landing_effect(state, cfg, rng, log, landing, sym):
+def landing_effect(state, cfg, streams, log, landing, sym):
     """A played card's draw or discard symbol: every human with a compass there gets it."""
     base = lb(landing)
     for k in range(state[base + L_NCOMP]):
@@ -144,7 +144,7 @@ def landing_effect(state, cfg, rng, log, landing, sym):
         if is_allen(state, q):
             continue
         if sym == SYM_DRAW:
-            got = draw_map(state, rng, q, 1)
+            got = draw_map(state, streams, q, 1)
             log_ev(state, log, EV_EFFECT, FX_DRAW, q, got)
         else:
             d = drop_curses(state, q, discard_amount(state, cfg))
@@ -206,7 +206,7 @@ def copy_choices(state, cfg, landing, legal):
 
 
 @njit(cache=True)
-def place_one_card(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, m):
+def place_one_card(state, cfg, seat_slot, fns, sp, streams, legal, log, p, h, landing, m):
     """Place one card of a play and carry out its effect (the two placements of a 1 included)."""
     v = card_value(cfg, m)
     if v == 1 and not last_is_one(state, cfg, landing):
@@ -218,9 +218,9 @@ def place_one_card(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landin
         if n == 1:
             return
         set_ctx(state, landing, 1 if is_allen(state, h) else 0)
-        sym = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_COPY, n)
+        sym = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_COPY, n)
         if sym == SYM_DRAW:
-            got = draw_map(state, rng, p, 1)
+            got = draw_map(state, streams, p, 1)
             log_ev(state, log, EV_EFFECT, FX_COPY_DRAW, p, got)
         elif sym == SYM_DISCARD:
             d = drop_curses(state, p, discard_amount(state, cfg))
@@ -235,14 +235,14 @@ def place_one_card(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landin
         return
     s = card_symbol(cfg, m)
     if s == SYM_DRAW or s == SYM_DISCARD:
-        landing_effect(state, cfg, rng, log, landing, s)
+        landing_effect(state, cfg, streams, log, landing, s)
 
 
 @njit(cache=True)
-def play_cards(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, c):
+def play_cards(state, cfg, seat_slot, fns, sp, streams, legal, log, p, h, landing, c):
     """Seat ``p`` plays cards of colour ``c`` from ``h``'s hand (``h`` = p, or Allen) to ``landing``."""
     if compass_pos(state, landing, h) < 0:
-        place_compass(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, CW_PLAY)
+        place_compass(state, cfg, seat_slot, fns, sp, streams, legal, log, p, h, landing, CW_PLAY)
     state[S_STAGE_N] = 0
     while True:  # choose the cards one at a time; the set goes down in ascending order
         n = 0
@@ -262,7 +262,7 @@ def play_cards(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, c
         if n == 0:
             break
         set_ctx(state, landing, c, 1 if is_allen(state, h) else 0, state[S_STAGE_N])
-        code = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_CARD, n)
+        code = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_CARD, n)
         if code == STOP:
             break
         state[S_STAGE + state[S_STAGE_N]] = code
@@ -276,7 +276,7 @@ def play_cards(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, c
     order.sort()
     log_ev(state, log, EV_PLAY, p, h, landing, c, k)
     for j in range(k):
-        place_one_card(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, order[j] % 256)
+        place_one_card(state, cfg, seat_slot, fns, sp, streams, legal, log, p, h, landing, order[j] % 256)
     state[P0 + h * PB + B_PLAYED] += k
     if is_allen(state, h):
         state[P0 + p * PB + B_ALLEN_USES] += 1
@@ -284,7 +284,7 @@ def play_cards(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, c
 
 
 @njit(cache=True)
-def do_pass(state, cfg, seat_slot, fns, sp, rng, legal, log, p, order):
+def do_pass(state, cfg, seat_slot, fns, sp, streams, legal, log, p, order):
     """Seat ``p`` passes: the first passer takes the start tile (B8: the others take 2 cubes);
     under A2 the passer must take and keep one of the face-up treasures."""
     base = P0 + p * PB
@@ -309,7 +309,7 @@ def do_pass(state, cfg, seat_slot, fns, sp, rng, legal, log, p, order):
             legal[n] = state[S_A2 + j]
             n += 1
         set_ctx(state, 0)
-        t = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_A2, n)
+        t = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_A2, n)
         remove_from_row(state, S_A2, S_A2_N, t)
         state[base + B_TAKEN] += 1
         keep_treasure(state, cfg, p, t)
@@ -317,7 +317,7 @@ def do_pass(state, cfg, seat_slot, fns, sp, rng, legal, log, p, order):
 
 
 @njit(cache=True)
-def phase2(state, cfg, seat_slot, fns, sp, rng, legal, log):
+def phase2(state, cfg, seat_slot, fns, sp, streams, legal, log):
     """Actions: from the start player clockwise until everyone has passed."""
     state[S_PHASE] = PH_ACTION
     n = state[S_PLAYERS]
@@ -326,7 +326,7 @@ def phase2(state, cfg, seat_slot, fns, sp, rng, legal, log):
     for p in range(n):
         state[P0 + p * PB + B_PASSED] = 0
     if event_now(state, cfg) == EV_B4:
-        b4_returns(state, cfg, seat_slot, fns, sp, rng, legal, log)
+        b4_returns(state, cfg, seat_slot, fns, sp, streams, legal, log)
     first = state[S_START]
     passed = 0
     turns = 0
@@ -343,18 +343,18 @@ def phase2(state, cfg, seat_slot, fns, sp, rng, legal, log):
         while True:  # one turn (B9: the islet user passes right after)
             m = action_choices(state, cfg, p, legal)
             set_ctx(state, 0)
-            code = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_ACTION, m)
+            code = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_ACTION, m)
             if code == PASS:
-                do_pass(state, cfg, seat_slot, fns, sp, rng, legal, log, p, passed)
+                do_pass(state, cfg, seat_slot, fns, sp, streams, legal, log, p, passed)
                 passed += 1
                 break
             h = p if (code < PLAY_ALLEN or (ISLET_OWN <= code < ISLET_ALLEN)) else n
             if code < ISLET_OWN:
                 x = (code - PLAY_OWN) % 100
-                play_cards(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, x // 4, x % 4)
+                play_cards(state, cfg, seat_slot, fns, sp, streams, legal, log, p, h, x // 4, x % 4)
             else:
                 x = (code - ISLET_OWN) % 100
-                use_islet(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, x // 4, x % 4)
+                use_islet(state, cfg, seat_slot, fns, sp, streams, legal, log, p, h, x // 4, x % 4)
             if cfg[O.debug_checks]:
                 err = check_invariants(state, cfg)
                 if err != 0:

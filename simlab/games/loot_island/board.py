@@ -8,18 +8,18 @@ counter-clockwise (-1) it points at coast ``c - 1`` and moves to ``c - 1``. So e
 ship 180 degrees) makes the bow point at the coast explored last round, as the rulebook says. The
 landing "nearest the bow" of an explored coast is the first one met in the ship's direction.
 
-Conventions for the many helpers: ``G``-style argument runs ``state, cfg, seat_slot, fns, sp, rng,
-legal, log`` are passed through to every function that may ask a strategy or write a trace event.
+Conventions for the many helpers: ``G``-style argument runs ``state, cfg, seat_slot, fns, sp, streams,
+legal, log`` (``streams``: the random streams by purpose, rows R_* of state.py) are passed through to every function that may ask a strategy or write a trace event.
 Allen (2 players) is actor ``n``; his choices are made by the human whose turn it is.
 """
 from numba import njit
 
 from simlab.core.kernel import emit, legal_index
-from simlab.core.rng import shuffle
+from simlab.core.rng import STRATEGY_STREAM, shuffle
 
 from .components import O, PER_COLOUR, T_AMULET, T_CROWN
 from .state import (B_CROSSES, B_CUBES_GONE, B_CUBES_TAKEN, B_CURSES, B_HAND_N, B_KEPT, B_SUPPLY, B_TAKEN, B_TDISCARDED,
-                    B_TYPES, D_KEEP, L0, L_COMP, L_NCOMP, LB, M_COL, M_DISC, M_DRAW, M_HAND, P0, PB, PH_FINAL, S_A2,
+                    B_TYPES, D_KEEP, L0, L_COMP, L_NCOMP, LB, M_COL, M_DISC, M_DRAW, M_HAND, P0, PB, PH_FINAL, R_MAP, R_TREASURE, S_A2,
                     S_A2_N, S_ALLEN, S_ALLEN_CROSSES, S_CORNER, S_DCTX, S_DECKOUT, S_DKIND, S_EVENT, S_FACING, S_MDISC,
                     S_MDISC_N, S_MDRAW, S_MDRAW_N, S_MLOC, S_NEV, S_PHASE, S_PLAYERS, S_REVEAL, S_REVEAL_N, S_TDECK,
                     S_TDECK_N, S_TDISC, S_TDISC_N, S_TLOC, S_TURN, T_A2, T_DECK, T_DISC, T_KEPT)
@@ -196,14 +196,24 @@ def reshuffle(state, rng, pile, pile_n, deck, deck_n, loc, at):
 
 
 @njit(cache=True)
-def draw_map(state, rng, a, k):
-    """Draw ``k`` map cards into ``a``'s hand, reshuffling the discards when the pile runs out."""
+def draw_map(state, streams, a, k):
+    """Draw ``k`` map cards into ``a``'s hand, reshuffling the discards when the pile runs out.
+
+    Allen draws from the bottom of the face-down pile, the players from the top. Nobody knows the
+    pile's order, so this is the same game in law; but the players' k-th card no longer depends on
+    how many cards Allen drew, so the same deal with Allen on and off gives the players the same
+    cards until their own draws differ or the pile is reshuffled (common random numbers).
+    """
     got = 0
     for _ in range(k):
-        if state[S_MDRAW_N] == 0 and reshuffle(state, rng, S_MDISC, S_MDISC_N, S_MDRAW, S_MDRAW_N, S_MLOC, M_DRAW) == 0:
+        if state[S_MDRAW_N] == 0 and reshuffle(state, streams[R_MAP], S_MDISC, S_MDISC_N, S_MDRAW, S_MDRAW_N, S_MLOC,
+                                               M_DRAW) == 0:
             return got
         n = state[S_MDRAW_N] - 1
         m = state[S_MDRAW + n]
+        if is_allen(state, a):
+            m = state[S_MDRAW]
+            state[S_MDRAW:S_MDRAW + n] = state[S_MDRAW + 1:S_MDRAW + n + 1].copy()
         state[S_MDRAW_N] = n
         state[S_MLOC + m] = M_HAND + a
         state[P0 + a * PB + B_HAND_N] += 1
@@ -224,7 +234,7 @@ def discard_map(state, m):
 
 
 @njit(cache=True)
-def reveal_treasures(state, rng, k, dest):
+def reveal_treasures(state, streams, k, dest):
     """Reveal ``k`` treasures onto the reveal row (T_REVEAL) or event A2's row (T_A2).
 
     When the deck runs dry the discards are shuffled into a new deck; if that is still not enough
@@ -233,7 +243,7 @@ def reveal_treasures(state, rng, k, dest):
     """
     got = 0
     for _ in range(k):
-        if state[S_TDECK_N] == 0 and reshuffle(state, rng, S_TDISC, S_TDISC_N, S_TDECK, S_TDECK_N, S_TLOC, T_DECK) == 0:
+        if state[S_TDECK_N] == 0 and reshuffle(state, streams[R_TREASURE], S_TDISC, S_TDISC_N, S_TDECK, S_TDECK_N, S_TLOC, T_DECK) == 0:
             state[S_DECKOUT] = 1
             return got
         n = state[S_TDECK_N] - 1
@@ -302,7 +312,7 @@ def allen_choice(state, cfg):
 
 
 @njit(cache=True)
-def ask(state, cfg, seat_slot, fns, sp, rng, legal, seat, kind, n):
+def ask(state, cfg, seat_slot, fns, sp, streams, legal, seat, kind, n):
     """Let ``seat``'s strategy pick one of ``legal[:n]`` for a decision of ``kind``; returns the code."""
     state[S_DKIND] = kind
     state[S_TURN] = seat
@@ -311,7 +321,7 @@ def ask(state, cfg, seat_slot, fns, sp, rng, legal, seat, kind, n):
     if n < 1:
         raise ValueError("a decision with no legal choice")
     slot = seat_slot[seat]
-    i = fns[slot](state, cfg, seat, legal, n, sp[slot], rng)
+    i = fns[slot](state, cfg, seat, legal, n, sp[slot], streams[STRATEGY_STREAM + slot])
     i = legal_index(i, n, seat, slot)
     return legal[i]
 
@@ -325,7 +335,7 @@ def set_ctx(state, a, b=0, c=0, d=0):
 
 
 @njit(cache=True)
-def take_one(state, cfg, seat_slot, fns, sp, rng, legal, log, a, t, may_discard, source):
+def take_one(state, cfg, seat_slot, fns, sp, streams, legal, log, a, t, may_discard, source):
     """Actor ``a`` has taken treasure ``t``: keep it or discard it (Allen keeps crowns only)."""
     base = P0 + a * PB
     state[base + B_TAKEN] += 1
@@ -338,7 +348,7 @@ def take_one(state, cfg, seat_slot, fns, sp, rng, legal, log, a, t, may_discard,
         if may_discard:
             legal[1] = 0
             n = 2
-        keep = ask(state, cfg, seat_slot, fns, sp, rng, legal, a, D_KEEP, n)
+        keep = ask(state, cfg, seat_slot, fns, sp, streams, legal, a, D_KEEP, n)
     if keep == 1:
         keep_treasure(state, cfg, a, t)
     else:

@@ -13,12 +13,12 @@ from .board import (CW_B4, EV_A1_DRAW, EV_A2_REVEAL, EV_COMPASS, EV_EVENT, EV_IS
                     ask, compass_pos, current_coast, draw_map, log_ev, move_ship, n_actors, on_island, pull_compass,
                     reveal_treasures, set_ctx, take_curses)
 from .components import EV_A1, EV_A2, EV_B1, EV_B2, EV_B3, N_ISLET, O
-from .state import (B_A1, B_SUPPLY, D_A1, D_B4, ISLET_DOWN, ISLET_UP, P0, PB, S_A2, S_A2_N, S_ALLEN, S_CORNER, S_EVENT,
+from .state import (B_A1, B_SUPPLY, D_A1, D_B4, ISLET_DOWN, ISLET_UP, P0, PB, R_ISLET_FLIP, S_A2, S_A2_N, S_ALLEN, S_CORNER, S_EVENT,
                     S_EVENT_SEQ, S_EVENTS_SEEN, S_FACING, S_ISLET, S_PLAYERS, S_ROUND, S_START, T_A2)
 
 
 @njit(cache=True)
-def start_event(state, cfg, seat_slot, fns, sp, rng, legal, log):
+def start_event(state, cfg, seat_slot, fns, sp, streams, legal, log):
     """Reveal this round's event and carry out its immediate part (A1, A2, B1, B2, B3)."""
     r = state[S_ROUND]
     e = state[S_EVENT_SEQ + r - 1]
@@ -34,14 +34,14 @@ def start_event(state, cfg, seat_slot, fns, sp, rng, legal, log):
             legal[0] = 0
             legal[1] = 1
             set_ctx(state, 0)
-            if ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_A1, 2) == 1:
-                draw_map(state, rng, p, 2)
+            if ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_A1, 2) == 1:
+                draw_map(state, streams, p, 2)
                 take_curses(state, p, 2)
                 state[P0 + p * PB + B_A1] = 1
                 log_ev(state, log, EV_A1_DRAW, p)
     elif e == EV_A2:
         k = n + (1 if (state[S_ALLEN] and cfg[O.a2_count_allen]) else 0)
-        reveal_treasures(state, rng, k, T_A2)
+        reveal_treasures(state, streams, k, T_A2)
         for j in range(state[S_A2_N]):
             log_ev(state, log, EV_A2_REVEAL, state[S_A2 + j])
     elif e == EV_B1:
@@ -55,7 +55,7 @@ def start_event(state, cfg, seat_slot, fns, sp, rng, legal, log):
             if state[S_ISLET + i] == ISLET_UP:
                 k += 1
         if k > 0:
-            pick = randint(rng, k)
+            pick = randint(streams[R_ISLET_FLIP], k)
             for i in range(N_ISLET):
                 if state[S_ISLET + i] == ISLET_UP:
                     if pick == 0:
@@ -66,7 +66,7 @@ def start_event(state, cfg, seat_slot, fns, sp, rng, legal, log):
 
 
 @njit(cache=True)
-def b4_returns(state, cfg, seat_slot, fns, sp, rng, legal, log):
+def b4_returns(state, cfg, seat_slot, fns, sp, streams, legal, log):
     """Event B4: anyone with 3 compasses on the island takes one back (Allen's by the start player)."""
     n = state[S_PLAYERS]
     for k in range(n_actors(state)):
@@ -79,7 +79,7 @@ def b4_returns(state, cfg, seat_slot, fns, sp, rng, legal, log):
                     m += 1
             set_ctx(state, a)
             decider = a if a < n else state[S_START]
-            landing = ask(state, cfg, seat_slot, fns, sp, rng, legal, decider, D_B4, m)
+            landing = ask(state, cfg, seat_slot, fns, sp, streams, legal, decider, D_B4, m)
             pull_compass(state, landing, a)
             state[P0 + a * PB + B_SUPPLY] += 1
             log_ev(state, log, EV_COMPASS, a, landing, -1, CW_B4)

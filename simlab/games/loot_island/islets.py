@@ -13,7 +13,7 @@ from .state import (B_ALLEN_USES, B_ISLETS, B_SUPPLY, D_DO, D_PAY, D_SOURCE, D_T
 
 
 @njit(cache=True)
-def use_islet(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, i, c):
+def use_islet(state, cfg, seat_slot, fns, sp, streams, legal, log, p, h, i, c):
     """Seat ``p`` pays with ``h``'s cards, flips islet ``i`` and may carry out its action."""
     e = event_now(state, cfg)
     allen = is_allen(state, h)
@@ -26,7 +26,7 @@ def use_islet(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, i, c):
                 legal[n] = m
                 n += 1
         set_ctx(state, i, colour, 1 if allen else 0)
-        m = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_PAY, n)
+        m = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_PAY, n)
         discard_map(state, m)
     if e == EV_A3 and (not allen or cfg[O.a3_with_allen] == A3_ACTOR):
         # the acting player uses the islet, also with Allen's cards (as under B9); Allen never takes cubes
@@ -46,7 +46,7 @@ def use_islet(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, i, c):
         result = drop_curses(state, h, value)
     elif action == I_DRAW2:
         if not allen:  # Allen never draws in phase 2
-            result = draw_map(state, rng, h, value)
+            result = draw_map(state, streams, h, value)
     elif action == I_BOTTOM or action == I_MOVE:
         n = 0
         for landing in range(8):
@@ -64,7 +64,7 @@ def use_islet(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, i, c):
         legal[n] = SKIP
         n += 1
         set_ctx(state, i, action, 1 if allen else 0)
-        target = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_TARGET, n)
+        target = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_TARGET, n)
         result = target
         if target != SKIP:
             if action == I_BOTTOM:
@@ -83,7 +83,7 @@ def use_islet(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, i, c):
                         legal[n] = l2
                         n += 1
                 set_ctx(state, target, 1 if allen else 0)
-                src = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_SOURCE, n)
+                src = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_SOURCE, n)
                 if src == SUPPLY:
                     state[base + B_SUPPLY] -= 1
                 else:
@@ -94,18 +94,18 @@ def use_islet(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, i, c):
         legal[0] = 1
         legal[1] = 0
         set_ctx(state, i, action, 1 if allen else 0)
-        result = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_DO, 2)
+        result = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_DO, 2)
         if result == 1:
             if action == I_SHIP:
                 move_ship(state, log, SHIP_ISLET)
             else:
                 take_curses(state, h, value)
-                got = reveal_treasures(state, rng, 1, T_REVEAL)
+                got = reveal_treasures(state, streams, 1, T_REVEAL)
                 if got == 1:
                     t = state[S_REVEAL]
                     state[S_REVEAL_N] = 0
                     state[S_REVEAL] = 0
-                    take_one(state, cfg, seat_slot, fns, sp, rng, legal, log, h, t, True, TAKE_ISLET)
+                    take_one(state, cfg, seat_slot, fns, sp, streams, legal, log, h, t, True, TAKE_ISLET)
     log_ev(state, log, EV_ISLET_RESULT, h, action, result)
     if e == EV_B9:
         state[S_MUST_PASS] = 1

@@ -12,7 +12,7 @@ from .state import (B_LOOT_TURNS, B_SUPPLY, D_PICK, L_CARDS, L_CHESTS, L_COLOUR,
 
 
 @njit(cache=True)
-def distribute(state, cfg, seat_slot, fns, sp, rng, legal, log, landing, big):
+def distribute(state, cfg, seat_slot, fns, sp, streams, legal, log, landing, big):
     """Hand out the revealed treasures in compass order (bottom first; B13 top first)."""
     base = lb(landing)
     nc = state[base + L_NCOMP]
@@ -42,17 +42,17 @@ def distribute(state, cfg, seat_slot, fns, sp, rng, legal, log, landing, big):
                     legal[n] = state[S_REVEAL + j]
                     n += 1
                 set_ctx(state, landing, 1 if big else 0)
-                t = ask(state, cfg, seat_slot, fns, sp, rng, legal, a, D_PICK, n)
+                t = ask(state, cfg, seat_slot, fns, sp, streams, legal, a, D_PICK, n)
             remove_from_row(state, S_REVEAL, S_REVEAL_N, t)
             got_any[a] = 1
-            take_one(state, cfg, seat_slot, fns, sp, rng, legal, log, a, t, True, TAKE_LOOT)
+            take_one(state, cfg, seat_slot, fns, sp, streams, legal, log, a, t, True, TAKE_LOOT)
     for a in range(6):
         if got_any[a]:
             state[P0 + a * PB + B_LOOT_TURNS] += 1
 
 
 @njit(cache=True)
-def explore_landing(state, cfg, seat_slot, fns, sp, rng, legal, log, landing, big):
+def explore_landing(state, cfg, seat_slot, fns, sp, streams, legal, log, landing, big):
     """Reveal and hand out a big or small loot; returns False when the treasure deck ran dry."""
     e = event_now(state, cfg)
     base = lb(landing)
@@ -67,14 +67,14 @@ def explore_landing(state, cfg, seat_slot, fns, sp, rng, legal, log, landing, bi
         k -= 1
     if k < 0 or (state[base + L_NCOMP] == 0 and cfg[O.unclaimed_loot] == UNCLAIMED_NOT_REVEALED):
         k = 0
-    got = reveal_treasures(state, rng, k, T_REVEAL)
+    got = reveal_treasures(state, streams, k, T_REVEAL)
     log_ev(state, log, EV_EXPLORE, landing, 1 if big else 2, state[base + L_COUNT], state[base + L_CHESTS],
            state[base + L_NCOMP], got)
     if state[S_DECKOUT]:
         log_ev(state, log, EV_DECKOUT, got)
         if not cfg[O.deck_out_distribute]:
             return False
-    distribute(state, cfg, seat_slot, fns, sp, rng, legal, log, landing, big)
+    distribute(state, cfg, seat_slot, fns, sp, streams, legal, log, landing, big)
     if not big and e == EV_B10:
         for j in range(state[base + L_NCOMP]):
             a = state[base + L_COMP + j]
@@ -104,7 +104,7 @@ def clean_landing(state, landing):
 
 
 @njit(cache=True)
-def explore_coast(state, cfg, seat_slot, fns, sp, rng, legal, log, coast):
+def explore_coast(state, cfg, seat_slot, fns, sp, streams, legal, log, coast):
     """Phase 3 on one coast: big loot at the landing with more cards (B12: fewer), then small loot."""
     need = cards_needed(cfg, state[S_PLAYERS])
     la = near_landing(state, coast)
@@ -124,9 +124,9 @@ def explore_coast(state, cfg, seat_slot, fns, sp, rng, legal, log, coast):
         elif qb:
             big = lb_
         small = big ^ 1
-        ok = explore_landing(state, cfg, seat_slot, fns, sp, rng, legal, log, big, True)
+        ok = explore_landing(state, cfg, seat_slot, fns, sp, streams, legal, log, big, True)
         if ok and state[lb(small) + L_COUNT] >= need:
-            ok = explore_landing(state, cfg, seat_slot, fns, sp, rng, legal, log, small, False)
+            ok = explore_landing(state, cfg, seat_slot, fns, sp, streams, legal, log, small, False)
         elif ok:
             log_ev(state, log, EV_EXPLORE, small, 0, state[lb(small) + L_COUNT], 0, 0, 0)
     else:
@@ -139,17 +139,17 @@ def explore_coast(state, cfg, seat_slot, fns, sp, rng, legal, log, coast):
 
 
 @njit(cache=True)
-def phase3(state, cfg, seat_slot, fns, sp, rng, legal, log):
+def phase3(state, cfg, seat_slot, fns, sp, streams, legal, log):
     state[S_PHASE] = PH_LOOT
     coast = current_coast(state)
-    ok = explore_coast(state, cfg, seat_slot, fns, sp, rng, legal, log, coast)
+    ok = explore_coast(state, cfg, seat_slot, fns, sp, streams, legal, log, coast)
     if ok and event_now(state, cfg) == EV_B14:
-        ok = explore_coast(state, cfg, seat_slot, fns, sp, rng, legal, log, (coast + state[S_FACING] + 4) % 4)
+        ok = explore_coast(state, cfg, seat_slot, fns, sp, streams, legal, log, (coast + state[S_FACING] + 4) % 4)
     return ok
 
 
 @njit(cache=True)
-def final_exploration(state, cfg, seat_slot, fns, sp, rng, legal, log):
+def final_exploration(state, cfg, seat_slot, fns, sp, streams, legal, log):
     """After round 5: every remaining landing, from the one nearest the bow in the ship's direction,
     is a small loot if it holds enough cards."""
     state[S_PHASE] = PH_FINAL
@@ -161,7 +161,7 @@ def final_exploration(state, cfg, seat_slot, fns, sp, rng, legal, log):
         landing = (first + step * k + 8) % 8
         state[S_LANDING_DONE] |= 1 << landing
         if state[lb(landing) + L_COUNT] >= need:
-            if not explore_landing(state, cfg, seat_slot, fns, sp, rng, legal, log, landing, False):
+            if not explore_landing(state, cfg, seat_slot, fns, sp, streams, legal, log, landing, False):
                 return False
         clean_landing(state, landing)
     return True

@@ -8,14 +8,15 @@ from .board import EV_REFILL, SHIP_PHASE1, ask, discard_map, draw_map, hand_targ
 from .components import EV_B5, FACING_CW, N_HEALER, N_ISLET, N_MAP, N_TREASURE, O
 from .events import start_event
 from .state import (B_CURSES, B_HAND_N, B_HEALER, B_PASS_ROUND1, B_SUPPLY, D_DISCARD, ISLET_DOWN, ISLET_OUT, ISLET_UP,
-                    L_COLOUR, M_DRAW, M_HAND, P0, PB, PH_PREP, S_ALLEN, S_CORNER, S_EVENT, S_EVENT_SEQ, S_FACING,
+                    L_COLOUR, M_DRAW, R_CORNER, R_EVENT_A, R_EVENTS_B, R_FACING, R_HEALERS, R_MAP, R_TIER, M_HAND, P0, PB, PH_PREP, S_ALLEN, S_CORNER, S_EVENT, S_EVENT_SEQ, S_FACING,
                     S_HEALER_OWNER, S_HEALERS, S_ISLET, S_MDRAW, S_MDRAW_N, S_MLOC, S_PHASE, S_PLAYERS, S_ROUND,
                     S_START, S_TDECK, S_TDECK_N, S_TLOC, STOP, T_DECK)
 
 
 @njit(cache=True)
-def setup(state, cfg, n_players, rng):
-    """Board, decks, hands, healers, events, islets and player areas (rulebook 'game setup')."""
+def setup(state, cfg, n_players, streams):
+    """Board, decks, hands, healers, events, islets and player areas (rulebook 'game setup'); each
+    source of chance draws from its own row of ``streams`` (R_* in state.py)."""
     state[:] = 0
     state[S_PLAYERS] = n_players
     allen = 1 if (n_players == 2 and cfg[O.allen]) else 0
@@ -24,9 +25,9 @@ def setup(state, cfg, n_players, rng):
     corner = cfg[O.forced_ship]
     facing = cfg[O.forced_ship + 1]
     if corner < 0:
-        corner = randint(rng, 4)
+        corner = randint(streams[R_CORNER], 4)
     if facing == 0:
-        facing = 1 if (cfg[O.ship_facing] == FACING_CW or randint(rng, 2) == 0) else -1
+        facing = 1 if (cfg[O.ship_facing] == FACING_CW or randint(streams[R_FACING], 2) == 0) else -1
     state[S_CORNER] = corner
     state[S_FACING] = facing
     # treasure deck: IV at the bottom, then III, II, I on top; each deck shuffled on its own
@@ -43,20 +44,20 @@ def setup(state, cfg, n_players, rng):
                 state[S_TDECK_N] += 1
                 state[S_TLOC + t] = T_DECK
         k = state[S_TDECK_N] - start
-        shuffle(rng, state[S_TDECK + start:S_TDECK + start + k], k)
+        shuffle(streams[R_TIER + d - 1], state[S_TDECK + start:S_TDECK + start + k], k)
     # map deck
     for m in range(N_MAP):
         state[S_MDRAW + m] = m
         state[S_MLOC + m] = M_DRAW
     state[S_MDRAW_N] = N_MAP
-    shuffle(rng, state[S_MDRAW:S_MDRAW + N_MAP], N_MAP)
+    shuffle(streams[R_MAP], state[S_MDRAW:S_MDRAW + N_MAP], N_MAP)
     # landings
     for landing in range(8):
         state[lb(landing) + L_COLOUR] = -1
     # healers: as many as players, face down (or up in variant 1)
     pool = np.arange(N_HEALER)
     for i in range(n_players):
-        j = i + randint(rng, N_HEALER - i)
+        j = i + randint(streams[R_HEALERS], N_HEALER - i)
         tmp = pool[i]
         pool[i] = pool[j]
         pool[j] = tmp
@@ -86,7 +87,7 @@ def setup(state, cfg, n_players, rng):
                     k += 1
             if k == 0:  # every event of this kind left out or used: no event this round
                 continue
-            pick = randint(rng, k)
+            pick = randint(streams[R_EVENT_A if r == 0 else R_EVENTS_B], k)
             for e in range(lo, hi):
                 if cfg[O.event_pool + e] and not (taken >> e) & 1:
                     if pick == 0:
@@ -110,7 +111,7 @@ def setup(state, cfg, n_players, rng):
 
 
 @njit(cache=True)
-def deal_hands(state, cfg, seat_slot, fns, sp, rng, legal, log):
+def deal_hands(state, cfg, seat_slot, fns, sp, streams, legal, log):
     """Deal the start hands (start-hand variant: the 2nd..5th player in turn order get the fixed
     ``start_hand_deal`` whatever the player count, and discard down to the hand size)."""
     n = state[S_PLAYERS]
@@ -118,14 +119,14 @@ def deal_hands(state, cfg, seat_slot, fns, sp, rng, legal, log):
     for k in range(n):
         p = (state[S_START] + k) % n
         dealt = cfg[O.start_hand_deal + k - 1] if (cfg[O.start_hand_variant] and k > 0) else size
-        draw_map(state, rng, p, dealt)
+        draw_map(state, streams, p, dealt)
         while state[P0 + p * PB + B_HAND_N] > size:
             set_ctx(state, 1)
             m = hand_choices(state, p, legal, False)
-            code = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_DISCARD, m)
+            code = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_DISCARD, m)
             discard_map(state, code)
     if state[S_ALLEN]:
-        draw_map(state, rng, n, cfg[O.allen_hand])
+        draw_map(state, streams, n, cfg[O.allen_hand])
 
 
 @njit(cache=True)
@@ -142,14 +143,14 @@ def hand_choices(state, a, legal, with_stop):
 
 
 @njit(cache=True)
-def phase1(state, cfg, seat_slot, fns, sp, rng, legal, log):
+def phase1(state, cfg, seat_slot, fns, sp, streams, legal, log):
     """Preparation: ship moves, islets turn face up, next event, discard and refill hands."""
     state[S_PHASE] = PH_PREP
     move_ship(state, log, SHIP_PHASE1)
     for i in range(N_ISLET):
         if state[S_ISLET + i] == ISLET_DOWN:
             state[S_ISLET + i] = ISLET_UP
-    start_event(state, cfg, seat_slot, fns, sp, rng, legal, log)
+    start_event(state, cfg, seat_slot, fns, sp, streams, legal, log)
     fewer = 1 if state[S_EVENT] == EV_B5 else 0
     n = state[S_PLAYERS]
     size = hand_target(state, cfg) - fewer
@@ -159,18 +160,18 @@ def phase1(state, cfg, seat_slot, fns, sp, rng, legal, log):
         while True:
             set_ctx(state, 0)
             m = hand_choices(state, p, legal, True)
-            code = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_DISCARD, m)
+            code = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_DISCARD, m)
             if code == STOP:
                 break
             discard_map(state, code)
             gone += 1
         need = size - state[P0 + p * PB + B_HAND_N]
-        got = draw_map(state, rng, p, need) if need > 0 else 0
+        got = draw_map(state, streams, p, need) if need > 0 else 0
         log_ev(state, log, EV_REFILL, p, gone, got)
     if state[S_ALLEN]:
         a = n
         for m in range(N_MAP):
             if state[S_MLOC + m] == M_HAND + a:
                 discard_map(state, m)
-        draw_map(state, rng, a, cfg[O.allen_hand] - fewer)
+        draw_map(state, streams, a, cfg[O.allen_hand] - fewer)
         log_ev(state, log, EV_REFILL, a, -1, state[P0 + a * PB + B_HAND_N])

@@ -131,9 +131,9 @@ def hand_mask(state, a, c):
 
 
 @njit(cache=True)
-def run_game(state, cfg, seat_slot, fns, sp, rng, legal, log):
+def run_game(state, cfg, seat_slot, fns, sp, streams, legal, log):
     """Setup, 5 rounds of phases 1-3, the final exploration and the end steps."""
-    deal_hands(state, cfg, seat_slot, fns, sp, rng, legal, log)
+    deal_hands(state, cfg, seat_slot, fns, sp, streams, legal, log)
     log_ev(state, log, EV_SETUP, state[S_PLAYERS], state[S_ALLEN], state[S_CORNER], state[S_FACING], state[S_START])
     for a in range(n_actors(state)):
         log_ev(state, log, EV_HAND, a, hand_mask(state, a, 0), hand_mask(state, a, 1), hand_mask(state, a, 2),
@@ -142,9 +142,9 @@ def run_game(state, cfg, seat_slot, fns, sp, rng, legal, log):
     for r in range(1, cfg[O.rounds] + 1):
         state[S_ROUND] = r
         if r > 1:
-            phase1(state, cfg, seat_slot, fns, sp, rng, legal, log)
+            phase1(state, cfg, seat_slot, fns, sp, streams, legal, log)
         else:
-            start_event(state, cfg, seat_slot, fns, sp, rng, legal, log)
+            start_event(state, cfg, seat_slot, fns, sp, streams, legal, log)
         if cfg[O.debug_checks] and check_invariants(state, cfg) != 0:
             raise ValueError("invariant broken after phase 1")
         log_ev(state, log, EV_ROUND, r, state[S_CORNER], state[S_FACING], current_coast(state), state[S_EVENT])
@@ -154,30 +154,29 @@ def run_game(state, cfg, seat_slot, fns, sp, rng, legal, log):
         if state[S_DECKOUT]:
             ok = False
             break
-        phase2(state, cfg, seat_slot, fns, sp, rng, legal, log)
+        phase2(state, cfg, seat_slot, fns, sp, streams, legal, log)
         if state[S_DECKOUT]:
             ok = False
             break
-        ok = phase3(state, cfg, seat_slot, fns, sp, rng, legal, log)
+        ok = phase3(state, cfg, seat_slot, fns, sp, streams, legal, log)
         if cfg[O.debug_checks] and check_invariants(state, cfg) != 0:
             raise ValueError("invariant broken after phase 3")
         if not ok:
             break
     if ok:
         state[S_ROUND] = 6
-        final_exploration(state, cfg, seat_slot, fns, sp, rng, legal, log)
+        final_exploration(state, cfg, seat_slot, fns, sp, streams, legal, log)
     if cfg[O.debug_checks] and check_invariants(state, cfg) != 0:
         raise ValueError("invariant broken at game end")
-    final_scoring(state, cfg, seat_slot, fns, sp, rng, legal, log)
+    final_scoring(state, cfg, seat_slot, fns, sp, streams, legal, log)
 
 
 @njit(PLAY_SIGNATURE, cache=True)
 def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
-    rng = streams[0]  # one stream for all chance and every strategy, until the game names its purposes
     state = np.zeros(STATE_SIZE, dtype=np.int32)
     legal = np.zeros(MAX_LEGAL, dtype=np.int32)
-    setup(state, cfg, n_players, rng)
-    run_game(state, cfg, seat_slot, fns, seat_params, rng, legal, log)
+    setup(state, cfg, n_players, streams)
+    run_game(state, cfg, seat_slot, fns, seat_params, streams, legal, log)
     write_rows(state, cfg, rows)
     for p in range(n_players):
         log_ev(state, log, EV_SCORE, p, state[P0 + p * PB + B_ELIM], state[P0 + p * PB + B_GROSS],
@@ -186,45 +185,45 @@ def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
 
 
 STEP_SIGNATURE = types.int64(types.int32[::1], types.int64[::1], types.int64[::1], types.UniTuple(DECIDE_TYPE, 6),
-                             types.float64[:, ::1], types.uint64[::1], types.int32[::1], types.int32[:, ::1],
+                             types.float64[:, ::1], types.uint64[:, ::1], types.int32[::1], types.int32[:, ::1],
                              types.int64, types.int64, types.int64, types.int64, types.int64)
 (OP_PLAY, OP_ISLET, OP_PASS, OP_PHASE1, OP_PHASE2, OP_COAST, OP_FINAL, OP_SCORING, OP_EVENT, OP_DEAL, OP_CARD,
  OP_TAKE, OP_RUN, OP_LANDING, OP_B4, OP_PHASE3) = range(16)
 
 
 @njit(STEP_SIGNATURE, cache=True)
-def step(state, cfg, seat_slot, fns, sp, rng, legal, log, op, a, b, c, d):
+def step(state, cfg, seat_slot, fns, sp, streams, legal, log, op, a, b, c, d):
     """Run one rule step on a hand-built state (for tests and tools); returns the step's result."""
     if op == OP_PLAY:
-        play_cards(state, cfg, seat_slot, fns, sp, rng, legal, log, a, b, c, d)
+        play_cards(state, cfg, seat_slot, fns, sp, streams, legal, log, a, b, c, d)
     elif op == OP_ISLET:
-        use_islet(state, cfg, seat_slot, fns, sp, rng, legal, log, a, b, c, d)
+        use_islet(state, cfg, seat_slot, fns, sp, streams, legal, log, a, b, c, d)
     elif op == OP_PASS:
-        do_pass(state, cfg, seat_slot, fns, sp, rng, legal, log, a, b)
+        do_pass(state, cfg, seat_slot, fns, sp, streams, legal, log, a, b)
     elif op == OP_PHASE1:
-        phase1(state, cfg, seat_slot, fns, sp, rng, legal, log)
+        phase1(state, cfg, seat_slot, fns, sp, streams, legal, log)
     elif op == OP_PHASE2:
-        phase2(state, cfg, seat_slot, fns, sp, rng, legal, log)
+        phase2(state, cfg, seat_slot, fns, sp, streams, legal, log)
     elif op == OP_COAST:
-        return 1 if explore_coast(state, cfg, seat_slot, fns, sp, rng, legal, log, a) else 0
+        return 1 if explore_coast(state, cfg, seat_slot, fns, sp, streams, legal, log, a) else 0
     elif op == OP_FINAL:
-        return 1 if final_exploration(state, cfg, seat_slot, fns, sp, rng, legal, log) else 0
+        return 1 if final_exploration(state, cfg, seat_slot, fns, sp, streams, legal, log) else 0
     elif op == OP_SCORING:
-        final_scoring(state, cfg, seat_slot, fns, sp, rng, legal, log)
+        final_scoring(state, cfg, seat_slot, fns, sp, streams, legal, log)
     elif op == OP_EVENT:
-        start_event(state, cfg, seat_slot, fns, sp, rng, legal, log)
+        start_event(state, cfg, seat_slot, fns, sp, streams, legal, log)
     elif op == OP_DEAL:
-        deal_hands(state, cfg, seat_slot, fns, sp, rng, legal, log)
+        deal_hands(state, cfg, seat_slot, fns, sp, streams, legal, log)
     elif op == OP_CARD:
-        place_one_card(state, cfg, seat_slot, fns, sp, rng, legal, log, a, b, c, d)
+        place_one_card(state, cfg, seat_slot, fns, sp, streams, legal, log, a, b, c, d)
     elif op == OP_TAKE:
-        take_one(state, cfg, seat_slot, fns, sp, rng, legal, log, a, b, c == 1, TAKE_LOOT)
+        take_one(state, cfg, seat_slot, fns, sp, streams, legal, log, a, b, c == 1, TAKE_LOOT)
     elif op == OP_RUN:
-        run_game(state, cfg, seat_slot, fns, sp, rng, legal, log)
+        run_game(state, cfg, seat_slot, fns, sp, streams, legal, log)
     elif op == OP_LANDING:
-        return 1 if explore_landing(state, cfg, seat_slot, fns, sp, rng, legal, log, a, b == 1) else 0
+        return 1 if explore_landing(state, cfg, seat_slot, fns, sp, streams, legal, log, a, b == 1) else 0
     elif op == OP_B4:
-        b4_returns(state, cfg, seat_slot, fns, sp, rng, legal, log)
+        b4_returns(state, cfg, seat_slot, fns, sp, streams, legal, log)
     elif op == OP_PHASE3:
-        return 1 if phase3(state, cfg, seat_slot, fns, sp, rng, legal, log) else 0
+        return 1 if phase3(state, cfg, seat_slot, fns, sp, streams, legal, log) else 0
     return 0

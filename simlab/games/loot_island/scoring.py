@@ -150,7 +150,7 @@ def kept_ids(state, a, ids):
 
 
 @njit(cache=True)
-def final_scoring(state, cfg, seat_slot, fns, sp, rng, legal, log):
+def final_scoring(state, cfg, seat_slot, fns, sp, streams, legal, log):
     """End steps 2-4: curse elimination, healer choice, treasure value, fee (elimination below 0)."""
     state[S_PHASE] = PH_END
     n = state[S_PLAYERS]
@@ -178,7 +178,7 @@ def final_scoring(state, cfg, seat_slot, fns, sp, rng, legal, log):
                 legal[k] = state[S_HEALERS + i]
                 k += 1
         set_ctx(state, 0)
-        h = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_HEALER, k)
+        h = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_HEALER, k)
         for i in range(n):
             if state[S_HEALERS + i] == h:
                 state[S_HEALER_OWNER + i] = p

@@ -103,6 +103,22 @@ PB = 36
 MAX_ACTORS = 6
 STATE_SIZE = P0 + MAX_ACTORS * PB
 
+# Chance streams (rows of ``play_game``'s ``streams``), one per independent source of chance, so that
+# a rule, variant or strategy change moves only the draws it touches (common random numbers between
+# the arms of a comparison). Strategies draw from rows STRATEGY_STREAM + slot, never from these.
+R_CORNER = 0       # ship's start corner (no draw when forced_ship fixes it)
+R_FACING = 1       # ship's facing (no draw when clockwise or forced)
+R_TIER = 2         # treasure deck I..IV: row R_TIER + deck - 1 shuffles that deck at setup (used or not)
+R_TREASURE = 6     # reshuffles of the treasure discards into a new deck
+R_MAP = 7          # map deck: the setup shuffle and every reshuffle of the discards
+R_HEALERS = 8      # healer cards dealt
+R_EVENT_A = 9      # round 1's A event
+R_EVENTS_B = 10    # the B events of rounds 2-5, in round order
+R_ISLET_FLIP = 11  # event B3: which face-up islet turns face down
+CHANCE_STREAMS = ("ship corner", "ship facing", "treasure deck I", "treasure deck II", "treasure deck III",
+                  "treasure deck IV", "treasure reshuffles", "map deck", "healers", "event A", "events B",
+                  "B3 islet flip")
+
 # phases
 PH_SETUP, PH_PREP, PH_ACTION, PH_LOOT, PH_FINAL, PH_END = 0, 1, 2, 3, 4, 5
 # islet states
