@@ -4,13 +4,15 @@ import numpy as np
 import pytest
 
 import strategies.karuba as K
-from simlab.core.rng import randint, root_key, seed_stream
+from simlab.core.rng import STRATEGY_STREAM, randint
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import get_strategy
 from simlab.games.karuba import GAME, rules
 from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_EXPL, B_OCC, B_TREASURE, DISCARD_ONLY, MAX_CHOICES,
                                        MOVE_BASE, P0, S_BEACH, S_END, S_PLAYERS, S_ROUND, S_SEQ, S_TEMPLE, S_TILE,
                                        STATE_SIZE)
+
+from karuba_helpers import streams
 
 HEURISTICS = ("builder", "racer", "collector")
 EW, NS, NE_CURVE, CROSS = 1, 17, 9, 7  # tile numbers: straight E-W, straight N-S, curve N-E, cross
@@ -220,14 +222,13 @@ def test_racer_builds_only_for_its_target_while_the_builder_serves_everyone():
 def random_positions(n_games, seed):
     """States met by seat 0 in games where every seat plays uniformly at random."""
     cfg = make_cfg()
-    key = root_key(seed)
-    rng = np.zeros(4, dtype=np.uint64)
     legal = np.zeros(MAX_CHOICES, dtype=np.int32)
     out = []
     for g in range(n_games):
-        seed_stream(key, g, rng)
+        block = streams(g, seed)
+        rng = block[STRATEGY_STREAM]
         state = np.zeros(STATE_SIZE, dtype=np.int32)
-        rules.setup(state, cfg, 3, rng)
+        rules.setup(state, cfg, 3, block)
         while state[S_END] == 0:
             state[S_ROUND] += 1
             state[S_TILE] = state[S_SEQ + state[S_ROUND] - 1]
