@@ -21,9 +21,11 @@ import pandas as pd
 
 from simlab.analysis import measures as M
 from simlab.analysis import sections
+from simlab.analysis.charts import dot_interval, integer_histogram, new_figure
 from simlab.analysis.experiment import Context, Experiment
-from simlab.analysis.report import ci, formatted, new_figure, num, pct
+from simlab.analysis.report import ci, formatted, num, pct
 from simlab.analysis.stats import Estimate, mean, paired_difference, proportion
+from simlab.analysis.wording import CHANGE, NUMBER, POINTS, Band, best_of, fmt_estimate, fmt_ratio, fmt_share
 
 STRONG, SECOND, WEAK = "hunter", "collector", "random"
 WEIGHTS = (0.0, 0.75, 1.5, 3.0)          # hunter's allen_weight values swept (1.5 is its default)
@@ -74,7 +76,7 @@ def seat_verdicts(rep, frame: pd.DataFrame, label: str) -> pd.DataFrame:
     for _, r in seats.iterrows():
         rep.verdict(f"{label}: seat {int(r['seat'])} win rate{' (start player)' if r['seat'] == 1 else ''}",
                     Estimate(r["win_rate"], r["lo"], r["hi"], int(r["games"]), "Wilson"), r["fair"],
-                    (r["fair"] - BAND, r["fair"] + BAND))
+                    Band.fairness(r["fair"], BAND))
     return seats.assign(arm=label)
 
 
@@ -136,9 +138,8 @@ def analyse(ctx: Context):
         d = paired_games(on, off, col)
         base_v, var_v = game_level(on)[col].mean(), game_level(off)[col].mean()
         pc = col != "margin"
-        rep.verdict(f"{OFF}: change in {what} ({pct(base_v) if pc else num(base_v)} -> "
-                    f"{pct(var_v) if pc else num(var_v)}), paired by game", d, 0.0,
-                    (-BAND, BAND) if pc else None, percent=pc, reference_label="no change")
+        rep.verdict(f"{OFF}: change in {what} ({fmt_ratio(base_v, var_v) if pc else f'{num(base_v)} -> {num(var_v)}'}), "
+                    "paired by game", d, 0.0, Band.effect(BAND) if pc else None, unit=POINTS if pc else CHANGE)
     g3 = game_level(f3)
     rep.verdict("3 players (no Allen): close games (winning margin 0 or 1)",
                 proportion(int(g3["close"].sum()), len(g3)),
@@ -146,7 +147,7 @@ def analyse(ctx: Context):
                      f"{pct(game_level(off)['close'].mean())} without")
 
     # 4. skill vs luck and heuristic vs heuristic, with and without Allen
-    skill_rows = []
+    skill_rows, changes = [], {}
     for arms2, opp in ((skill, WEAK), (h2h, SECOND)):
         a, b = with_out(arms2.base.frame()), with_out(arms2.variant.frame())
         ma, mb = a[a["strategy"] == STRONG], b[b["strategy"] == STRONG]
@@ -154,8 +155,9 @@ def analyse(ctx: Context):
         d = paired_difference(j["win_b"].astype(float), j["win_a"].astype(float))
         strong = STRONG
         wa, wb = ma["win"].mean(), mb["win"].mean()
-        rep.verdict(f"{OFF}: change in {strong}'s win rate against {opp} ({pct(wa)} -> {pct(wb)}), paired",
-                    d, 0.0, (-BAND, BAND), reference_label="no change")
+        rep.verdict(f"{OFF}: change in {strong}'s win rate against {opp} ({fmt_ratio(wa, wb)}), paired",
+                    d, 0.0, Band.effect(BAND), unit=POINTS)
+        changes[opp] = (d, wa, wb)
         for arm, f in (("with Allen", a), ("without Allen", b)):
             s = M.skill_share(f, strong).iloc[0]
             skill_rows.append({"match": f"{strong} vs {opp}", "arm": arm, **s.to_dict()})
@@ -166,7 +168,7 @@ def analyse(ctx: Context):
         if r.match.startswith(f"{STRONG} vs {WEAK}"):
             rep.verdict(f"Skill share ({STRONG} vs random play; 0 = pure luck, 1 = the heuristic always wins), "
                         f"{r.players} players, {r.arm}", Estimate(r.skill, r.skill_lo, r.skill_hi, int(r.games),
-                                                                  "Wilson, transformed"), percent=False,
+                                                                  "Wilson, transformed"), unit=NUMBER,
                         note=f"{STRONG} wins {pct(r.win_rate)} against a fair {pct(r.fair)}")
 
     # 5. does using Allen pay? the allen_weight sweep (causal) and wins by allen_uses (association)
@@ -184,7 +186,7 @@ def analyse(ctx: Context):
         if r.weight != 1.5:
             rep.verdict(f"{STRONG} with allen_weight={r.weight:g} against a default {STRONG} (allen_weight=1.5): win "
                         "rate", Estimate(r.win_rate, r.lo, r.hi, r.seats, "Wilson"), r.fair,
-                        (r.fair - BAND, r.fair + BAND),
+                        Band.effect(BAND, around=r.fair), reference_label="even match",
                         note=f"it plays Allen's cards {r.uses:.1f} times per game, its opponent {r.opp_uses:.1f}")
     uses = by_uses(on)
     rep.findings.append(f"Allen's cards are played {on['allen_uses'].mean():.1f} times per player and game in the "
@@ -195,50 +197,52 @@ def analyse(ctx: Context):
 
     # charts
     fig, axes = new_figure(13, 3.6, ncols=3)
-    for k, f in arms.items():
-        sections._hist(axes[0][0], f["score"], k)
-        sections._hist(axes[0][1], M.margins(f)["margin"], k)
-    axes[0][0].set_title("score (all seats; eliminated = 0)")
-    axes[0][1].set_title("winning margin")
-    for ax in axes[0][:2]:
+    integer_histogram(axes[0][0], {k: f["score"] for k, f in arms.items()}, of="seats",
+                      xlabel="score (gold; eliminated = 0)")
+    integer_histogram(axes[0][1], {k: M.margins(f)["margin"] for k, f in arms.items()}, xlabel="winning margin (gold)")
+    for i, (k, p) in enumerate(places.items()):
+        counts = p["first_place"].value_counts()
+        e = [proportion(int(counts.get(c, 0)), len(p)) for c in crowns.index]
+        dot_interval(axes[0][2], list(crowns.index), [x.value for x in e], [x.lo for x in e], [x.hi for x in e],
+                     ylabel="share of games", xlabel="who holds the most crown crosses", label=k, offset=(i - 1) * 0.2,
+                     what="first crown place: {}")
+    axes[0][2].tick_params(axis="x", labelsize=7)
+    for ax in axes[0]:
         ax.legend(fontsize=7)
-    x = np.arange(len(crowns.index))
-    for i, k in enumerate(crowns.columns):
-        axes[0][2].bar(x + (i - 1) * 0.27, crowns[k], width=0.27, label=k)
-    axes[0][2].set_xticks(x, crowns.index, fontsize=7)
-    axes[0][2].set_title("who holds the most crown crosses")
-    axes[0][2].legend(fontsize=7)
     rep.chart("scores-margins-crowns", fig, f"{STRONG} mirror match: score and winning-margin distributions and "
-              "who takes the first crown place, 2 players with and without Allen and 3 players")
+              "who takes the first crown place (95% intervals), 2 players with and without Allen and 3 players",
+              title="Scores, margins and crown places")
     fig, axes = new_figure(11, 3.6, ncols=2)
-    ax = axes[0][0]
-    ax.errorbar(weights["weight"], weights["win_rate"], yerr=sections._yerr(weights["win_rate"], weights["lo"],
-                                                                             weights["hi"]), marker="o", capsize=3)
-    ax.axhline(weights["fair"].iloc[0], color="black", ls="--", lw=1)
-    ax.axhspan(weights["fair"].iloc[0] - BAND, weights["fair"].iloc[0] + BAND, color="green", alpha=0.12)
-    ax.set_xlabel(f"{STRONG}'s allen_weight (opponent: default {STRONG}, 1.5)")
-    ax.set_ylabel("win rate")
-    ax.set_title("does playing Allen's cards pay?")
-    ax = axes[0][1]
-    ax.errorbar(np.arange(len(uses)), uses["win_rate"], yerr=sections._yerr(uses["win_rate"], uses["lo"], uses["hi"]),
-                marker="o", capsize=3)
-    ax.set_xticks(np.arange(len(uses)), uses["uses"])
-    ax.set_xlabel("turns the player played Allen's cards")
-    ax.set_ylabel("win rate")
-    ax.set_title(f"{STRONG} mirror match, by Allen uses (association)")
+    fair = weights["fair"].iloc[0]
+    dot_interval(axes[0][0], [f"{w:g}" for w in weights["weight"]], weights["win_rate"], weights["lo"], weights["hi"],
+                 ylabel="win rate", xlabel=f"{STRONG}'s allen_weight (opponent: default {STRONG}, 1.5)", reference=fair,
+                 reference_label="even match", band=Band.effect(BAND, around=fair), what="allen_weight {}")
+    axes[0][0].set_title("does playing Allen's cards pay?")
+    dot_interval(axes[0][1], list(uses["uses"]), uses["win_rate"], uses["lo"], uses["hi"], ylabel="win rate",
+                 xlabel="turns the player played Allen's cards", reference=M.fair_rate(on), what="{} Allen uses")
+    axes[0][1].set_title(f"{STRONG} mirror match, by Allen uses (association)")
+    for ax in axes[0]:
+        ax.legend(fontsize=7)
     rep.chart("allen-use", fig, "Left: win rate of a hunter with the given allen_weight against a default hunter "
               "(causal: only the weight differs); right: win rate of seats by how often they played Allen's cards "
-              "in the mirror match (an association: players use Allen when it suits their position). 95% intervals.")
-    fig, axes = new_figure(6, 3.6)
-    ax = axes[0][0]
-    for i, (m, g) in enumerate(skills.groupby("match", sort=False)):
-        ax.errorbar(np.arange(len(g)) + i * 0.1, g["win_rate"], yerr=sections._yerr(g["win_rate"], g["lo"], g["hi"]),
-                    marker="o", capsize=3, label=m, ls="none")
-        ax.set_xticks(np.arange(2), ["with Allen", "without Allen"])
-    ax.set_ylabel(f"{STRONG}'s win rate")
-    ax.legend(fontsize=7)
+              "in the mirror match (an association: players use Allen when it suits their position). 95% intervals.",
+              title="Does using Allen pay?")
+    fig, axes = new_figure(6.5, 3.6)
+    arms3 = ["2p with Allen", "2p without Allen", "3p (no Allen)"]
+    cells = {f"against {WEAK} play": [(f"{STRONG} vs {WEAK}", "with Allen"), (f"{STRONG} vs {WEAK}", "without Allen"),
+                                      (f"{STRONG} vs {WEAK} x2 (3 players)", "no Allen")],
+             f"against {SECOND}": [(f"{STRONG} vs {SECOND}", "with Allen"), (f"{STRONG} vs {SECOND}", "without Allen"),
+                                   None]}
+    by = skills.set_index(["match", "arm"])
+    for i, (label, keys) in enumerate(cells.items()):
+        rows = [by.loc[k] if k is not None else None for k in keys]
+        pick = [[np.nan if r is None else r[c] for r in rows] for c in ("win_rate", "lo", "hi")]
+        dot_interval(axes[0][0], arms3, *pick, ylabel=f"{STRONG}'s win rate", xlabel="game", label=label,
+                     offset=(i - 0.5) * 0.15, what=f"{STRONG}'s win rate, {{}}")
+    axes[0][0].legend(fontsize=7)
     rep.chart("skill", fig, f"How much strategy matters: {STRONG}'s win rate against random play and against "
-              f"{SECOND}, with and without Allen (3 players: against two random players; no Allen)")
+              f"{SECOND}, with and without Allen (3 players: against two random players; no Allen), 95% intervals",
+              title="How much strategy matters")
 
     # tables
     rep.table("Win rate by seat (hunter mirror match)", formatted(seats, {
@@ -267,7 +271,7 @@ def analyse(ctx: Context):
                                                                          .assign(players=dist["players"]), {"who": "who"}))
     rep.table("Skill vs luck and heuristic vs heuristic", formatted(skills, {
         "match": "match", "arm": "arm", "games": "games", f"{STRONG} win rate [95% CI]": lambda r: ci(r, "win_rate"),
-        "fair": lambda r: pct(r["fair"]), "skill share [95% CI]": lambda r: ci(r, "skill", "skill_lo", "skill_hi", False),
+        "fair": lambda r: pct(r["fair"]), "skill share [95% CI]": lambda r: ci(r, "skill", "skill_lo", "skill_hi", NUMBER),
         "score gap": lambda r: num(r["score_gap"])}), note="skill share = (win rate - fair) / (1 - fair).")
     rep.table(f"{STRONG}'s allen_weight against a default {STRONG} (Allen on)", formatted(weights, {
         "allen_weight": "weight", "seats": "seats", "win rate [95% CI]": lambda r: ci(r, "win_rate"),
@@ -276,12 +280,31 @@ def analyse(ctx: Context):
         "opponent's score": lambda r: num(r["opp_score"])}))
     rep.table("Win rate and score by Allen uses (hunter mirror match)", formatted(uses, {
         "Allen uses": "uses", "seats": "seats", "win rate [95% CI]": lambda r: ci(r, "win_rate"),
-        "mean score [95% CI]": lambda r: ci(r, "score", "score_lo", "score_hi", False)}))
+        "mean score [95% CI]": lambda r: ci(r, "score", "score_lo", "score_hi", NUMBER)}))
     rep.table(f"{OFF}: all paired differences", formatted(table, {
         "measure": "column", "seat": lambda r: "" if r["group"] == () else int(r["group"]) + 1, "n": "n",
         "with Allen": lambda r: num(r["baseline"], 3), "without": lambda r: num(r["variant"], 3),
-        "difference [95% CI]": lambda r: ci(r, "difference", percent=False, digits=3)}), show=False,
+        "difference [95% CI]": lambda r: ci(r, "difference", unit=r["unit"], digits=None if r["unit"] == POINTS else 3)}),
+        show=False,
         name="paired-all")
+    # bottom line: seat 1 in the mirror match, skill against random play, whether using Allen pays
+    effect = Band.effect(BAND)
+    w = table[(table["column"] == "win") & (table["group"] == 0)].iloc[0]
+    e = Estimate(w["difference"], w["lo"], w["hi"], int(w["n"]), "paired normal")
+    d, wa, wb = changes[WEAK]
+    best = best_of({f"allen_weight={r.weight:g}": Estimate(r.win_rate, r.lo, r.hi, r.seats, "Wilson")
+                    for r in weights.itertuples()})
+    rep.bottom_line = [
+        f"Removing Allen moves the start player's win rate in the {STRONG} mirror match from {fmt_share(w['baseline'])} "
+        f"to {fmt_share(w['variant'])}, a change of {fmt_estimate(e, POINTS)}: {effect.judge(e).text} "
+        f"(±{BAND * 100:g} points).",
+        f"Against random play {STRONG} wins {fmt_share(wa)} with Allen and {fmt_share(wb)} without, a change of "
+        f"{fmt_estimate(d, POINTS)}: {effect.judge(d).text}.",
+        f"Whether playing Allen's cards pays, each against a default {STRONG}: {best.sentence('best')}.",
+    ]
+    rep.rests_on = sections.rests_on(ctx.runs, only=("crown_prizes", "map_symbols", "healer_per_cube", "healer_fixed",
+                                                     "islet_action", "islet_value")) + [
+        "Common random numbers: both arms of each comparison play the same games (paired by game id and seat)."]
     rep.caveats.append(f"Seats: the mirror match is {STRONG} vs {STRONG} (the strongest heuristic in a 2-player "
                        "pilot), so every seat difference is a seat effect; the other matches rotate the strategies "
                        "through the seats. Allen's own choices are made by the player whose turn it is.")

@@ -17,9 +17,11 @@ import numpy as np
 import pandas as pd
 
 from simlab.analysis import sections
+from simlab.analysis.charts import dot_interval, new_figure
 from simlab.analysis.experiment import Context, Experiment
-from simlab.analysis.report import ci, formatted, new_figure, num, pct
-from simlab.analysis.stats import Estimate, difference_of_means, proportion
+from simlab.analysis.report import ci, formatted, num, pct
+from simlab.analysis.stats import Estimate, difference_of_means, mean, proportion
+from simlab.analysis.wording import CHANGE, NUMBER, POINTS, SHARE, Band, fmt_estimate, join
 from simlab.core.stats import Z95, mean_ci
 
 COLOURS = ("brown", "blue", "purple", "yellow")
@@ -27,7 +29,7 @@ STRONG, WEAK, MIDDLE = "builder", "random", ("racer", "collector")
 RULES = ("ring3", "ring4", "label30")
 PLAYERS = (2, 3, 4)
 LABELS = list(range(10, 120, 10))
-SETUP_BAND = 0.10   # a pair is "ordinary" if its reach rate is within 10 points of the average pair
+SETUP_BAND = 0.10   # a pair is "ordinary" if its reach rate is within 10 points of the average pair (a quality band)
 
 
 def seats(n: int) -> tuple[str, ...]:
@@ -112,8 +114,10 @@ def pair_table(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def heatmaps(rep, tables: dict, column: str, title: str, caption: str, fmt=None, cmap="viridis") -> None:
-    """One heat map per table over beach x temple; ``fmt`` writes each cell's value (None: colour only)."""
+def heatmaps(rep, tables: dict, column: str, title: str, caption: str, fmt=None, cmap="viridis",
+             bar: str = "") -> None:
+    """One heat map per table over beach x temple; ``fmt`` writes each cell's value (None: colour only);
+    ``bar`` labels the colour bar (default ``title``)."""
     keys = list(tables)
     fig, axes = new_figure(4.6 * len(keys), 4.4, ncols=len(keys))
     vals = pd.concat([tables[k][column] for k in keys])
@@ -134,21 +138,21 @@ def heatmaps(rep, tables: dict, column: str, title: str, caption: str, fmt=None,
                     if cmap.endswith("_r"):
                         light = not light
                     ax.text(j, i, fmt(v), ha="center", va="center", fontsize=5.5, color="black" if light else "white")
-    fig.colorbar(im, ax=axes[0].tolist(), shrink=0.8)
-    rep.chart(f"heatmap-{column}-{'-'.join(keys)}", fig, caption)
+    fig.colorbar(im, ax=axes[0].tolist(), shrink=0.8, label=bar or title)
+    rep.chart(f"heatmap-{column}-{'-'.join(keys)}", fig, caption, title=f"Heat map: {title}, {', '.join(keys)}")
 
 
 def listing(t: pd.DataFrame) -> pd.DataFrame:
     return formatted(t, {
         "players": "players", "beach": "beach", "temple": "temple", "explorers": "explorers",
         f"{STRONG} reaches temple [95% CI]": lambda r: ci(r, "reach", "reach_lo", "reach_hi"),
-        "round reached [95% CI]": lambda r: ci(r, "round", "round_lo", "round_hi", False, 1),
+        "round reached [95% CI]": lambda r: ci(r, "round", "round_lo", "round_hi", NUMBER, 1),
         f"{WEAK} reaches": lambda r: pct(r["weak_reach"]),
-        "skill gap in reaching [95% CI]": lambda r: ci(r, "skill_reach", "skill_reach_lo", "skill_reach_hi"),
+        "skill gap in reaching [95% CI]": lambda r: ci(r, "skill_reach", "skill_reach_lo", "skill_reach_hi", POINTS),
         f"{'/'.join(MIDDLE)} reach": lambda r: pct(r["mid_reach"]),
-        "planning gap [95% CI]": lambda r: ci(r, "plan_gap", "plan_lo", "plan_hi"),
-        "games": "games", f"{STRONG} points [95% CI]": lambda r: ci(r, "points", "points_lo", "points_hi", False),
-        f"score gap {STRONG}-{WEAK} [95% CI]": lambda r: ci(r, "score_gap", "gap_lo", "gap_hi", False),
+        "planning gap [95% CI]": lambda r: ci(r, "plan_gap", "plan_lo", "plan_hi", POINTS),
+        "games": "games", f"{STRONG} points [95% CI]": lambda r: ci(r, "points", "points_lo", "points_hi", NUMBER),
+        f"score gap {STRONG}-{WEAK} [95% CI]": lambda r: ci(r, "score_gap", "gap_lo", "gap_hi", CHANGE),
         "shared wins": lambda r: pct(r["tie_rate"]), "rounds": lambda r: num(r["length"])})
 
 
@@ -178,65 +182,85 @@ def analyse(ctx: Context):
     base = {(s["rule"], s["players"]): s for s in summary}
 
     # verdicts: the spread between pairs, under the default reading
+    unusual, rule_change = {}, {}
     for n in PLAYERS:
         t = pairs[("ring3", n)]
         avg = base[("ring3", n)]["reach"]
-        # ranked by the interval's bound, not the point value, so that a small noisy pair cannot top the list
+        # every pair judged against the quality band around the average pair (not only the extremes,
+        # which would lie outside it by construction)
+        ordinary = Band.quality(avg - SETUP_BAND, avg + SETUP_BAND)
+        verdicts = [ordinary.judge(Estimate(r.reach, r.reach_lo, r.reach_hi, int(r.explorers), "Wilson")).text
+                    for r in t.itertuples()]
+        outside = sum(v.startswith("outside") for v in verdicts)
+        unusual[n] = (outside, len(t))
+        rep.findings.append(f"{n} players: {outside} of {len(t)} legal beach-temple pairs have a reach rate whose whole "
+                            f"interval lies outside the quality band of the average pair ({ordinary.describe()}); "
+                            f"{sum(v.startswith('inside') for v in verdicts)} lie inside it, the others are undecided.")
+        # ranked by the interval's bound, not the point value, so that a small noisy pair cannot top the list;
+        # picked as extremes, they are information (no band)
         for label, row in (("easiest", t.loc[t["reach_lo"].idxmax()]), ("hardest", t.loc[t["reach_hi"].idxmin()])):
             rep.verdict(f"{n} players, {label} beach-temple pair (beach {int(row['beach'])}, temple {int(row['temple'])}): "
                         f"{STRONG}'s explorer reaches its temple", Estimate(row["reach"], row["reach_lo"], row["reach_hi"],
                                                                            int(row["explorers"]), "Wilson"),
-                        avg, (avg - SETUP_BAND, avg + SETUP_BAND), reference_label="average pair",
-                        note=f"reached in round {row['round']:.1f} on average; the band is the average pair +-{SETUP_BAND:.0%} points")
+                        avg, reference_label="average pair",
+                        note=f"reached in round {row['round']:.1f} on average; picked as the extreme of {len(t)} pairs")
         top = t.loc[t["gap_lo"].idxmax()]
         rep.verdict(f"{n} players, most skill-testing pair (beach {int(top['beach'])}, temple {int(top['temple'])}): "
                     f"score gap {STRONG} - {WEAK} in games with this pair",
                     Estimate(top["score_gap"], top["gap_lo"], top["gap_hi"], int(top["games"]), "normal"),
-                    base[("ring3", n)]["score_gap"], percent=False, reference_label="average game")
+                    base[("ring3", n)]["score_gap"], unit=NUMBER, reference_label="average game")
         if t["plan_gap"].notna().any():
             p = t.loc[t["plan_lo"].idxmax()]
             rep.verdict(f"{n} players, pair where planning pays most (beach {int(p['beach'])}, temple {int(p['temple'])}): "
                         f"{STRONG}'s reach rate minus {'/'.join(MIDDLE)}'s", Estimate(p["plan_gap"], p["plan_lo"], p["plan_hi"],
                                                                                     int(p["explorers"]), "normal"),
-                        float((t["plan_gap"] * t["explorers"]).sum() / t["explorers"].sum()),
+                        float((t["plan_gap"] * t["explorers"]).sum() / t["explorers"].sum()), unit=POINTS,
                         reference_label="average pair")
     # verdicts: the distance rule's readings against the default
     for rule in RULES[1:]:
         for n in PLAYERS:
             a, b = base[(rule, n)], base[("ring3", n)]
             d = difference_of_means(a["_reached"], b["_reached"])
+            rule_change[(rule, n)] = d
             rep.verdict(f"{n} players, distance rule {rule} vs ring3: change in {STRONG}'s temple reach rate", d, 0.0,
-                        reference_label="no change",
+                        unit=POINTS,
                         note=f"{a['legal_pairs']} legal pairs instead of {b['legal_pairs']}; game length "
                              f"{a['rounds']:.2f} vs {b['rounds']:.2f} rounds; {STRONG} points {a['points']:.2f} vs {b['points']:.2f}")
 
     by_players = {f"{n}p": pairs[("ring3", n)] for n in PLAYERS}
     heatmaps(rep, by_players, "reach", f"{STRONG} reach rate", f"How often {STRONG}'s explorer reaches its temple, by "
              "the explorer's beach space (rows) and its temple space (columns); distance rule ring3; blank = illegal pair",
-             lambda v: f"{v:.0%}")
+             lambda v: f"{v:.0%}", bar="share of explorers reaching their temple (0-1)")
     heatmaps(rep, by_players, "round", "round reached", "Mean round in which the explorer reaches its temple "
-             f"({STRONG}, when reached); ring3; the values are in pairs-ring3.csv", cmap="viridis_r")
+             f"({STRONG}, when reached); ring3; the values are in pairs-ring3.csv", cmap="viridis_r",
+             bar="mean round reached (rounds)")
     heatmaps(rep, by_players, "score_gap", f"score gap {STRONG}-{WEAK}", f"Skill: {STRONG}'s score minus {WEAK}'s "
              "in games containing the pair (averaged over the game's other pairs); ring3; the values are in pairs-ring3.csv",
-             cmap="magma")
+             cmap="magma", bar=f"score gap {STRONG}-{WEAK} (points)")
     heatmaps(rep, {f"{n}p": pairs[("ring3", n)] for n in PLAYERS if n > 2}, "plan_gap", "planning gap",
              f"Where planning pays: {STRONG}'s reach rate minus the middling heuristics' ({', '.join(MIDDLE)}) for "
-             "explorers on the same pair; ring3", lambda v: f"{v:+.0%}", cmap="magma")
+             "explorers on the same pair, in percentage points; ring3", lambda v: f"{v * 100:+.0f}", cmap="magma",
+             bar="difference in reach rates (-1 to 1; cells in percentage points)")
     heatmaps(rep, {rule: pairs[(rule, 4)] for rule in RULES}, "reach", "4p reach rate",
              "The three readings of the distance rule at 4 players: which pairs become illegal (blank) and how the "
-             "reach rates of the others compare", lambda v: f"{v:.0%}")
+             "reach rates of the others compare", lambda v: f"{v:.0%}", bar="share of explorers reaching their temple (0-1)")
     s = pd.DataFrame(summary)
-    fig, axes = new_figure(13, 3.4, ncols=4)
-    for ax, (col, title) in zip(axes[0], (("reach", f"{STRONG} reach rate"), ("points", f"{STRONG} points"),
-                                          ("tie_rate", "shared-win rate"), ("rounds", "game length (rounds)"))):
+    fig, axes = new_figure(14, 3.6, ncols=4)
+    panels = (("reach", f"{STRONG} reach rate", "share of explorers", SHARE,
+               lambda r: Estimate(r["reach"], r["reach_lo"], r["reach_hi"], 0, "Wilson")),
+              ("points", f"{STRONG} points", "points per game", NUMBER, lambda r: mean(r["_points"])),
+              ("tie_rate", "shared-win rate", "share of games", SHARE,
+               lambda r: proportion(round(r["tie_rate"] * r["games"]), r["games"])),
+              ("rounds", "game length", "rounds", NUMBER, lambda r: mean(r["_rounds"])))
+    for ax, (col, title, ylabel, unit, estimate) in zip(axes[0], panels):
         for k, rule in enumerate(RULES):
-            v = s[s["rule"] == rule]
-            ax.bar(v["players"] + (k - 1) * 0.27, v[col], width=0.27, label=rule)
-        ax.set_xticks(PLAYERS)
-        ax.set_xlabel("players")
+            e = [estimate(r) for _, r in s[s["rule"] == rule].iterrows()]
+            dot_interval(ax, [str(n) for n in PLAYERS], [x.value for x in e], [x.lo for x in e], [x.hi for x in e],
+                         ylabel=ylabel, xlabel="players", unit=unit, label=rule, offset=(k - 1) * 0.2, what=title + ", {} players")
         ax.set_title(title, fontsize=9)
     axes[0][0].legend(fontsize=8)
-    rep.chart("distance-rules", fig, "The distance rule's readings compared, by player count")
+    rep.chart("distance-rules", fig, "The distance rule's readings compared, by player count, with 95% intervals",
+              title="The distance rule's readings compared")
 
     allp = pd.concat([pairs[("ring3", n)] for n in PLAYERS], ignore_index=True)
     for n in PLAYERS:
@@ -270,6 +294,23 @@ def analyse(ctx: Context):
         note="The engine draws the colours' random setups one after the other (brown first), so the colours are "
              "not perfectly exchangeable; pairs pool all colours.")
     sections.seat_advantage(rep, pd.concat([runs[("ring3", n)].frame() for n in PLAYERS], ignore_index=True))
+    reach = {n: Estimate(base[("ring3", n)]["reach"], base[("ring3", n)]["reach_lo"], base[("ring3", n)]["reach_hi"],
+                         0, "Wilson") for n in PLAYERS}
+    rep.bottom_line = [
+        f"With the default distance rule (ring3) {STRONG}'s explorer reaches its temple in "
+        + join([f"{fmt_estimate(reach[n])} of cases at {n} players" for n in PLAYERS]) + ".",
+        ("Placement matters for some pairs: " + join([f"{k} of {m} legal beach-temple pairs at {n} players"
+                                                      for n, (k, m) in unusual.items()])
+         + f" have a reach rate whose whole interval lies more than {SETUP_BAND * 100:g} points from the average pair."
+         if any(k for k, _ in unusual.values()) else
+         f"No legal beach-temple pair has a reach rate whose whole interval lies more than {SETUP_BAND * 100:g} points "
+         "from the average pair, at any player count."),
+        f"The other readings of the distance rule change that reach rate at {PLAYERS[-1]} players by "
+        + join([f"{fmt_estimate(rule_change[(rule, PLAYERS[-1])], POINTS)} ({rule})" for rule in RULES[1:]]) + ".",
+    ]
+    rep.rests_on = sections.rests_on(ctx.runs, " (rotated through the seats)",
+                                     only=("distance_rule", "beach_step", "temple_step")) + [
+        "Setups drawn at random among legal ones, not chosen by players."]
     rep.caveats.append(f"Seats: {STRONG} (strong heuristic), {', '.join(MIDDLE)} (middling heuristics, 3-4 players) and "
                        f"{WEAK} (no skill), rotated through the seats. 'Skill gap' compares {STRONG} with {WEAK} in "
                        "the same game, on the same island setup and tile order (paired).")

@@ -30,7 +30,8 @@ def analyse(ctx: Context):
     # 1. seat advantage with the default heuristic mix, rotated, at every player count
     seat_runs = [ctx.run(f"seats-{n}p", ctx.config(n, ctx.seats(n), rotate=True)) for n in counts]
     table = measures.combine([r.frame() for r in seat_runs], [r.point for r in seat_runs])
-    sections.seat_advantage(rep, table)
+    seats = sections.seat_advantage(rep, table)
+    rep.bottom_line.append(sections.seat_bottom_line(seats))
     sections.ties(rep, table)
     sections.lengths_and_scores(rep, table, spec.length_column)
     sections.strategy_mix(rep, table)
@@ -43,6 +44,7 @@ def analyse(ctx: Context):
         pair_runs = [ctx.run(f"h2h-{a}-vs-{b}", ctx.config(n0, heads_up_seats(a, b, n0), rotate=True))
                      for a, b in combinations(names, 2)]
         rank = sections.strategies(rep, measures.combine([r.frame() for r in pair_runs], [r.point for r in pair_runs]))
+        rep.bottom_line.append(sections.strategies_bottom_line(rank))
     else:
         rep.findings.append(f"Only one strategy is registered for {spec.name}: no strategy matrix.")
 
@@ -51,7 +53,8 @@ def analyse(ctx: Context):
         strong = next(s for s in rank["strategy"] if s != "random")
         skill_runs = [ctx.run(f"skill-{n}p", ctx.config(n, (strong,) + ("random",) * (n - 1), rotate=True))
                       for n in counts]
-        sections.skill(rep, measures.combine([r.frame() for r in skill_runs], [r.point for r in skill_runs]), strong)
+        s = sections.skill(rep, measures.combine([r.frame() for r in skill_runs], [r.point for r in skill_runs]), strong)
+        rep.bottom_line.append(sections.skill_bottom_line(s, strong))
     else:
         rep.findings.append("No skill-vs-luck measure: it needs a 'random' strategy and at least one heuristic.")
 
@@ -62,6 +65,8 @@ def analyse(ctx: Context):
                        "equally often; a seat effect is therefore averaged over these strategies.")
     rep.caveats.append("Usage differences are associations within this strategy mix, not causal effects: a column "
                        "that is part of the score always differs between winners and others.")
+    rep.rests_on = sections.rests_on(ctx.runs, " (the default mix for seats, every pair heads-up for the strategy "
+                                                "matrix, the strongest against random play for skill; rotated)")
     return rep
 
 

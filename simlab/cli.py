@@ -2,17 +2,26 @@
 from __future__ import annotations
 
 import sys
+
+if __name__ == "__main__":  # python -m simlab.cli: start as the simlab command does (signals, own packages)
+    from simlab.__main__ import main as _entry
+
+    sys.exit(_entry())
+
+import signal
+import threading
 from pathlib import Path
 
 import click
 
 from .analysis.cli import experiment, report
-from .core.errors import SimlabError
+from .core.errors import Interrupted, SimlabError
 from .core.game import available_games, get_game
-from .core.params import load_toml, parse_assignments
+from .core.params import boolean, integer, load_toml, parse_assignments, text_list
 from .core.strategy import load_strategy_file, strategies_for
 
-SEATS_HELP = "comma-separated strategy per seat, each name[:param=value...], e.g. builder:connect=3,racer"
+SEATS_HELP = "comma-separated strategy per seat, each name[:param=value...], e.g. builder:help=2,racer"
+CONFIG_KEYS = ("game", "players", "seats", "games", "seed", "params", "rotate", "strategies", "variants")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -55,36 +64,71 @@ def games(game, strategy_files):
 
 
 def _config_from(game, players, seats, games_n, seed, sets, variants, config_file, rotate, strategy_files):
-    """Merge a TOML config file (if any) with command-line options; the command line wins."""
-    from .core.runner import RunConfig
+    """Merge a TOML config file (if any) with command-line options; the command line wins.
+
+    Every value is checked by the same rules from either source; a file's errors name the file.
+    """
+    from .core.runner import MAX_GAMES, RunConfig
 
     file = load_toml(config_file) if config_file else {}
-    unknown = set(file) - {"game", "players", "seats", "games", "seed", "params", "rotate", "strategies", "variants"}
+    unknown = set(file) - set(CONFIG_KEYS)
     if unknown:
-        raise SimlabError(f"config file {config_file}: unknown key(s) {', '.join(sorted(unknown))}")
-    game = game or file.get("game")
+        raise SimlabError(f"config file {config_file}: unknown key(s) {', '.join(sorted(unknown))}; "
+                          f"known: {', '.join(CONFIG_KEYS)}")
+
+    def option(cli_value, key, check, *limits):
+        """The command line's value, else the file's, checked (None when neither gives one)."""
+        if cli_value is not None:
+            return check(cli_value, f"--{key}", *limits)
+        if key not in file:
+            return None
+        try:
+            return check(file[key], key, *limits)
+        except SimlabError as exc:
+            raise SimlabError(f"config file {config_file}: {exc}") from None
+
+    def name(raw, what):
+        if not isinstance(raw, str) or not raw.strip():
+            raise SimlabError(f"{what} must be a name in quotes, got {raw!r}")
+        return raw
+
+    def comma_list(raw, what):
+        return [s.strip() for s in raw.split(",")] if isinstance(raw, str) else text_list(raw, what)
+
+    game = option(game, "game", name)
     if not game:
         raise SimlabError("name a game (see `simlab games`)")
     spec = get_game(game)
-    files = tuple(file.get("strategies", ())) + tuple(strategy_files)
+    files = tuple(option(None, "strategies", text_list) or ()) + tuple(strategy_files)
     for path in files:
         load_strategy_file(path)
     params = {}
-    for v in list(file.get("variants", ())) + list(variants):
+    for v in list(option(None, "variants", text_list) or ()) + list(variants):
         if v not in spec.variants:
             raise SimlabError(f"unknown variant {v!r} for {spec.name}; known: {', '.join(spec.variants) or 'none'}")
         params.update(spec.variants[v])
-    params.update(file.get("params", {}))
+    file_params = file.get("params", {})
+    if not isinstance(file_params, dict):
+        raise SimlabError(f"config file {config_file}: params must be a table ([params]), got {file_params!r}")
+    try:
+        spec.params.resolve(file_params)
+    except SimlabError as exc:
+        raise SimlabError(f"config file {config_file}: {exc}") from None
+    params.update(file_params)
     params.update(parse_assignments(sets))
     params = spec.params.changed(spec.params.resolve(params))
-    players = players or file.get("players") or (len(seats.split(",")) if seats else spec.max_players)
-    seat_list = seats.split(",") if seats else list(file.get("seats", ())) or list(spec.default_seats[:players])
-    while len(seat_list) < players and not seats and not file.get("seats"):
-        seat_list.append("random")
-    return RunConfig(game=spec.name, players=int(players), seats=tuple(s.strip() for s in seat_list),
-                     games=int(games_n or file.get("games", 10_000)), seed=int(seed if seed is not None else file.get("seed", 1)),
-                     params=params, rotate=bool(rotate or file.get("rotate", False)),
-                     strategy_files=tuple(str(Path(f).resolve()) for f in files))
+    seat_list = option(seats, "seats", comma_list)
+    players = option(players, "players", integer)
+    if players is None:
+        players = len(seat_list) if seat_list else spec.max_players
+    if not seat_list:
+        seat_list = list(spec.default_seats[:players]) + ["random"] * max(0, players - len(spec.default_seats))
+    games_n = option(games_n, "games", integer, 1, MAX_GAMES)
+    seed = option(seed, "seed", integer, 0)
+    rotate = option(rotate or None, "rotate", boolean)
+    return RunConfig(game=spec.name, players=players, seats=tuple(seat_list),
+                     games=10_000 if games_n is None else games_n, seed=1 if seed is None else seed,
+                     params=params, rotate=bool(rotate), strategy_files=tuple(str(Path(f).resolve()) for f in files))
 
 
 def run_options(fn):
@@ -110,36 +154,69 @@ def run_options(fn):
 @click.option("--out", "-o", type=click.Path(), help="run directory of Parquet parts (default runs/GAME-Np-seedS)")
 @click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
 @click.option("--chunk-size", type=int, help="games per chunk (default: about 4 chunks per worker, <= 20,000)")
-@click.option("--executor", type=click.Choice(["processes", "serial", "dask"]), default="processes",
+@click.option("--executor", type=click.Choice(["processes", "serial", "dask"]),
               help="where chunks run (default: local processes)")
-@click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (implies --executor dask)")
+@click.option("--scheduler", help="Dask scheduler address, e.g. tls://host:8786 (runs on Dask)")
 @click.option("--dask-local", type=int, help="start a local Dask cluster with this many workers")
-@click.option("--resume", is_flag=True, help="complete an interrupted run in --out")
-@click.option("--overwrite", is_flag=True, help="replace an existing run in --out")
+@click.option("--resume", is_flag=True, help="complete an interrupted run in --out (or start it there)")
+@click.option("--overwrite", is_flag=True, help="replace an existing run in --out (its own files only)")
+@click.option("--accept-code-change", is_flag=True,
+              help="with --resume: continue a run played by other code (recorded in its provenance)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 def run(game, players, seats, seed, sets, variants, config_file, strategy_files, games_n, rotate, out, workers,
-        chunk_size, executor, scheduler, dask_local, resume, overwrite, quiet):
+        chunk_size, executor, scheduler, dask_local, resume, overwrite, accept_code_change, quiet):
     """Play many games and write one row per game and seat to a Parquet run directory."""
     from .core.runner import prepared
     from .core.runner import run as run_games
 
     config = _config_from(game, players, seats, games_n, seed, sets, variants, config_file, rotate, strategy_files)
     prepared(config.to_dict())  # refuse bad input before printing anything
-    if scheduler or dask_local:
-        executor = "dask"
-        workers = dask_local or workers
+    executor, workers = _executor(executor, scheduler, dask_local, workers)
+    if chunk_size is not None:
+        integer(chunk_size, "--chunk-size", 1)
+    if resume and overwrite:
+        raise SimlabError("--resume and --overwrite contradict each other: choose one")
+    if accept_code_change and not resume:
+        raise SimlabError("--accept-code-change applies to --resume only")
     out = out or f"runs/{config.game}-{config.players}p-seed{config.seed}"
-    click.echo(f"{config.game}: {config.games:,} games, {config.players} players, seats {', '.join(config.seats)}"
-               + (f", params {config.params}" if config.params else "") + f", seed {config.seed} -> {out}", err=True)
+
+    def announce(done: int, total: int) -> None:
+        if not quiet:
+            click.echo(f"{config.game}: {config.games:,} games, {config.players} players, seats "
+                       f"{', '.join(config.seats)}" + (f", params {config.params}" if config.params else "")
+                       + f", seed {config.seed} -> {out}" + (f" (resuming: {done:,} of {total:,} chunks done)"
+                                                            if done else ""), err=True)
+
     try:
         result = run_games(config, out, workers=workers, chunk_size=chunk_size, executor=executor,
-                           scheduler=scheduler, resume=resume, overwrite=overwrite, progress=not quiet)
-    except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: finished chunks are saved in {out}; complete the run with "
-                   f"`simlab run ... --out {out} --resume`", err=True)
-        sys.exit(130)
+                           scheduler=scheduler, resume=resume, overwrite=overwrite, progress=not quiet,
+                           accept_code_change=accept_code_change, on_start=announce)
+    except Interrupted as exc:
+        click.echo(("" if quiet else "\n") + f"interrupted: finished chunks are saved in {out}; complete the run "
+                   f"with `simlab run ... --out {out} --resume`", err=True)
+        sys.exit(128 + exc.signum)
+    for note in result.replayed:
+        click.echo(f"played again: {note}", err=True)
     click.echo(result.summary.format(config.players))
     click.echo(f"\nRows: {result.run_dir} (read with simlab.load('{result.run_dir}'))")
+
+
+def _executor(executor, scheduler, dask_local, workers):
+    """The executor the options ask for, refusing options that contradict each other."""
+    if workers is not None:
+        integer(workers, "--workers", 1)
+    if dask_local is not None:
+        integer(dask_local, "--dask-local", 1)
+    if scheduler is not None and dask_local is not None:
+        raise SimlabError("--scheduler and --dask-local contradict each other: use a cluster or start one")
+    if scheduler is not None or dask_local is not None:
+        if executor not in (None, "dask"):
+            raise SimlabError(f"--executor {executor} contradicts --{'scheduler' if scheduler else 'dask-local'}, "
+                              "which runs on Dask")
+        if workers is not None and dask_local is not None:
+            raise SimlabError("--workers and --dask-local contradict each other: --dask-local sets the workers")
+        return "dask", dask_local or workers
+    return executor or "processes", workers
 
 
 @cli.command()
@@ -150,12 +227,15 @@ def trace(game, players, seats, seed, sets, variants, config_file, strategy_file
     """Play one game and narrate it turn by turn in plain words."""
     from .core.runner import Prepared
 
+    integer(every, "--every", 0)
     config = _config_from(game, players, seats, 1, seed, sets, variants, config_file, False, strategy_files)
     prep = Prepared(config)
     out, events = prep.play(0, 1, log_capacity=20_000)
     assumed = {k: (v if len(v) <= 24 else "(assumed table)") for k, v in prep.provenance()["assumptions_in_force"].items()}
     click.echo(f"{prep.spec.title}, {config.players} players, seed {config.seed}; seats: "
                + ", ".join(f"{i + 1} {label}" for i, label in enumerate(prep.labels)))
+    if prep.spec.rules_file:
+        click.echo(f"Rules as played, with every open reading: {prep.spec.rules_file}")
     if assumed:
         click.echo("Assumed rule readings in force: " + "; ".join(f"{k}={v}" for k, v in assumed.items()))
     click.echo(prep.spec.narrate(events, config.players, prep.values, prep.labels, every=every))
@@ -169,6 +249,9 @@ def bench(games_, seconds, no_jit_games):
     """Games per second per core for each game and strategy mix, JIT speed-up, compile times."""
     from .bench import run_bench
 
+    if not seconds > 0:
+        raise SimlabError(f"--seconds must be above 0, got {seconds:g}")
+    integer(no_jit_games, "--no-jit-games", 1)
     run_bench(list(games_) or available_games(), seconds, no_jit_games)
 
 
@@ -183,6 +266,8 @@ def bench_scale(games_, n_games, memory_games, memory_mix, dask):
     """Whole-run throughput with 1 and 2 workers and on Dask, and peak memory of a long run."""
     from .bench import run_scale_bench
 
+    integer(n_games, "--games", 1)
+    integer(memory_games, "--memory-games", 0)
     run_scale_bench(list(games_) or available_games(), n_games, memory_games, dask, memory_mix)
 
 
@@ -190,8 +275,30 @@ cli.add_command(experiment)
 cli.add_command(report)
 
 
+def _on_signal(signum, frame):
+    from .__main__ import HANDLED, exit_now
+
+    for sig in HANDLED:   # a second signal during the clean-up exits at once
+        signal.signal(sig, exit_now)
+    raise Interrupted(signum)
+
+
+def _take_signals() -> dict:
+    """SIGINT and SIGTERM raise :class:`Interrupted` (the previous handlers are returned)."""
+    from .__main__ import HANDLED
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    previous = {sig: signal.getsignal(sig) for sig in HANDLED}
+    for sig, handler in previous.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(sig, _on_signal)
+    return previous
+
+
 def main(argv=None):
-    """Entry point: user errors print one line and exit 2, never a traceback."""
+    """Entry point: user errors print one line and exit 2, an interrupt exits 128 + signal, never a traceback."""
+    previous = _take_signals()
     try:
         cli.main(args=argv, prog_name="simlab", standalone_mode=False)
     except SimlabError as exc:
@@ -207,10 +314,9 @@ def main(argv=None):
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
-    except KeyboardInterrupt:
+    except Interrupted as exc:
         click.echo("interrupted", err=True)
-        sys.exit(130)
-
-
-if __name__ == "__main__":  # python -m simlab.cli
-    main()
+        sys.exit(128 + exc.signum)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

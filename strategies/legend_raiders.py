@@ -18,11 +18,14 @@ from numba import njit
 from simlab.core.rng import randint
 from simlab.core.strategy import StrategyParam, strategy
 from simlab.games.legend_raiders.components import KIND_DICE, KIND_DISCOVERY, KIND_MISSION, O
+from simlab.games.legend_raiders.rules import is_expertise
 from simlab.games.legend_raiders.state import (B_BOARD, B_DONE, B_HAND, B_NDONE, B_NHAND, B_SLOT, B_TOOLS, B_TORCH,
                                                CHANGE_DIE, COMPLETE, DISCARD_TILE, KEEP_ROLL, NO_CARD,
                                                NO_TORCH, P0, PB, PH_COMPLETE, PH_DIE_CARD,
                                                PH_EXTRA_DICE, PH_SLOT, PH_TILE_LIMIT, PH_TOOL_LIMIT,
-                                               PH_VARIANT_CARD, PLACE_SLOT, PREPARE, RETURN_TOOL, S_FACEUP, S_HQ_TILE, S_HQ_TOOLS, S_NEW_TILE, S_PHASE, STOP, TAKE_BLIND, TAKE_FACEUP, USE_CARD)
+                                               PH_VARIANT_CARD, PLACE_SLOT, PREPARE, RETURN_TOOL, S_FACEUP,
+                                               S_HQ_TILE, S_HQ_TOOLS, S_NEW_TILE, S_PHASE, STOP, TAKE_BLIND,
+                                               TAKE_FACEUP, USE_CARD)
 
 
 @strategy("legend-raiders", "random", "uniform random legal play at every decision")
@@ -69,33 +72,34 @@ def n_held(state, seat):
 
 
 @njit(cache=True)
+def bump(have, s, k):
+    """``have`` with ``k`` more of symbol ``s``. Symbol counts live in a tuple of MAX_SYMBOLS (6)
+    registers, so reading a position allocates nothing whatever the component set's symbol count."""
+    return (have[0] + k * (s == 0), have[1] + k * (s == 1), have[2] + k * (s == 2), have[3] + k * (s == 3),
+            have[4] + k * (s == 4), have[5] + k * (s == 5))
+
+
+@njit(cache=True)
 def have_symbols(state, cfg, seat, with_held):
-    """Symbol counts (A, B, C, D) of completed tiles + discovery cards (+ held tiles)."""
+    """Symbol counts (A, B, ...) of completed tiles + discovery cards (+ held tiles)."""
     base = P0 + seat * PB
-    a = b = c = d = 0
+    ns = cfg[O.symbols]
+    have = (0, 0, 0, 0, 0, 0)
     for i in range(state[base + B_NDONE]):
-        s = cfg[O.tile_symbol + state[base + B_DONE + i]]
-        a += s == 0
-        b += s == 1
-        c += s == 2
-        d += s == 3
+        have = bump(have, cfg[O.tile_symbol + state[base + B_DONE + i]], 1)
     if with_held:
         for k in range(3):
             tile = state[base + B_SLOT + k]
             if tile >= 0:
-                s = cfg[O.tile_symbol + tile]
-                a += s == 0
-                b += s == 1
-                c += s == 2
-                d += s == 3
+                have = bump(have, cfg[O.tile_symbol + tile], 1)
     for h in range(state[base + B_NHAND]):
         card = state[base + B_HAND + h]
         if cfg[O.card_kind + card] == KIND_DISCOVERY:
-            a += cfg[O.card_need + card * 4]
-            b += cfg[O.card_need + card * 4 + 1]
-            c += cfg[O.card_need + card * 4 + 2]
-            d += cfg[O.card_need + card * 4 + 3]
-    return a, b, c, d
+            for sym in range(ns):
+                k = cfg[O.card_need + card * ns + sym]
+                if k > 0:
+                    have = bump(have, sym, k)
+    return have
 
 
 @njit(cache=True)
@@ -106,20 +110,39 @@ def count_of(have, s):
         return have[1]
     if s == 2:
         return have[2]
-    return have[3]
+    if s == 3:
+        return have[3]
+    if s == 4:
+        return have[4]
+    return have[5]
+
+
+@njit(cache=True)
+def distinct(have, ns):
+    """Different symbols among the first ``ns`` counts."""
+    k = 0
+    for s in range(ns):
+        if count_of(have, s) > 0:
+            k += 1
+    return k
 
 
 @njit(cache=True)
 def wanted(state, cfg, seat, have, symbol):
-    """How many more tiles of ``symbol`` the seat's held missions still need (summed over missions)."""
+    """How many more tiles of ``symbol`` the seat's held missions still need (summed over missions;
+    a symbol not yet held counts once more for each mission still short of different symbols)."""
     base = P0 + seat * PB
+    ns = cfg[O.symbols]
     w = 0
     for h in range(state[base + B_NHAND]):
         card = state[base + B_HAND + h]
         if cfg[O.card_kind + card] == KIND_MISSION:
-            d = cfg[O.card_need + card * 4 + symbol] - count_of(have, symbol)
+            d = cfg[O.card_need + card * ns + symbol] - count_of(have, symbol)
             if d > 0:
                 w += d
+            different = cfg[O.card_different + card]
+            if different > 0 and count_of(have, symbol) == 0 and distinct(have, ns) < different:
+                w += 1
     return w
 
 
@@ -127,20 +150,25 @@ def wanted(state, cfg, seat, have, symbol):
 def card_value(state, cfg, seat, card, have):
     """Expected worth of a card for the seat: a mission by the share of its symbols in reach."""
     kind = cfg[O.card_kind + card]
+    ns = cfg[O.symbols]
     if kind == KIND_DICE:
         return 1.5
     if kind == KIND_DISCOVERY:
         v = 1.0
-        for s in range(4):
-            if cfg[O.card_need + card * 4 + s] > 0:
+        for s in range(ns):
+            if cfg[O.card_need + card * ns + s] > 0:
                 v += 1.5 * wanted(state, cfg, seat, have, s)
         return v
     need = 0
     met = 0
-    for s in range(4):
-        k = cfg[O.card_need + card * 4 + s]
+    for s in range(ns):
+        k = cfg[O.card_need + card * ns + s]
         need += k
         met += min(k, count_of(have, s))
+    different = cfg[O.card_different + card]
+    if different > 0:
+        need += different
+        met += min(different, distinct(have, ns))
     if need == 0:
         return float(cfg[O.card_points + card])
     return cfg[O.card_points + card] * (met / need) ** 2
@@ -213,8 +241,13 @@ def column_tools_useful(state, cfg, seat, col):
 
 
 @njit(cache=True)
-def expertise_of(state, cfg, seat):
-    return cfg[O.expertise + state[P0 + seat * PB + B_BOARD]]
+def expertise_cost(cfg, board, tile):
+    """Tools of the board's expertise types in ``tile``'s cost (each scores expertise points)."""
+    n_exp = cfg[O.expertise_tools]
+    k = 0
+    for e in range(n_exp):
+        k += cfg[O.tile_cost + tile * 4 + cfg[O.expertise + board * n_exp + e]]
+    return k
 
 
 # ---- shared answers to the small decisions -------------------------------------------------------
@@ -223,7 +256,7 @@ def return_tool(state, cfg, seat, legal, n_legal):
     """Return the tool type with the largest surplus over what the held tiles need (the expertise
     tool last)."""
     base = P0 + seat * PB
-    exp = expertise_of(state, cfg, seat)
+    board = state[base + B_BOARD]
     best = 0
     best_v = -1e18
     for i in range(n_legal):
@@ -233,7 +266,7 @@ def return_tool(state, cfg, seat, legal, n_legal):
             h = state[base + B_SLOT + s]
             if h >= 0:
                 need += cfg[O.tile_cost + h * 4 + t]
-        v = state[base + B_TOOLS + t] - need - (0.5 if t == exp else 0.0)
+        v = state[base + B_TOOLS + t] - need - (0.5 if is_expertise(cfg, board, t) else 0.0)
         if v > best_v:
             best_v = v
             best = i
@@ -277,7 +310,7 @@ def complete_choice(state, cfg, seat, legal, n_legal, w_symbol, stop_below):
     """Pick the completion to make: tools-only payments first (the torch is kept), the most
     expertise tools and wanted symbols; STOP when there is none or fewer options than wished."""
     base = P0 + seat * PB
-    exp = expertise_of(state, cfg, seat)
+    board = state[base + B_BOARD]
     have = have_symbols(state, cfg, seat, False)
     best = -1
     best_v = -1e18
@@ -300,10 +333,10 @@ def complete_choice(state, cfg, seat, legal, n_legal, w_symbol, stop_below):
         slot = (code - COMPLETE) // 5
         pay = (code - COMPLETE) % 5
         tile = state[base + B_SLOT + slot]
-        v = cfg[O.tile_cost + tile * 4 + exp] * cfg[O.expertise_points] \
+        v = expertise_cost(cfg, board, tile) * cfg[O.expertise_points] \
             + w_symbol * wanted(state, cfg, seat, have, cfg[O.tile_symbol + tile]) + 0.01 * tile_size(cfg, tile)
         if pay != NO_TORCH:
-            v -= 100.0 + (1.0 if pay == exp else 0.0)
+            v -= 100.0 + (1.0 if is_expertise(cfg, board, pay) else 0.0)
         if v > best_v:
             best_v = v
             best = i
@@ -491,7 +524,7 @@ def coiner(state, cfg, seat, legal, n_legal, params, rng):
         if e >= 0:
             return e
     held = n_held(state, seat)
-    exp = expertise_of(state, cfg, seat)
+    board = state[P0 + seat * PB + B_BOARD]
     if held >= params[0]:
         e = best_card(state, cfg, seat, legal, n_legal, 1.5)
         if e >= 0 and TAKE_FACEUP <= legal[e] < TAKE_BLIND:
@@ -511,7 +544,7 @@ def coiner(state, cfg, seat, legal, n_legal, params, rng):
         else:
             v = -float(column_deficit(state, cfg, seat, col, True))
             if tile >= 0:
-                v += params[1] * cfg[O.tile_cost + tile * 4 + exp] + 1.0
+                v += params[1] * expertise_cost(cfg, board, tile) + 1.0
         if v > best_v:
             best_v = v
             best = i

@@ -11,7 +11,10 @@
   Allen's cards only to deny his crowns or to reach loot it is first in.
 
 All read only public information (the hands of others and face-down cards are never looked at:
-face-down healers and events only under their face-up variants). Choice codes are those of
+face-down healers and events only under their face-up variants). The face-up variants inform all
+three heuristics: face-up healers set the price of a curse cube (``cube_rate``); face-up events
+(shown at setup, their order hidden) tell which coast the ship may explore when, which sets the worth
+of a compass planted early (``plant_value``). Choice codes are those of
 ``simlab.games.loot_island.state``.
 """
 import numpy as np
@@ -19,17 +22,17 @@ from numba import njit
 
 from simlab.core.rng import randint
 from simlab.core.strategy import StrategyParam, strategy
-from simlab.games.loot_island.components import (EV_B4, EV_B8, EV_B12, EV_B14, I_BOTTOM, I_DISCARD, I_DRAW2, I_MOVE,
-                                                 I_SHIP, I_TREASURE, N_TREASURE, O, PER_COLOUR, SYM_CHEST,
-                                                 SYM_DISCARD, SYM_DOUBLE, SYM_DRAW, T_AMULET, T_BOOK, T_CROWN, T_JEWEL,
-                                                 T_SKULL)
+from simlab.games.loot_island.components import (EV_B1, EV_B2, EV_B4, EV_B8, EV_B12, EV_B14, I_BOTTOM,
+                                                 I_DISCARD, I_DRAW2, I_MOVE, I_SHIP, I_TREASURE, N_TREASURE, O,
+                                                 PER_COLOUR, SYM_CHEST, SYM_DISCARD, SYM_DOUBLE, SYM_DRAW, T_AMULET,
+                                                 T_BOOK, T_CROWN, T_JEWEL, T_SKULL)
 from simlab.games.loot_island.rules import (kept_ids, card_symbol, card_value, cards_needed, compass_pos, current_coast,
                                             event_now, healer_fee, last_is_one, near_landing, treasure_value)
-from simlab.games.loot_island.state import (B_CURSES, B_PASSED, B_SUPPLY, B_TYPES, D_A1, D_A2, D_ACTION, D_B4,
-                                            D_CARD, D_COPY, D_DISCARD, D_DO, D_HEALER, D_KEEP, D_PAY, D_PICK,
-                                            D_SOURCE, D_TARGET, ISLET_ALLEN, ISLET_OWN, L0, L_CHESTS, L_COUNT,
-                                            L_NCOMP, LB, M_HAND, P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN,
-                                            S_DCTX, S_DKIND, S_FACING, S_FIRST_PASSED, S_HEALERS, S_MLOC, S_PLAYERS,
+from simlab.games.loot_island.state import (B_CURSES, B_PASSED, B_SUPPLY, B_TYPES, D_A1, D_A2, D_ACTION, D_B4, D_CARD,
+                                            D_COPY, D_DISCARD, D_DO, D_HEALER, D_KEEP, D_PAY, D_PICK, D_SOURCE,
+                                            D_TARGET, ISLET_ALLEN, ISLET_OWN, L0, L_CHESTS, L_COUNT, L_NCOMP, LB,
+                                            M_HAND, P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN, S_DCTX, S_DKIND,
+                                            S_EVENT_SEQ, S_FACING, S_FIRST_PASSED, S_HEALERS, S_MLOC, S_PLAYERS,
                                             S_ROUND, S_STAGE, S_STAGE_N, SKIP, STOP, SUPPLY)
 
 STYLE_CAUTIOUS, STYLE_HUNTER, STYLE_COLLECTOR = 0, 1, 2
@@ -196,6 +199,57 @@ def landing_picks(state, cfg, landing, seat, add_count, add_chests, joiner, extr
 
 
 @njit(cache=True)
+def next_event_chance(state, cfg, e):
+    """Chance that next round's event is ``e``. Only the events-face-up variant shows the B events (at
+    setup, then shuffled, so their order stays hidden): each one not revealed yet is as likely as any
+    other to come next. 0 when the events are face down."""
+    if not cfg[O.events_face_up]:
+        return 0.0
+    k = 0
+    hit = 0
+    for j in range(state[S_ROUND], 5):  # the event slots of the rounds after this one
+        ev = state[S_EVENT_SEQ + j]
+        if ev >= 0:
+            k += 1
+            if ev == e:
+                hit += 1
+    return hit / k if k > 0 else 0.0
+
+
+@njit(cache=True)
+def compass_worth(vt, k, nc, delay):
+    """A new compass at a landing whose coast is explored in ``delay`` rounds (9: only at the final
+    exploration, as a small loot): a share ``k`` of a pick, split with the ``nc`` compasses there."""
+    if delay < 9:
+        return vt * k / (1.0 + nc) / (1.0 + 0.5 * delay)
+    return vt * 0.2 / (1.0 + nc) if nc < 2 else 0.0
+
+
+@njit(cache=True)
+def plant_value(state, cfg, landing, vt, k, nc, delay):
+    """``compass_worth`` of a new compass at ``landing``, explored in ``delay`` rounds as the ship sails.
+    Under events-face-up it is averaged over the events that may come next: B1 sails past the next
+    coast, B2 turns back to the coast just explored (the others then come in reverse order), B14 also
+    explores the coast after the next one."""
+    worth = compass_worth(vt, k, nc, delay)
+    if not cfg[O.events_face_up]:
+        return worth
+    left = cfg[O.rounds] - state[S_ROUND]
+    d = ((landing // 2 - current_coast(state)) * state[S_FACING]) % 4
+    p1 = next_event_chance(state, cfg, EV_B1)
+    p2 = next_event_chance(state, cfg, EV_B2)
+    p14 = next_event_chance(state, cfg, EV_B14)
+    b1 = d - 1 if d >= 2 else 4
+    b2 = 5 - d
+    b14 = 1 if d == 2 else d
+    total = (1.0 - p1 - p2 - p14) * worth
+    total += p1 * compass_worth(vt, k, nc, b1 if b1 <= left else 9)
+    total += p2 * compass_worth(vt, k, nc, b2 if b2 <= left else 9)
+    total += p14 * compass_worth(vt, k, nc, b14 if b14 <= left else 9)
+    return total
+
+
+@njit(cache=True)
 def hand_scan(state, cfg, owner, landing, colour, counts):
     """Eligible cards of ``colour`` in ``owner``'s hand for ``landing``: counts[0] cards, [1] loot count
     (doubles count 2), [2] chests, [3] plain 1s that would curse everybody, [4] discard symbols."""
@@ -270,21 +324,14 @@ def play_value(state, cfg, seat, code, w, style, counts):
             v = (after - before) * vt - w[5] * use
             if pos < 0 and supply == 0:
                 v -= 0.5 * vt  # a compass would have to leave another landing
+    elif allen or supply == 0:
+        v = -1.0
+    elif pos < 0:
+        v = plant_value(state, cfg, landing, vt, 0.6 if style == STYLE_COLLECTOR else 0.35, nc, delay) - w[5] * use
     elif delay < 9:
-        if allen or supply == 0:
-            v = -1.0
-        elif pos < 0:
-            v = vt * (0.6 if style == STYLE_COLLECTOR else 0.35) / (1.0 + nc) / (1.0 + 0.5 * delay)
-            v -= w[5] * use
-        else:
-            v = 0.05 * vt - w[5] * use
+        v = 0.05 * vt - w[5] * use
     else:
-        if allen or supply == 0:
-            v = -1.0
-        elif pos < 0 and nc < 2:
-            v = vt * 0.2 / (1.0 + nc) - w[5] * use
-        else:
-            v = -w[5] * use
+        v = -w[5] * use
     if counts[3] > 0 and counts[0] == counts[3]:
         v -= cube_cost(state, cfg, seat, 1, w[0], w[1])
     if counts[4] > 0 and (pos >= 0 or not allen) and curses(state, seat) > 0:

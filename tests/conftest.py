@@ -20,3 +20,17 @@ def cli_run(capsys):
         return code, out.out, out.err
 
     return go
+
+
+@pytest.fixture(autouse=True)
+def _forget_user_strategies():
+    """Strategies a test loads from its own files leave the registry with the test: experiments such
+    as the overview play every registered strategy of a game."""
+    from simlab.core import strategy
+
+    before = set(strategy._LOADED)
+    yield
+    for path in set(strategy._LOADED) - before:
+        del strategy._LOADED[path]
+        for key in [k for k, source in strategy._SOURCE.items() if source == path]:
+            del strategy._SOURCE[key], strategy._REGISTRY[key]

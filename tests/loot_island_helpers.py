@@ -6,8 +6,9 @@ from simlab.core.rng import root_key, seed_stream
 from simlab.core.strategy import MAX_STRATEGY_PARAMS, StrategyParam, get_strategy, strategy
 from simlab.games.loot_island import rules
 from simlab.games.loot_island.components import PARAMS, PER_COLOUR
-from simlab.games.loot_island.state import (D_KEEP, S_DKIND, B_CURSES, B_HAND_N, B_SUPPLY, L0, LB, M_HAND, P0, PB, S_MDRAW,
-                                            S_MDRAW_N, S_MLOC, S_TDECK, S_TDECK_N, STATE_SIZE)
+from simlab.games.loot_island.state import (B_CURSES, B_HAND_N, B_SUPPLY, D_KEEP, L0, LB, M_HAND, P0, PB, S_DKIND,
+                                            S_MDRAW, S_MDRAW_N, S_MLOC, S_NEV, S_TDECK, S_TDECK_N, S_TLOC, STATE_SIZE,
+                                            T_DECK)
 
 
 @strategy("loot-island", "t_prefer",
@@ -107,7 +108,7 @@ class Game:
         pile = [int(x) for x in s[S_TDECK:S_TDECK + n] if x not in ids]
         pile = pile + list(reversed(ids))
         for t in ids:
-            s[rules.S_TLOC + t] = rules.T_DECK
+            s[S_TLOC + t] = T_DECK
         s[S_TDECK:S_TDECK + len(pile)] = pile
         s[S_TDECK_N] = len(pile)
 
@@ -126,7 +127,7 @@ class Game:
         return int(self.state[P0 + actor * PB + offset])
 
     def events(self):
-        n = int(self.state[rules.S_NEV])
+        n = int(self.state[S_NEV])
         return self.log[:n]
 
     def check(self):
@@ -134,7 +135,8 @@ class Game:
 
 
 def card(colour, value, copy=0):
-    """Map card id: value 1..10, or 0 for a wild; copy 0 is the one carrying the symbol (spec 1.2)."""
+    """Map card id: value 1..10, or 0 for a wild; copy 0 is the one carrying the symbol
+    (docs/rules/loot_island.md section 5.2)."""
     slot = 20 + copy if value == 0 else 2 * (value - 1) + copy
     return colour * PER_COLOUR + slot
 

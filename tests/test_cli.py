@@ -88,3 +88,17 @@ def test_bad_input_gives_one_line_error_and_exit_2(cli_run, args, message, tmp_p
     assert code == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_python_m_ignores_strategies_and_experiments_packages_in_the_current_folder(tmp_path):
+    """`python -m simlab.cli` puts the current folder first on sys.path; simlab's own packages still win."""
+    import subprocess
+    import sys
+
+    for package in ("strategies", "experiments"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text(f"raise RuntimeError('the folder\\'s {package} was imported')\n")
+    for args, shown in ((["games", "karuba"], "builder"), (["experiment", "list"], "allen-effect")):
+        proc = subprocess.run([sys.executable, "-m", "simlab.cli", *args], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 0 and shown in proc.stdout, proc.stderr

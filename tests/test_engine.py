@@ -7,7 +7,8 @@ import pytest
 
 import simlab
 from simlab.core.errors import SimlabError
-from simlab.core.results import MANIFEST, load
+from simlab.core.results import load
+from simlab.core.rundir import MANIFEST
 from simlab.core.rng import next_u64, randint, root_key, seed_stream, uniform
 from simlab.core.runner import RunConfig, run
 
@@ -42,7 +43,7 @@ def test_run_writes_parts_and_manifest_with_provenance(tmp_path):
     result = run(CONFIG, tmp_path / "r", workers=1, chunk_size=1000, executor="serial", progress=False)
     assert result.chunks_total == 3 and len(list((tmp_path / "r").glob("part-*.parquet"))) == 3
     manifest = json.loads((tmp_path / "r" / MANIFEST).read_text())
-    assert manifest["done"] == [0, 1, 2]
+    assert manifest["done"] == [[0, 3]]   # chunk ranges [start, stop)
     frame = load(tmp_path / "r")
     assert len(frame) == 3000 * 3 and frame.game.is_monotonic_increasing
     prov = frame.attrs["simlab"]

@@ -1,5 +1,6 @@
-"""Experiments end to end at tiny game counts: the reports exist, open with verdicts, embed their
-charts, and state the assumptions, the command, the seed and the code version."""
+"""Experiments end to end at tiny game counts: the reports exist, open with a bottom line and what it
+rests on, then findings, charts beside the pages, tables, and state the assumptions, the command, the
+seed and the code version."""
 import re
 
 import pytest
@@ -23,26 +24,31 @@ def test_experiments_are_discovered_from_the_experiments_package():
     assert known["karuba-temples"].game == "karuba" and known["overview"].game is None
 
 
-def test_overview_report_opens_with_verdicts_then_charts_tables_caveats(overview):
+def test_overview_report_opens_with_bottom_line_then_findings_charts_tables_caveats(overview):
     out, report, paths = overview
     md = paths["markdown"].read_text()
-    order = [md.index(h) for h in ("## Verdicts", "## Charts", "## Tables", "## Caveats", "## Reproduce")]
+    order = [md.index(h) for h in ("## Bottom line", "## What it rests on", "## Contents", "## Findings", "## Charts",
+                                   "## Tables", "## Caveats", "## Reproduce")]
     assert order == sorted(order)
-    verdicts = md[md.index("## Verdicts"):md.index("## Charts")]
+    bottom = md[md.index("## Bottom line"):md.index("## What it rests on")]
+    assert "The start player" in bottom and "strongest" in bottom and "skill share" in bottom
+    verdicts = md[md.index("## Findings"):md.index("## Charts")]
     for n in (2, 3, 4):
         assert re.search(rf"Start player \(seat 1\) win rate, {n} players: [\d.]+% \[[\d.]+%, [\d.]+%\]; "
-                         r"fair reference [\d.]+%; fairness band [\d.]+% to [\d.]+%: \*\*(within the band|OUTSIDE the "
-                         r"band|undecided)\*\*", verdicts)
-    assert "Balance index" in verdicts and "Skill share" in verdicts and "Strongest strategy" in verdicts
+                         r"fair reference [\d.]+%; fairness band [\d.]+% to [\d.]+%: \*\*(within the fairness band|"
+                         r"OUTSIDE the fairness band|undecided: the interval crosses an edge of the fairness band)\*\*",
+                         verdicts)
+    assert "Balance index" in verdicts and "Skill share" in verdicts
+    assert re.search(r"(are tied for|is) strongest", verdicts)
 
 
-def test_overview_report_files_charts_and_html_are_self_contained(overview):
+def test_overview_report_charts_are_files_beside_the_pages(overview):
     out, report, paths = overview
     md, page = paths["markdown"].read_text(), paths["html"].read_text()
     for chart in ("seat-win-rates", "length-score-margin", "strategy-matrix", "skill-vs-luck", "usage"):
-        assert (out / f"{chart}.png").stat().st_size > 1000
-        assert f"({chart}.png)" in md
-    assert page.count("data:image/png;base64,") == len(report.charts) and "src='http" not in page
+        assert (out / f"{chart}.svg").stat().st_size > 1000
+        assert f"({chart}.svg)" in md and f"data='{chart}.svg'" in page
+    assert "base64" not in page and "http" not in page.replace("http://www.w3.org", "")
     assert (out / "win-rate-by-seat.csv").exists() and (out / "head-to-head.csv").exists()
 
 
@@ -65,8 +71,9 @@ def test_karuba_temples_report_has_heat_maps_listings_and_rule_comparison(tmp_pa
     md = paths["markdown"].read_text()
     assert "easiest beach-temple pair" in md and "hardest beach-temple pair" in md
     assert "most skill-testing pair" in md and "distance rule ring4 vs ring3" in md
-    assert "4 players, pair where planning pays most" in md and (tmp_path / "heatmap-plan-gap-3p-4p.png").exists()
-    assert (tmp_path / "heatmap-reach-2p-3p-4p.png").exists() and (tmp_path / "distance-rules.png").exists()
+    assert "4 players, pair where planning pays most" in md and (tmp_path / "heatmap-plan-gap-3p-4p.svg").exists()
+    assert (tmp_path / "heatmap-reach-2p-3p-4p.svg").exists() and (tmp_path / "distance-rules.svg").exists()
+    assert "legal beach-temple pairs have a reach rate whose whole interval lies outside the quality band" in md
     pairs = (tmp_path / "pairs-ring3.csv").read_text().splitlines()
     assert len(pairs) > 1 + 3 * 60          # ring3 allows 115 pairs; at 100 games most appear per player count
     assert "`distance_rule` = label30, ring3, ring4" in md

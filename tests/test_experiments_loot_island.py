@@ -28,21 +28,30 @@ def test_loot_island_experiments_are_discovered():
 def test_allen_effect_report_files_and_verdicts(allen):
     out, _, paths = allen
     md = paths["markdown"].read_text()
-    order = [md.index(h) for h in ("## Verdicts", "## Charts", "## Tables", "## Caveats", "## Reproduce")]
+    order = [md.index(h) for h in ("## Bottom line", "## What it rests on", "## Findings", "## Charts", "## Tables",
+                                   "## Caveats", "## Reproduce")]
     assert order == sorted(order)
-    verdicts = md[md.index("## Verdicts"):md.index("## Charts")]
+    bottom = md[md.index("## Bottom line"):md.index("## What it rests on")]
+    assert "Removing Allen moves the start player's win rate" in bottom and " points [" in bottom
+    rests = md[md.index("## What it rests on"):md.index("## Contents")]
+    assert "`healer_per_cube`" in rests and "hunter" in rests
+    verdicts = md[md.index("## Findings"):md.index("## Charts")]
     pct = r"-?[\d.]+% \[-?[\d.]+%, -?[\d.]+%\]"
-    status = r"\*\*(within the band|OUTSIDE the band|undecided)\*\*"
+    points = r"[+-][\d.]+ points \[[+-][\d.]+, [+-][\d.]+\]"
+    effect = (r"minimum effect that matters \(±2.0 points\): \*\*(smaller than the minimum effect that matters|"
+              r"larger than the minimum effect that matters|undecided: [^*]+)\*\*")
     assert re.search(rf"Allen off \(hunter vs hunter\): change in seat 1's win rate .*paired on common random "
-                     rf"numbers: {pct}; no change 0.0%; fairness band -2.0% to 2.0%: {status}", verdicts)
+                     rf"numbers: {points}; {effect}", verdicts)
+    changes = [line for line in verdicts.splitlines() if ": change in" in line]
+    assert len(changes) >= 8 and not any("fairness" in c or "OUTSIDE" in c for c in changes)   # a change is not unfair
     assert re.search(rf"2p with Allen: Allen alone takes the first crown place .*: {pct}", verdicts)
     assert re.search(rf"3p \(no Allen\): seat 3 win rate: {pct}; fair reference [\d.]+%", verdicts)
     assert "Allen off: change in hunter's win rate against random" in verdicts
     assert "Allen off: change in close games" in verdicts
     assert "hunter with allen_weight=0 against a default hunter" in verdicts
-    assert "ASSUMED component data" in md[:md.index("## Verdicts")]
+    assert "ASSUMED component data" in md[:md.index("## Bottom line")]
     for chart in ("scores-margins-crowns", "allen-use", "skill"):
-        assert (out / f"{chart}.png").stat().st_size > 1000 and f"({chart}.png)" in md
+        assert (out / f"{chart}.svg").stat().st_size > 1000 and f"({chart}.svg)" in md
     assert (out / "who-holds-the-most-crown-crosses-share-of-games.csv").exists()
     caveats = md[md.index("## Caveats"):]
     assert "ASSUMED" in caveats and "`healer_per_cube`" in caveats and "`map_symbols`" in caveats
@@ -80,21 +89,23 @@ def threshold(tmp_path_factory):
 def test_curse_threshold_report_files_and_verdicts(threshold):
     out, _, paths = threshold
     md = paths["markdown"].read_text()
-    verdicts = md[md.index("## Verdicts"):md.index("## Charts")]
+    assert "The printed threshold 13 meets the balance criterion" in md[:md.index("## What it rests on")]
+    verdicts = md[md.index("## Findings"):md.index("## Charts")]
     pct = r"-?[\d.]+% \[-?[\d.]+%, -?[\d.]+%\]"
-    status = r"\*\*(within the band|OUTSIDE the band|undecided)\*\*"
+    points = r"[+-][\d.]+ points \[[+-][\d.]+, [+-][\d.]+\]"
     for n in (2, 3, 4, 5):
-        assert re.search(rf"{n} players, threshold 13: cautious minus greedy win rate \(.*\): {pct}; neither "
-                         rf"dominates 0.0%; fairness band -10.0% to 10.0%: {status}", verdicts)
+        assert re.search(rf"{n} players, threshold 13: cautious minus greedy win rate \(.*\): {points}; minimum "
+                         r"effect that matters \(±10.0 points\): \*\*", verdicts)
         assert re.search(rf"{n} players, threshold 13: elimination rate \(share of players out\): {pct}; threat "
-                         rf"floor 2.0%", verdicts)
+                         r"floor 2.0%: \*\*(above the threat floor|below the threat floor|undecided: [^*]+)\*\*", verdicts)
         assert re.search(rf"{n} players: balanced range \(criterion above\): .*; the printed 13 (is inside it|is not)",
                          verdicts)
     assert re.search(rf"4 players, threshold 13: win rate of hunter:cap=5 against cautious, collector, hunter: {pct}",
                      verdicts)
-    assert "cautious-minus-greedy win-rate gap's 95% interval inside +-10% points AND" in md
+    assert "cautious-minus-greedy win-rate gap's 95% interval inside ±10 points AND" in md
+    assert "fairness band" not in md and "OUTSIDE" not in md   # nothing in this report judges fairness
     for chart in ("threshold-sweep", "risk-appetite"):
-        assert (out / f"{chart}.png").stat().st_size > 1000 and f"({chart}.png)" in md
+        assert (out / f"{chart}.svg").stat().st_size > 1000 and f"({chart}.svg)" in md
     rows = pd.read_csv(out / "threshold-sweep-cautious-vs-greedy.csv")
     assert len(rows) == 4 * 10 and sorted(rows["threshold"].unique()) == [8, 10, 11, 12, 13, 14, 15, 16, 18, 20]
     assert "`healer_per_cube`" in md[md.index("## Caveats"):]

@@ -14,7 +14,12 @@ MIXES = {2: ("random", "hunter"), 3: ("racer", "random", "coiner"), 4: ("random"
 CONFIGS = [({}, 2), ({}, 3), ({}, 4), ({"variant": "no_dice"}, 4), ({"variant": "no_dice"}, 2),
            ({"empty_stack_rule": "tools_only"}, 4), ({"empty_stack_rule": "end_trigger"}, 4),
            ({"variant": "no_dice", "variant_extra_dice_card": True, "used_dice_cards": "reshuffled"}, 3),
-           ({"dice_card_same_turn": True, "dice_cards_per_roll": 2, "slot_coins": (0, 1, 2) * 4}, 4)]
+           ({"dice_card_same_turn": True, "dice_cards_per_roll": 2, "slot_coins": (0, 1, 2) * 4}, 4),
+           ({"empty_deck_rule": "reshuffle", "hq_refill": "tile_needed", "empty_stack_rule": "tools_only"}, 4),
+           ({"empty_deck_rule": "end_trigger", "dice_card_same_turn": True}, 3),
+           ({"variant": "no_dice", "variant_cards_per_turn": 1, "variant_coin_stacks": False,
+             "returned_card_refills": False, "empty_deck_rule": "reshuffle"}, 4),
+           ({"variant": "no_dice", "variant_card_timing": "turn_start", "hq_refill": "tile_needed"}, 2)]
 
 
 def _checked_games(params, n_players, seats, games, seed=11):
@@ -43,7 +48,7 @@ def _checked_games(params, n_players, seats, games, seed=11):
 def test_invariants_hold_after_every_turn_of_many_random_games(params, n_players):
     finals, cfg = _checked_games(params, n_players, ("random",) * n_players, 300)
     for st in finals:
-        assert st[S.S_END_REASON] in (S.END_SIXTH, S.END_STACK, S.END_GUARD)
+        assert st[S.S_END_REASON] in (S.END_SIXTH, S.END_STACK, S.END_GUARD, S.END_DECK)
 
 
 @pytest.mark.parametrize("params,n_players", CONFIGS)
@@ -134,9 +139,10 @@ def test_trace_reads_like_a_game_and_says_the_component_data_is_assumed():
         assert f"Seat {p + 1} ({prep.labels[p]}): coins" in text
         assert f"= {out[0, p, 1]} points." in text
     replaced = dict(prep.values)
-    for name in ("die_faces", "tile_symbol", "tile_cost", "card_kind", "card_need", "card_points", "expertise",
-                 "slot_coins", "map_coins"):
+    for name in ("die_faces", "tile_symbol", "tile_cost", "card_kind", "card_need", "card_different", "card_points",
+                 "expertise", "slot_coins", "map_coins"):
         replaced[name] = tuple((v + 1) % 3 for v in replaced[name])
+    replaced["symbols"] = 3
     assert "ASSUMED" not in GAME.narrate(log[:0], 4, replaced, prep.labels)
 
 
@@ -149,3 +155,68 @@ def test_no_dice_variant_trace_shows_dice_card_effects():
         assert "rolls the" not in text and "no-dice variant" in text
         found = found or "shuffled back into the deck" in text
     assert found
+
+
+def _log(*rows):
+    """A hand-written event log: each row is (kind, a, b, ...), padded to the log's width."""
+    return np.array([list(r) + [0] * (8 - len(r)) for r in rows], np.int32)
+
+
+def test_trace_header_names_the_rules_doc():
+    text = GAME.narrate(_log(), 2, PARAMS.resolve({}), ["a", "b"])
+    assert "Rules: docs/rules/legend_raiders.md" in text.splitlines()[0]
+    assert GAME.rules_file == "docs/rules/legend_raiders.md"
+
+
+def test_trace_counts_are_pluralised_one_discovery_one_point_one_card():
+    """Issue 16: the board status said '1 discoveries'."""
+    values = PARAMS.resolve({})
+    tile = 0
+    text = GAME.narrate(_log((rules.EV_TURN, 0, 1), (rules.EV_TAKE_CARD, 0, 5, 4),
+                             (rules.EV_COMPLETE, 0, tile, 0, 4, 1, 0, 1),
+                             (rules.EV_END, 1, 1, 1)), 2, values, ["a", "b"])
+    status = [line for line in text.splitlines() if line.startswith("    Seat 1 (a):")][0]
+    assert "1 point so far, 1 discovery, " in status and status.endswith(", 1 card")
+    assert "[1 discovery]" in text and "discoveries" not in status
+    other = [line for line in text.splitlines() if line.startswith("    Seat 2 (b):")][0]
+    assert "0 points so far, 0 discoveries, " in other and other.endswith(", 0 cards")
+
+
+def test_trace_says_when_and_what_the_row_and_hq_refill():
+    """Issue 16: a dice card shuffled back into the deck refilled an empty face-up place silently."""
+    values = PARAMS.resolve({"variant": "no_dice"})
+    dice = PARAMS["card_kind"].default.index(2)
+    text = GAME.narrate(_log((rules.EV_TURN, 0, 3), (rules.EV_VCARD, 0, 1), (rules.EV_FACEUP, 2, dice),
+                             (rules.EV_DECK_OUT, 3, 0), (rules.EV_REFILL, 1, -1, 0)), 2, values, ["a", "b"])
+    lines = text.splitlines()
+    i = lines.index("    discards a dice card (shuffled back into the deck) to relight their own torch.")
+    assert lines[i + 1] == "    The row is refilled: card place 3 now shows dice card."
+    assert lines[i + 2] == "    The expedition deck has run out: face-up places emptied from now on stay empty."
+    assert lines[i + 3] == "    HQ column 2 gets no tile (the stack is empty) with no tools."
+    tile_needed = GAME.narrate(_log((rules.EV_TURN, 0, 3), (rules.EV_REFILL, 1, -1, 0)), 2,
+                               PARAMS.resolve({"hq_refill": "tile_needed"}), ["a", "b"])
+    assert "HQ column 2 stays empty: no tile is left to refill it (hq_refill=tile_needed)." in tile_needed
+
+
+def test_trace_of_a_real_game_narrates_every_row_refill():
+    """Every face-up card that appears during play is announced (no silent refill)."""
+    prep = Prepared(RunConfig("legend-raiders", 4, ("racer",) * 4, 1, seed=4, params={"variant": "no_dice"}))
+    for g in range(20):
+        out, log = prep.play(g, 1, 20000)
+        text = GAME.narrate(log, 4, prep.values, prep.labels)
+        shown = sum(1 for e in log if e[0] == rules.EV_FACEUP)
+        said = text.count("The row is refilled") + text.count("Setup: face-up expedition card")
+        assert shown == said > 4
+
+
+def test_tile_stack_runs_out_with_the_heuristics_at_3_and_4_players_not_at_2():
+    """Issue 16: the game README said the stack never runs out at 2-3 players with the heuristics;
+    at 3 players it does in the no-dice variant (rules doc section 6 has the measured shares)."""
+    def share_out(players, params):
+        seats = GAME.default_seats[:players]
+        f = _frame(seed=5, games=2000, players=players, seats=seats, params=params)
+        return (f.groupby("game").stack_out_round.first() > 0).mean()
+    for params in ({}, {"variant": "no_dice"}):
+        assert share_out(2, params) == 0                  # two players finish long before 24 refills
+    assert share_out(3, {"variant": "no_dice"}) > 0.02
+    assert share_out(4, {}) > 0.1 and share_out(4, {"variant": "no_dice"}) > 0.3

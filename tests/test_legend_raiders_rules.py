@@ -146,7 +146,7 @@ def card_from_deck(state, card):
     for k in range(4):
         if state[S.S_FACEUP + k] == card:
             state[S.S_FACEUP + k] = -1
-            rules.refill_row(state, cfg_of())
+            rules.refill_row(state, cfg_of(), np.zeros(4, np.uint64), log_of(0), 0)
             return
     raise AssertionError(f"card {card} not in the deck or the row")
 
@@ -536,11 +536,11 @@ def test_rule_dice_card_changes_the_roll_but_only_from_a_later_turn():
     assert rules.check_invariants(state, cfg) == 0
 
 
-def test_rule_dice_card_same_turn_switch_and_reshuffle_switch():
-    state, cfg, rng = fresh(2, dice_card_same_turn=True, used_dice_cards="reshuffled")
+def test_rule_used_dice_cards_reshuffled_reading_puts_the_card_back_into_the_deck():
+    state, cfg, rng = fresh(2, used_dice_cards="reshuffled")
     cfg = force_die(cfg, EFFECT_TOOL)
     dice = cards_of_kind(KIND_DICE)[0]
-    give_card(state, 0, dice, rnd=1)
+    give_card(state, 0, dice, rnd=0)
     deck = state[S.S_DECK_N]
     run_turn(state, cfg, 0, FNS, plan((S.CHANGE_DIE + EFFECT_TORCH, S.PREPARE)), rng, log_of())
     assert state[base(0) + S.B_DICE_USED] == 1 and state[base(0) + S.B_TORCH] == 0
@@ -603,8 +603,8 @@ def test_rule_no_dice_variant_card_usable_during_the_expedition_and_extra_card_s
 # ---- the tile stack runs out ---------------------------------------------------------------------------
 
 
-def _empty_stack(rule):
-    state, cfg, rng = fresh(2, empty_stack_rule=rule)
+def _empty_stack(rule, **overrides):
+    state, cfg, rng = fresh(2, empty_stack_rule=rule, **overrides)
     for t in list(state[S.S_STACK:S.S_STACK + state[S.S_STACK_N]]):
         tile_from_anywhere(state, t)
         rules.discard_tile(state, t)
@@ -665,15 +665,16 @@ def test_params_every_component_value_is_marked_fact_or_assumption():
     for p in PARAMS.params:
         assert p.status in (FACT, ASSUMPTION, VARIANT, SETUP) and p.meaning and p.source
     for name in ("tile_symbol", "tile_cost", "card_kind", "card_need", "card_points", "expertise", "slot_coins",
-                 "map_coins", "die_faces", "empty_stack_rule"):
+                 "map_coins", "die_faces", "empty_stack_rule", "empty_deck_rule", "hq_refill", "dice_card_same_turn",
+                 "variant_cards_per_turn", "variant_coin_stacks", "variant_card_timing", "returned_card_refills"):
         assert PARAMS[name].status == ASSUMPTION
     assert PARAMS["variant"].status == VARIANT and GAME.variants["no-dice"] == {"variant": "no_dice"}
     assert "ASSUMED" in GAME.summary
 
 
-def test_params_assumed_component_data_matches_the_spec_tables():
+def test_params_assumed_component_data_matches_the_rules_doc_tables():
     cost = np.array(PARAMS["tile_cost"].default).reshape(28, 4)
-    assert list(cost.sum(axis=0)) == [21, 21, 21, 21]     # spec section 4: each tool 21 times
+    assert list(cost.sum(axis=0)) == [21, 21, 21, 21]     # rules doc section 5.4: each tool 21 times
     assert sorted(cost.sum(axis=1)) == sorted([2, 2, 3, 3, 3, 4, 4] * 4)
     assert list(np.bincount(PARAMS["tile_symbol"].default)) == [7, 7, 7, 7]
     assert list(np.bincount(PARAMS["card_kind"].default)) == [16, 8, 4]
@@ -718,3 +719,201 @@ def test_rule_worked_example_mission_aab_needs_two_a_and_one_b():
     for have, met in (((2, 1, 0, 0), True), ((1, 2, 3, 3), False), ((3, 0, 0, 0), False), ((5, 1, 0, 0), True)):
         counts[:] = have
         assert rules.mission_met(cfg, aab, counts) == met
+
+
+# ---- open readings: the expedition deck runs out, the HQ refill (issue 14) -----------------------------
+
+
+def deck_down_to(state, k, seat=1):
+    """Give all but ``k`` deck cards to ``seat`` (keeps every card in one place)."""
+    while state[S.S_DECK_N] > k:
+        give_card(state, seat, state[S.S_DECK])
+
+
+def test_rule_empty_deck_skip_reading_records_the_round_and_plays_on():
+    state, cfg, rng = fresh(3)
+    cfg = force_die(cfg, EFFECT_COIN)
+    state[S.S_ROUND] = 5
+    deck_down_to(state, 1)
+    log = log_of()
+    n = run_turn(state, cfg, 0, FNS, plan((S.TAKE_FACEUP + 2, S.STOP)), rng, log)
+    assert state[S.S_DECK_N] == 0 and state[S.S_DECK_OUT] == 5 and state[S.S_TRIGGER] == 0
+    assert events(log, n, rules.EV_DECK_OUT) == [(rules.EV_DECK_OUT, 5, 0, 0, 0, 0, 0, 0)]
+    n = run_turn(state, cfg, 1, FNS, plan((), (S.TAKE_FACEUP + 1, S.STOP)), rng, log)
+    assert state[S.S_FACEUP + 1] == -1                    # the place stays empty
+    assert events(log, n, rules.EV_DECK_OUT) == []        # said once
+    assert rules.check_invariants(state, cfg) == 0
+
+
+def test_rule_empty_deck_end_trigger_reading_the_last_card_drawn_ends_the_game():
+    state, cfg, rng = fresh(3, empty_deck_rule="end_trigger")
+    cfg = force_die(cfg, EFFECT_COIN)
+    deck_down_to(state, 1)
+    log = log_of()
+    n = run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), rng, log)
+    assert state[S.S_DECK_N] == 0 and state[S.S_TRIGGER] == -2
+    assert events(log, n, rules.EV_DECK_OUT)[0][2] == 1
+    from simlab.core.runner import Prepared, RunConfig
+    f = Prepared(RunConfig("legend-raiders", 4, ("random",) * 4, 200, seed=3,
+                           params={"empty_deck_rule": "end_trigger"})).frame(0, 200)
+    ended = f[f.end_reason == 4]
+    assert len(ended) > 0 and (ended.trigger_seat == -1).all()
+    assert (ended.rounds == ended.deck_out_round).all() and (ended.turns == ended.rounds).all()
+
+
+def test_rule_empty_deck_reshuffle_reading_rebuilds_the_deck_from_the_used_dice_cards():
+    state, cfg, rng = fresh(2, empty_deck_rule="reshuffle")
+    cfg = force_die(cfg, EFFECT_COIN)
+    dice = cards_of_kind(KIND_DICE)
+    for c in dice[:2]:
+        card_from_deck(state, c)
+        state[S.S_REMOVED + state[S.S_REMOVED_N]] = c
+        state[S.S_REMOVED_N] += 1
+    deck_down_to(state, 0)
+    legal = np.zeros(S.MAX_CHOICES, np.int32)
+    assert S.TAKE_BLIND in legal[:rules.action_choices(state, cfg, legal)]
+    log = log_of()
+    n = run_turn(state, cfg, 0, FNS, plan(TOOLS_ONLY_PLAN), rng, log)
+    assert state[base(0) + S.B_HAND] in dice[:2]
+    assert state[S.S_REMOVED_N] == 0 and state[S.S_DECK_N] == 1
+    assert events(log, n, rules.EV_DECK_RESHUFFLE)[0][2] == 2
+    assert rules.check_invariants(state, cfg) == 0
+    state2, cfg2, _ = fresh(2)                              # skip: the used cards stay out of the game
+    state2[S.S_REMOVED + 0] = state2[S.S_DECK + state2[S.S_DECK_N] - 1]
+    state2[S.S_REMOVED_N] = 1
+    state2[S.S_DECK_N] -= 1
+    deck_down_to(state2, 0)
+    assert S.TAKE_BLIND not in legal[:rules.action_choices(state2, cfg2, legal)]
+
+
+@pytest.mark.parametrize("reading,tools", [("column", 2), ("tile_needed", 0)])
+def test_rule_hq_refill_reading_a_column_without_a_tile(reading, tools):
+    state, cfg, rng = _empty_stack("tools_only", hq_refill=reading)
+    cfg = force_die(cfg, EFFECT_COIN)
+    log = log_of()
+    n = run_turn(state, cfg, 0, FNS, plan((S.PREPARE + 1,)), rng, log)
+    assert state[S.S_HQ_TILE + 1] == -1
+    assert state[S.S_HQ_TOOLS + 4:S.S_HQ_TOOLS + 8].sum() == tools
+    assert rules.check_invariants(state, cfg) == 0
+    legal = np.zeros(S.MAX_CHOICES, np.int32)
+    assert (S.PREPARE + 1 in legal[:rules.action_choices(state, cfg, legal)]) == (tools > 0)
+    assert events(log, n, rules.EV_REFILL)[0][1:3] == (1, -1)
+
+
+# ---- dice cards: timing and the no-dice variant's details (issue 15) ---------------------------------
+
+
+def dice_face_up(state, place, card):
+    """Put dice card ``card`` face up on ``place`` (the card there goes back into the deck)."""
+    card_from_deck(state, card)
+    old = state[S.S_FACEUP + place]
+    state[S.S_FACEUP + place] = card
+    state[S.S_DECK + state[S.S_DECK_N]] = old
+    state[S.S_DECK_N] += 1
+
+
+@pytest.mark.parametrize("same_turn", [False, True])
+def test_rule_dice_card_same_turn_reading_a_card_just_taken_changes_the_die(same_turn):
+    state, cfg, rng = fresh(2, dice_card_same_turn=same_turn)
+    cfg = force_die(cfg, EFFECT_TOOL)
+    dice = cards_of_kind(KIND_DICE)[0]
+    dice_face_up(state, 0, dice)
+    give_tile(state, 0, 0, tile_costing((1, 1, 0, 0)))
+    set_tools(state, 0, (1, 1, 0, 0))
+    log = log_of()
+    n = run_turn(state, cfg, 0, FNS, plan((S.TAKE_FACEUP + 0, S.CHANGE_DIE + EFFECT_COIN, S.COMPLETE + 4)), rng, log)
+    assert state[base(0) + S.B_NDONE] == 1 and len(events(log, n, rules.EV_DRAW)) == 1   # the tool face applied
+    if same_turn:
+        assert events(log, n, rules.EV_CHANGE)[0][2:4] == (EFFECT_TOOL, EFFECT_COIN)
+        assert state[base(0) + S.B_DIE_PTS] == 1 and state[base(0) + S.B_DICE_USED] == 1
+        assert state[base(0) + S.B_NHAND] == 0 and state[S.S_REMOVED] == dice
+    else:
+        assert events(log, n, rules.EV_CHANGE) == [] and state[base(0) + S.B_DIE_PTS] == 0
+        assert state[base(0) + S.B_HAND] == dice
+
+
+def test_rule_dice_card_same_turn_reading_a_coin_face_turned_away_pays_nothing():
+    state, cfg, rng = fresh(2, dice_card_same_turn=True)
+    cfg = force_die(cfg, EFFECT_COIN)
+    dice_face_up(state, 0, cards_of_kind(KIND_DICE)[0])
+    give_tile(state, 0, 0, tile_costing((1, 1, 0, 0)))
+    set_tools(state, 0, (1, 1, 0, 0))
+    log = log_of()
+    n = run_turn(state, cfg, 0, FNS, plan((S.TAKE_FACEUP + 0, S.CHANGE_DIE + EFFECT_TOOL, S.COMPLETE + 4)), rng, log)
+    assert state[base(0) + S.B_NDONE] == 1 and state[base(0) + S.B_DIE_PTS] == 0
+    assert len(events(log, n, rules.EV_DRAW)) == 1 and rules.n_tools(state, 0) == 1
+
+
+def test_rule_dice_cards_per_roll_counts_every_change_in_the_turn():
+    state, cfg, rng = fresh(2, dice_card_same_turn=True)
+    cfg = force_die(cfg, EFFECT_TOOL)
+    state[S.S_ROUND] = 2
+    dice = cards_of_kind(KIND_DICE)
+    give_card(state, 0, dice[0], rnd=1)
+    dice_face_up(state, 0, dice[1])
+    log = log_of()
+    n = run_turn(state, cfg, 0, FNS, plan((S.CHANGE_DIE + EFFECT_COIN, S.TAKE_FACEUP + 0, S.STOP)), rng, log)
+    assert len(events(log, n, rules.EV_CHANGE)) == 1       # the roll used the turn's one card
+    assert state[base(0) + S.B_NHAND] == 1 and state[base(0) + S.B_HAND] == dice[1]
+
+
+def variant_with_dice_cards(k, **overrides):
+    state, cfg, rng = fresh(2, variant="no_dice", **overrides)
+    state[S.S_ROUND] = 2
+    for c in cards_of_kind(KIND_DICE)[:k]:
+        give_card(state, 0, c, rnd=1)
+    return state, cfg, rng
+
+
+@pytest.mark.parametrize("limit,used", [(0, 3), (1, 1), (2, 2)])
+def test_rule_variant_cards_per_turn_reading(limit, used):
+    state, cfg, rng = variant_with_dice_cards(3, variant_cards_per_turn=limit)
+    give_tile(state, 0, 0, tile_costing((1, 1, 0, 0)))
+    set_tools(state, 0, (1, 1, 0, 0))
+    run_turn(state, cfg, 0, FNS, plan((S.USE_CARD + 2, S.TAKE_BLIND, S.COMPLETE + 4)), rng, log_of())
+    assert state[base(0) + S.B_DICE_USED] == used
+    assert state[base(0) + S.B_DIE_PTS] == used            # coin effects stack by default: +1 each
+
+
+@pytest.mark.parametrize("stacks", [True, False])
+def test_rule_variant_coin_stacks_reading(stacks):
+    state, cfg, rng = variant_with_dice_cards(2, variant_coin_stacks=stacks)
+    legal = np.zeros(S.MAX_CHOICES, np.int32)
+    assert list(legal[:rules.variant_effects(state, cfg, legal, 0)]) == [S.USE_CARD, S.USE_CARD + 1, S.USE_CARD + 2]
+    state[S.S_COIN_BONUS] = 1
+    n = rules.variant_effects(state, cfg, legal, 0)
+    assert (S.USE_CARD + 2 in legal[:n]) == stacks
+    state[S.S_COIN_BONUS] = 0
+    give_tile(state, 0, 0, tile_costing((1, 1, 0, 0)))
+    set_tools(state, 0, (1, 1, 0, 0))
+    run_turn(state, cfg, 0, FNS, plan((S.USE_CARD + 2, S.NO_CARD, S.TAKE_BLIND, S.COMPLETE + 4, S.STOP)), rng,
+             log_of())
+    assert state[base(0) + S.B_DIE_PTS] == (2 if stacks else 1)
+    assert state[base(0) + S.B_DICE_USED] == (2 if stacks else 1)
+
+
+@pytest.mark.parametrize("timing,used", [("any_time", 1), ("turn_start", 0)])
+def test_rule_variant_card_timing_reading(timing, used):
+    state, cfg, rng = variant_with_dice_cards(1, variant_card_timing=timing, variant_same_turn=False)
+    state[base(0) + S.B_TORCH] = 0
+    log = log_of()
+    n = run_turn(state, cfg, 0, FNS, plan((S.NO_CARD, S.TAKE_BLIND, S.USE_CARD + 1, S.STOP)), rng, log)
+    assert state[base(0) + S.B_DICE_USED] == used and state[base(0) + S.B_TORCH] == used
+    assert len(events(log, n, rules.EV_VCARD)) == used
+
+
+@pytest.mark.parametrize("refills", [True, False])
+def test_rule_returned_card_refills_reading(refills):
+    state, cfg, rng = variant_with_dice_cards(1, returned_card_refills=refills)
+    dice = state[base(0) + S.B_HAND]
+    deck_down_to(state, 0)
+    give_card(state, 1, state[S.S_FACEUP + 2])             # place 3 empties, the deck cannot refill it
+    assert state[S.S_FACEUP + 2] == -1
+    log = log_of()
+    n = rules.spend_dice_card(state, cfg, 0, 0, rng, log, 0)
+    if refills:
+        assert state[S.S_FACEUP + 2] == dice and state[S.S_DECK_N] == 0
+        assert events(log, n, rules.EV_FACEUP) == [(rules.EV_FACEUP, 2, dice, 0, 0, 0, 0, 0)]   # not silent
+    else:
+        assert state[S.S_FACEUP + 2] == -1 and state[S.S_DECK_N] == 1 and n == 0
+    assert rules.check_invariants(state, cfg) == 0

@@ -1,10 +1,9 @@
 """Loot Island, 2 players: Allen, the open virtual third player, and the switch that removes him."""
 from loot_island_helpers import Game, card, play_code
 from simlab.games.loot_island import rules
-from simlab.games.loot_island.components import EV_A3, SYM_DRAW
-from simlab.games.loot_island.state import (B_ALLEN_USES, B_CROSSES, B_GOLD, B_HAND_N, B_ISLETS, B_SUPPLY,
-                                            S_ALLEN, S_CORNER, S_EVENT,
-                                            S_TLOC, STOP, T_DISC, T_KEPT)
+from simlab.games.loot_island.components import EV_A3, EV_B9, SYM_DRAW
+from simlab.games.loot_island.state import (B_ALLEN_USES, B_CROSSES, B_GOLD, B_HAND_N, B_ISLETS, B_SUPPLY, PASS,
+                                            S_ALLEN, S_CORNER, S_EVENT, S_MUST_PASS, S_TLOC, STOP, T_DISC, T_KEPT)
 
 ALLEN = 2
 
@@ -33,7 +32,7 @@ def test_allen_cards_offered_on_a_players_turn_only_in_the_two_player_game():
     g.give(ALLEN, card(1, 6, 1))
     n = rules.action_choices(g.state, g.cfg, 0, g.legal)
     codes = set(int(x) for x in g.legal[:n])
-    assert play_code(3, 1, allen=True) in codes and rules.PASS in codes
+    assert play_code(3, 1, allen=True) in codes and PASS in codes
 
 
 def test_example_blue_plays_allens_cards_his_compass_on_top_the_draw_helps_blue_only():
@@ -109,13 +108,22 @@ def test_example_red_uses_allens_cards_for_the_ship_islet_and_does_not_move_it()
     assert g.at(S_CORNER) == 0 and g.at(B_HAND_N, ALLEN) == 0
 
 
-def test_allen_never_takes_a3_cubes_by_default():
+def test_reading_a3_the_player_using_an_islet_with_allens_cards_takes_the_cube_as_b9_makes_him_pass():
+    """A3: 'every time a player uses an islet he takes a curse cube'. B9 treats the player who pays with
+    Allen's cards as the islet's user (he must pass at once); A3 reads 'uses' the same way by default
+    (`a3_with_allen` = actor). The other reading, nobody (Allen never takes cubes), stays a switch."""
+    for reading, cube in (("actor", 1), ("nobody", 0)):
+        g = allen_game(a3_with_allen=reading)
+        g.state[S_EVENT] = EV_A3
+        for m in (card(1, 3, 1), card(1, 7, 1)):
+            g.give(ALLEN, m)
+        g.run(rules.OP_ISLET, 0, ALLEN, 4, 1)
+        assert g.curses(0) == 3 + cube and g.curses(1) == 3 and g.curses(ALLEN) == 0
     g = allen_game()
-    g.state[S_EVENT] = EV_A3
-    for m in (card(1, 3, 1), card(1, 7, 1)):
-        g.give(ALLEN, m)
+    g.state[S_EVENT] = EV_B9
+    g.give(ALLEN, card(1, 3, 1))
     g.run(rules.OP_ISLET, 0, ALLEN, 4, 1)
-    assert g.curses(0) == 3 and g.curses(ALLEN) == 0
+    assert g.at(S_MUST_PASS) == 1
 
 
 def test_allens_crosses_count_in_the_crown_places():

@@ -1,4 +1,6 @@
 """Loot Island invariants over many games, reproducibility, scores recomputed from the rows, trace."""
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -6,6 +8,7 @@ from loot_island_helpers import Game
 from simlab.core.runner import Prepared, RunConfig
 from simlab.games.loot_island import GAME, rules
 from simlab.games.loot_island.components import PARAMS
+from simlab.games.loot_island.state import M_DISC, S_MLOC
 
 SEATS = ("hunter", "cautious", "collector", "random", "hunter")
 
@@ -35,7 +38,7 @@ def test_invariants_random_play_all_variants(n):
 def test_invariant_checker_detects_a_lost_card_and_a_doubled_compass():
     g = Game(4, deal=True)
     assert g.check() == 0
-    g.state[rules.S_MLOC + g.hand(0)[0]] = rules.M_DISC
+    g.state[S_MLOC + g.hand(0)[0]] = M_DISC
     assert g.check() != 0
     g = Game(4)
     g.compass(3, 1)
@@ -124,6 +127,16 @@ def test_columns_declared_and_variants_listed():
         PARAMS.resolve(over)
 
 
+def test_rules_doc_is_the_projects_own_and_documents_every_parameter():
+    """The game points at its rules doc in the repository, which names every rule parameter; no
+    parameter cites a source users cannot see."""
+    doc = Path(__file__).resolve().parent.parent / GAME.rules_file
+    assert GAME.rules_file == "docs/rules/loot_island.md" and doc.is_file()
+    text = doc.read_text()
+    assert [p.name for p in PARAMS.params if f"`{p.name}`" not in text] == []
+    assert [p.name for p in PARAMS.params if "shared/" in p.source or "seeds/" in p.source] == []
+
+
 def test_trace_narrates_a_whole_two_player_game_with_allens_plays():
     prep = Prepared(RunConfig("loot-island", 2, ("hunter", "collector"), 1, seed=3))
     for first in range(30):
@@ -133,6 +146,25 @@ def test_trace_narrates_a_whole_two_player_game_with_allens_plays():
             break
     assert "=== Round 5" in text and "Final exploration" in text and "Allen's cards" in text
     assert "Seat 1 (hunter)" in text and "gold." in text or "eliminated" in text
+
+
+@pytest.mark.parametrize("n", [2, 5])
+def test_trace_crown_crosses_line_matches_the_final_state(n):
+    """The trace's "Crown crosses (seats[, Allen])" line lists every seat's crosses, then Allen's, as the
+    result rows hold them at game end."""
+    prep = Prepared(RunConfig("loot-island", n, SEATS[:n], 1, seed=11))
+    for game in range(40):
+        out, log = prep.play(game, 1, 20000)
+        text = GAME.narrate(log, n, prep.values, prep.labels)
+        line = next(x for x in text.splitlines() if "Crown crosses" in x)
+        shown = [int(v) for v in line.split("[")[1].rstrip("].").split(",")]
+        expect = [int(out[0, p, rules.C_CROSSES]) for p in range(n)]
+        if n == 2:
+            expect.append(int(out[0, 0, rules.C_ALLEN_CROSSES]))
+        assert shown == expect
+        if sum(expect) > 0 and expect[0] > 0:
+            return
+    raise AssertionError("no game with crosses for seat 1 in 40 games")
 
 
 def test_information_variants_leave_random_play_unchanged():

@@ -1,11 +1,12 @@
 """Loot Island: every islet (T1..T7) and every event (A1..A4, B1..B14), one test each."""
 from loot_island_helpers import Game, card, islet_code
 from simlab.games.loot_island import rules
+from simlab.games.loot_island.board import EV_B10_DISCARD, EV_EXPLORE, EV_ISLET, EV_PASS, EV_TAKE
 from simlab.games.loot_island.components import (EV_A1, EV_A2, EV_A3, EV_A4, EV_B1, EV_B2, EV_B3, EV_B4, EV_B5,
                                                  EV_B6, EV_B7, EV_B8, EV_B9, EV_B10, EV_B11, EV_B12, EV_B13, EV_B14)
-from simlab.games.loot_island.state import (B_HAND_N, B_SUPPLY, M_DISC, S_A2, S_A2_N, S_CORNER,
-                                            S_EVENT, S_FACING, S_ISLET, S_MLOC, S_ROUND, S_START, S_TLOC, SKIP, STOP,
-                                            SUPPLY, T_KEPT)
+from simlab.games.loot_island.state import (B_HAND_N, B_SUPPLY, ISLET_DOWN, ISLET_OUT, M_DISC, S_A2, S_A2_N, S_CORNER,
+                                            S_EVENT, S_EVENT_SEQ, S_FACING, S_ISLET, S_MLOC, S_ROUND, S_START, S_TLOC,
+                                            SKIP, STOP, SUPPLY, T_DECK, T_DISC, T_KEPT)
 
 T1, T2, T3, T4, T5, T6, T7 = range(7)
 
@@ -24,11 +25,11 @@ def pay(g, p, colour=0, k=2):
 
 
 def explored(g):
-    return [(int(e[1]), int(e[2]), int(e[6])) for e in g.events() if e[0] == rules.EV_EXPLORE]
+    return [(int(e[1]), int(e[2]), int(e[6])) for e in g.events() if e[0] == EV_EXPLORE]
 
 
 def takers(g):
-    return [int(e[1]) for e in g.events() if e[0] == rules.EV_TAKE]
+    return [int(e[1]) for e in g.events() if e[0] == EV_TAKE]
 
 
 # ---------------------------------------------------------------- islets
@@ -44,7 +45,7 @@ def test_islet_costs_two_cards_of_one_colour_and_turns_face_down_until_next_roun
     g.run(rules.OP_ISLET, 0, 0, T5, 0)
     paid = [m for m in cards + [card(0, 4, 1)] if g.state[S_MLOC + m] == M_DISC]
     assert len(paid) == 2 and g.at(B_HAND_N, 0) == 2 + 2  # 4 cards - 2 paid + 2 drawn
-    assert g.at(S_ISLET + T5) == rules.ISLET_DOWN
+    assert g.at(S_ISLET + T5) == ISLET_DOWN
     n = rules.action_choices(g.state, g.cfg, 0, g.legal)
     assert not any(300 <= int(x) < 400 and (int(x) - 300) // 4 == T5 for x in g.legal[:n])
 
@@ -62,7 +63,7 @@ def test_islet_T2_discards_three_cubes_and_is_used_only_with_five_players():
     g.set_curses(0, 5)
     g.run(rules.OP_ISLET, 0, 0, T2, 0)
     assert g.curses(0) == 2
-    assert islet_game(4).at(S_ISLET + T2) == rules.ISLET_OUT
+    assert islet_game(4).at(S_ISLET + T2) == ISLET_OUT
 
 
 def test_islet_T3_moves_own_compass_to_the_bottom_of_its_stack():
@@ -82,7 +83,7 @@ def test_islet_T3_may_be_used_only_to_block_it():
     pay(g, 0)
     g.prefer(0, [SKIP])
     g.run(rules.OP_ISLET, 0, 0, T3, 0)
-    assert g.stack(6) == [1, 0] and g.at(S_ISLET + T3) == rules.ISLET_DOWN
+    assert g.stack(6) == [1, 0] and g.at(S_ISLET + T3) == ISLET_DOWN
 
 
 def test_islet_T4_moves_a_compass_to_a_landing_without_adding_cards():
@@ -122,7 +123,7 @@ def test_islet_T6_treasure_may_be_discarded_to_shed_cubes():
     pay(g, 0)
     g.treasure_top([6])
     g.run(rules.OP_ISLET, 0, 0, T6, 0)
-    assert g.curses(0) == 3 + 1 - 2 and g.at(S_TLOC + 6) == rules.T_DISC
+    assert g.curses(0) == 3 + 1 - 2 and g.at(S_TLOC + 6) == T_DISC
 
 
 def test_islet_T6_may_be_used_only_to_block_it():
@@ -131,7 +132,7 @@ def test_islet_T6_may_be_used_only_to_block_it():
     pay(g, 0)
     g.treasure_top([6])
     g.run(rules.OP_ISLET, 0, 0, T6, 0)   # t_last: D_DO legal [1, 0] -> 0
-    assert g.curses(0) == 3 and g.at(S_TLOC + 6) == rules.T_DECK
+    assert g.curses(0) == 3 and g.at(S_TLOC + 6) == T_DECK
 
 
 def test_islet_T7_moves_the_ship_or_not():
@@ -142,7 +143,7 @@ def test_islet_T7_moves_the_ship_or_not():
     assert g.at(S_CORNER) == 1 and rules.current_coast(g.state) == 1
     g = islet_game()
     pay(g, 0)
-    g.prefer(0, [0])              # the seed's red player decides not to move the ship
+    g.prefer(0, [0])              # the rulebook's red player decides not to move the ship
     g.run(rules.OP_ISLET, 0, 0, T7, 0)
     assert g.at(S_CORNER) == 0
 
@@ -223,7 +224,7 @@ def test_event_B3_a_random_islet_turns_face_down():
         g = Game(4, seed=seed, forced_events=(0, 7, 0, 0, 0))
         g.state[S_ROUND] = 2
         g.run(rules.OP_EVENT)
-        down = [i for i in range(7) if g.at(S_ISLET + i) == rules.ISLET_DOWN]
+        down = [i for i in range(7) if g.at(S_ISLET + i) == ISLET_DOWN]
         assert g.at(S_EVENT) == EV_B3 and len(down) == 1 and down[0] != T2
 
 
@@ -295,8 +296,8 @@ def test_event_B9_an_islet_costs_one_card_and_its_user_passes_at_once():
     first = g.hand(0)[0]
     g.prefer(0, [islet_code(T5, first // 22), first])
     g.run(rules.OP_PHASE2)
-    ev = [(int(e[0]), int(e[1])) for e in g.events() if e[0] in (rules.EV_ISLET, rules.EV_PASS)]
-    assert ev[:2] == [(rules.EV_ISLET, 0), (rules.EV_PASS, 0)]
+    ev = [(int(e[0]), int(e[1])) for e in g.events() if e[0] in (EV_ISLET, EV_PASS)]
+    assert ev[:2] == [(EV_ISLET, 0), (EV_PASS, 0)]
     assert g.at(B_HAND_N, 0) == 7 - 1 + 2 and g.at(S_START) == 0
 
 
@@ -308,10 +309,10 @@ def test_event_B10_players_at_a_small_loot_shed_up_to_two_cubes():
     g.prefer(2, [1])   # keep whatever is taken
     g.run(rules.OP_COAST, 0)
     kept_curse = sum(g.values["treasure_curse"][int(e[2])] - g.values["treasure_crossed"][int(e[2])]
-                     for e in g.events() if e[0] == rules.EV_TAKE and e[1] == 3)
+                     for e in g.events() if e[0] == EV_TAKE and e[1] == 3)
     assert g.curses(3) == max(0, 3 + kept_curse - 2)
-    assert any(e[0] == rules.EV_B10_DISCARD and e[1] == 2 for e in g.events())
-    assert not any(e[0] == rules.EV_B10_DISCARD and e[1] in (0, 1) for e in g.events())
+    assert any(e[0] == EV_B10_DISCARD and e[1] == 2 for e in g.events())
+    assert not any(e[0] == EV_B10_DISCARD and e[1] in (0, 1) for e in g.events())
 
 
 def test_event_B11_big_and_small_loot_reveal_one_fewer():
@@ -367,7 +368,7 @@ def test_event_pool_leaves_events_out_and_rounds_without_one_have_no_event():
     pool = (0, 1, 0, 0) + (1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     for seed in range(5):
         g = Game(4, seed=seed, event_pool=pool)
-        seq = [int(e) for e in g.state[rules.S_EVENT_SEQ:rules.S_EVENT_SEQ + 5]]
+        seq = [int(e) for e in g.state[S_EVENT_SEQ:S_EVENT_SEQ + 5]]
         assert seq[0] == EV_A2 and sorted(seq[1:3]) == [EV_B1, EV_B2] and seq[3:] == [-1, -1]
 
 

@@ -1,19 +1,23 @@
 """Loot Island: one test per rule of setup, phase 1, phase 2 (playing cards, passing) and phase 3."""
 import numpy as np
+import pytest
 from loot_island_helpers import Game, card, play_code
 from simlab.games.loot_island import rules
+from simlab.games.loot_island.board import EV_EXPLORE, EV_PASS, EV_TAKE
 from simlab.games.loot_island.components import SYM_DISCARD, SYM_DRAW
-from simlab.games.loot_island.state import (B_CURSES, B_HAND_N, B_PASSED, B_START_TAKEN, B_SUPPLY, COPY_SKIP, L0,
-                                            L_COLOUR, L_COUNT, L_LAST, LB, M_COL, M_DISC, P0, PB, S_CORNER, S_EVENT,
-                                            S_FACING, S_ISLET, S_MDISC_N, S_MDRAW_N, S_MLOC, S_REVEAL_N, S_START,
-                                            S_TDECK, S_TDECK_N, S_TDISC_N, S_TLOC, STOP, T_DISC, T_KEPT)
+from simlab.games.loot_island.state import (B_CURSES, B_HAND_N, B_HEALER, B_PASSED, B_START_TAKEN, B_SUPPLY, COPY_SKIP,
+                                            ISLET_DOWN, ISLET_UP, L0, L_COLOUR, L_COUNT, L_LAST, LB, M_COL, M_DISC, P0,
+                                            PASS, PB, PH_FINAL, S_CORNER, S_DECKOUT, S_EVENT, S_EVENT_SEQ, S_FACING,
+                                            S_HEALERS, S_ISLET, S_MDISC, S_MDISC_N, S_MDRAW, S_MDRAW_N, S_MLOC, S_PHASE,
+                                            S_REVEAL, S_REVEAL_N, S_ROUND, S_START, S_TDECK, S_TDECK_N, S_TDISC,
+                                            S_TDISC_N, S_TLOC, STOP, T_DISC, T_KEPT, T_REVEAL)
 
 BLUE, RED, YELLOW, BLACK = 0, 1, 2, 3
 
 
 def take_events(g):
     """(actor, treasure, kept) of every treasure taken, in order."""
-    return [(int(e[1]), int(e[2]), int(e[3])) for e in g.events() if e[0] == rules.EV_TAKE]
+    return [(int(e[1]), int(e[2]), int(e[3])) for e in g.events() if e[0] == EV_TAKE]
 
 
 # ---------------------------------------------------------------- setup
@@ -43,14 +47,14 @@ def test_rule_setup_treasure_decks_by_player_count_with_deck_I_on_top():
 
 def test_rule_setup_healers_dealt_one_per_player_face_down():
     g = Game(3)
-    dealt = [int(h) for h in g.state[rules.S_HEALERS:rules.S_HEALERS + 5]]
+    dealt = [int(h) for h in g.state[S_HEALERS:S_HEALERS + 5]]
     assert len(set(dealt[:3])) == 3 and all(0 <= h < 14 for h in dealt[:3]) and dealt[3:] == [-1, -1]
 
 
 def test_rule_setup_events_one_A_for_round_1_then_four_distinct_B():
     for seed in range(20):
         g = Game(4, seed=seed)
-        seq = [int(e) for e in g.state[rules.S_EVENT_SEQ:rules.S_EVENT_SEQ + 5]]
+        seq = [int(e) for e in g.state[S_EVENT_SEQ:S_EVENT_SEQ + 5]]
         assert 0 <= seq[0] <= 3
         assert all(4 <= e <= 17 for e in seq[1:]) and len(set(seq[1:])) == 4
 
@@ -60,10 +64,26 @@ def test_rule_setup_framed_islet_removed_below_five_players():
     assert [int(x) for x in Game(5).state[S_ISLET:S_ISLET + 7]] == [0] * 7
 
 
-def test_variant_start_hand_later_seats_dealt_more_then_discard_to_hand_size():
-    g = Game(4, start_hand_variant=True, deal=True)
-    assert [g.at(B_HAND_N, p) for p in range(4)] == [7, 7, 7, 7]
-    assert g.at(S_MDISC_N) == 1 + 2 + 3  # seats 2, 3, 4 got 8, 9, 10 and kept 7
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_variant_start_hand_fixed_deal_of_8_9_10_11_in_turn_order_then_keep_the_hand_size(n):
+    """Rulebook variant: the 2nd player in turn order is dealt 8 cards, the 3rd 9, the 4th 10, the 5th 11,
+    at every player count; everyone then keeps 7 (2 players: 6). The start player gets the normal hand.
+    Each seat's deal is a run of cards off the top of the deck: its kept hand plus its discards."""
+    keep = 6 if n == 2 else 7
+    g = Game(n, start_hand_variant=True)
+    start = n - 1
+    g.state[S_START] = start
+    deck = [int(m) for m in g.state[S_MDRAW:S_MDRAW + g.at(S_MDRAW_N)]][::-1]   # top first
+    g.run(rules.OP_DEAL)
+    discarded = {int(m) for m in g.state[S_MDISC:S_MDISC + g.at(S_MDISC_N)]}
+    top = 0
+    for k, dealt in enumerate([keep, 8, 9, 10, 11][:n]):
+        p = (start + k) % n
+        block = set(deck[top:top + dealt])
+        top += dealt
+        assert g.at(B_HAND_N, p) == keep and set(g.hand(p)) <= block
+        assert len(block & discarded) == dealt - keep
+    assert len(discarded) == top - n * keep
 
 
 # ---------------------------------------------------------------- decks
@@ -72,7 +92,7 @@ def test_rule_map_deck_reshuffles_discards_when_empty():
     s = g.state
     s[S_MDRAW_N] = 2  # pretend most of the pile is gone: move them to the discard pile
     for j in range(2, 88):
-        m = int(s[rules.S_MDRAW + j])
+        m = int(s[S_MDRAW + j])
         rules.discard_map(s, m)
     got = rules.draw_map(s, g.rng, 0, 5)
     assert got == 5 and g.at(S_MDISC_N) == 0 and g.at(S_MDRAW_N) == 88 - 5
@@ -93,35 +113,35 @@ def test_rule_treasure_deck_reshuffles_then_runs_dry_and_flags_game_end():
     n = g.at(S_TDECK_N)
     for j in range(1, n):  # all but the bottom card are on the discard pile
         t = int(s[S_TDECK + j])
-        s[rules.S_TDISC + j - 1] = t
+        s[S_TDISC + j - 1] = t
         s[S_TLOC + t] = T_DISC
     s[S_TDISC_N] = n - 1
     s[S_TDECK_N] = 1
     assert g.check() == 0
-    assert rules.reveal_treasures(s, g.rng, 3, rules.T_REVEAL) == 3  # 1 left + reshuffled discards
-    assert g.at(S_TDISC_N) == 0 and g.at(rules.S_DECKOUT) == 0 and g.at(S_TDECK_N) == n - 3
+    assert rules.reveal_treasures(s, g.rng, 3, T_REVEAL) == 3  # 1 left + reshuffled discards
+    assert g.at(S_TDISC_N) == 0 and g.at(S_DECKOUT) == 0 and g.at(S_TDECK_N) == n - 3
     for j in range(3):
-        s[S_TLOC + int(s[rules.S_REVEAL + j])] = T_KEPT + 0
+        s[S_TLOC + int(s[S_REVEAL + j])] = T_KEPT + 0
     s[S_REVEAL_N] = 0
     left = g.at(S_TDECK_N)
     for j in range(left - 1):
         s[S_TLOC + int(s[S_TDECK + j + 1])] = T_KEPT + 0
     s[S_TDECK_N] = 1
-    assert rules.reveal_treasures(s, g.rng, 2, rules.T_REVEAL) == 1
-    assert g.at(rules.S_DECKOUT) == 1
+    assert rules.reveal_treasures(s, g.rng, 2, T_REVEAL) == 1
+    assert g.at(S_DECKOUT) == 1
 
 
 # ---------------------------------------------------------------- phase 1
 def test_rule_phase1_ship_moves_islets_face_up_next_event_hands_refilled():
     g = Game(4, deal=True, forced_ship=(1, 1), forced_events=(1, 5, 0, 0, 0))
     s = g.state
-    s[S_ISLET + 3] = rules.ISLET_DOWN
-    s[rules.S_ROUND] = 2
+    s[S_ISLET + 3] = ISLET_DOWN
+    s[S_ROUND] = 2
     for m in g.hand(0)[:3]:
         rules.discard_map(s, m)
     g.run(rules.OP_PHASE1)
     assert g.at(S_CORNER) == 3 and g.at(S_FACING) == 1  # moved in phase 1, then again by B1
-    assert g.at(S_ISLET + 3) == rules.ISLET_UP
+    assert g.at(S_ISLET + 3) == ISLET_UP
     assert g.at(S_EVENT) == 4  # B1, the forced round-2 event, is in force
     assert [g.at(B_HAND_N, p) for p in range(4)] == [7, 7, 7, 7]
 
@@ -129,7 +149,7 @@ def test_rule_phase1_ship_moves_islets_face_up_next_event_hands_refilled():
 def test_rule_phase1_players_may_discard_before_refilling():
     g = Game(3, deal=True, strategy_name="t_prefer", forced_events=(1, 11, 0, 0, 0))
     s = g.state
-    s[rules.S_ROUND] = 2
+    s[S_ROUND] = 2
     keep = g.hand(1)
     g.prefer(1, [keep[0], keep[1], STOP])  # seat 1 throws two cards away, then stops
     g.run(rules.OP_PHASE1)
@@ -292,7 +312,7 @@ def test_rule_phase2_runs_clockwise_from_start_until_everyone_passed():
     g.state[S_EVENT] = -1
     g.run(rules.OP_PHASE2)   # t_prefer with no script takes legal[0] = PASS
     assert all(g.at(B_PASSED, p) == 1 for p in range(4)) and g.at(S_START) == 2
-    order = [int(e[1]) for e in g.events() if e[0] == rules.EV_PASS]
+    order = [int(e[1]) for e in g.events() if e[0] == EV_PASS]
     assert order == [2, 3, 0, 1]
 
 
@@ -355,7 +375,7 @@ def test_rule_big_loot_is_the_landing_with_more_cards_tie_nearest_the_bow():
     g.compass(0, 0)
     g.compass(1, 1)
     g.run(rules.OP_COAST, 0)
-    explored = [(int(e[1]), int(e[2])) for e in g.events() if e[0] == rules.EV_EXPLORE]
+    explored = [(int(e[1]), int(e[2])) for e in g.events() if e[0] == EV_EXPLORE]
     assert explored == [(0, 1), (1, 2)]  # landing 0 big (1), landing 1 small (2)
     assert take_events(g)[0][0] == 0 and len(take_events(g)) == 1  # small loot: no chest, nothing
     g = Game(4, forced_ship=(1, -1))  # facing counter-clockwise at corner 1: coast 0, landing 1 nearest
@@ -363,7 +383,7 @@ def test_rule_big_loot_is_the_landing_with_more_cards_tie_nearest_the_bow():
     g.column(0, [card(0, 4, 1), card(0, 5, 1), card(0, 6, 1), card(0, 7, 1), card(0, 9, 1)])
     g.column(1, [card(1, 4, 1), card(1, 5, 1), card(1, 6, 1), card(1, 7, 1), card(1, 9, 1)])
     g.run(rules.OP_COAST, 0)
-    assert [int(e[1]) for e in g.events() if e[0] == rules.EV_EXPLORE][0] == 1
+    assert [int(e[1]) for e in g.events() if e[0] == EV_EXPLORE][0] == 1
 
 
 def test_rule_big_loot_reveals_one_per_compass_plus_chests_small_only_chests():
@@ -375,7 +395,7 @@ def test_rule_big_loot_reveals_one_per_compass_plus_chests_small_only_chests():
     g.compass(3, 3)
     g.compass(3, 0)
     g.run(rules.OP_COAST, 1)
-    revealed = [(int(e[1]), int(e[6])) for e in g.events() if e[0] == rules.EV_EXPLORE]
+    revealed = [(int(e[1]), int(e[6])) for e in g.events() if e[0] == EV_EXPLORE]
     assert revealed == [(2, 3 + 2), (3, 1)]
 
 
@@ -434,9 +454,9 @@ def test_rule_final_exploration_every_landing_small_loot_from_the_bow_onwards():
                            card(c, 9, 1)])
         g.compass(landing, 0)
     g.column(5, [card(1, 8, 0)])
-    g.state[rules.S_PHASE] = rules.PH_FINAL
+    g.state[S_PHASE] = PH_FINAL
     g.run(rules.OP_FINAL)
-    order = [(int(e[1]), int(e[2]), int(e[6])) for e in g.events() if e[0] == rules.EV_EXPLORE]
+    order = [(int(e[1]), int(e[2]), int(e[6])) for e in g.events() if e[0] == EV_EXPLORE]
     assert order == [(3, 2, 1), (0, 2, 1), (6, 2, 1)]  # small loot, 1 chest each, in ship order
     assert all(g.stack(landing) == [] for landing in range(8))
 
@@ -451,14 +471,35 @@ def test_rule_treasure_deck_running_dry_jumps_to_game_end():
     g.column(0, [card(0, 4, 1), card(0, 5, 1), card(0, 6, 1), card(0, 7, 1)])
     g.compass(0, 0)
     g.compass(0, 1)
-    assert g.run(rules.OP_COAST, 0) == 0 and g.at(rules.S_DECKOUT) == 1
+    assert g.run(rules.OP_COAST, 0) == 0 and g.at(S_DECKOUT) == 1
     assert take_events(g) == []  # the partial reveal is not handed out (deck_out_distribute=false)
+
+
+def test_reading_unclaimed_loot_a_landing_left_without_compasses_is_explored_discarded_or_not_revealed():
+    """A landing can reach the loot count with no compass on it: here seat 0, with no compass left in
+    its supply, takes the only compass off landing 0 to join landing 2. The rulebook reveals one
+    treasure per compass plus one per chest and is silent on nobody being there (`unclaimed_loot`):
+    by default the chest's treasure is revealed and discarded; `not_revealed` leaves the deck alone."""
+    for reading, revealed in (("discarded", 1), ("not_revealed", 0)):
+        g = loot_setup(4, unclaimed_loot=reading)
+        g.column(0, [card(0, 4, 1), card(0, 5, 1), card(0, 6, 1), card(0, 7, 1), card(0, 8, 0)])  # 5, 1 chest
+        for landing in (0, 3, 5):
+            g.compass(landing, 0)
+        g.give(0, card(1, 4, 1))
+        g.prefer(0, [0, card(1, 4, 1), STOP])   # D_SOURCE: the compass leaves landing 0
+        g.run(rules.OP_PLAY, 0, 0, 2, 1)
+        assert g.stack(0) == [] and g.stack(2) == [0]
+        deck = g.at(S_TDECK_N)
+        g.run(rules.OP_COAST, 0)
+        assert [(int(e[1]), int(e[2]), int(e[6])) for e in g.events() if e[0] == EV_EXPLORE][0] == (0, 1, revealed)
+        assert take_events(g) == [] and g.at(S_TDISC_N) == revealed and g.at(S_TDECK_N) == deck - revealed
+        assert g.check() == 0
 
 
 def test_rule_a_player_without_cards_can_only_pass():
     g = Game(4)
     n = rules.action_choices(g.state, g.cfg, 1, g.legal)
-    assert n == 1 and g.legal[0] == rules.PASS
+    assert n == 1 and g.legal[0] == PASS
 
 
 def test_rule_amulets_add_cubes_only_when_discarding_a_treasure():
@@ -478,7 +519,7 @@ def test_rule_players_eliminated_by_curses_take_no_healer_and_all_eliminated_mea
     for p in range(3):
         g.set_curses(p, 13 + p)
     g.run(rules.OP_SCORING)
-    assert all(g.at(rules.B_HEALER, p) == -1 for p in range(3))
+    assert all(g.at(B_HEALER, p) == -1 for p in range(3))
     rows = np.zeros((3, 3 + rules.N_RESULT_COLUMNS), dtype=np.int32)
     rules.write_rows(g.state, g.cfg, rows)
     assert (rows[:, 1] == rules.ELIM_SCORE).all() and (rows[:, 2] == 0).all()

@@ -1,9 +1,11 @@
-"""Loot Island end of game: the seed's worked scoring examples and one test per end rule."""
+"""Loot Island end of game: the rulebook's worked scoring examples (docs/rules/loot_island.md section 4.1)
+and one test per end rule."""
 import itertools
 
 import numpy as np
 from loot_island_helpers import Game
 from simlab.games.loot_island import rules
+from simlab.games.loot_island.board import EV_HEALER
 from simlab.games.loot_island.components import PARAMS
 from simlab.games.loot_island.state import (B_ELIM, B_FEE, B_GOLD, B_GROSS, B_HEALER, B_NET, ELIM_CURSES, ELIM_FEE,
                                             ELIM_NONE, S_HEALERS, S_START)
@@ -105,8 +107,8 @@ def test_example_healer_fees_7_and_17():
     assert rules.healer_fee(CFG, 13, 12) == 17   # flat 17, 12 cubes
 
 
-def end_game(n, cubes, start=0, healers=None, kept=None):
-    g = Game(n)
+def end_game(n, cubes, start=0, healers=None, kept=None, **overrides):
+    g = Game(n, **overrides)
     g.state[S_START] = start
     for p, c in enumerate(cubes):
         g.set_curses(p, c)
@@ -130,7 +132,7 @@ def test_rule_thirteen_curse_cubes_eliminate_twelve_do_not():
 
 def test_rule_healers_chosen_fewest_cubes_first_ties_nearest_start_clockwise_zero_cubes_none():
     g = end_game(4, [5, 2, 0, 2], start=2)
-    order = [int(e[1]) for e in g.events() if e[0] == rules.EV_HEALER]
+    order = [int(e[1]) for e in g.events() if e[0] == EV_HEALER]
     assert order == [3, 1, 0] and g.at(B_HEALER, 2) == -1 and g.at(B_FEE, 2) == 0
 
 
@@ -151,3 +153,18 @@ def test_rule_crowns_ranked_among_players_still_in_only():
     # seat 0 (7 crosses) is eliminated by curses: seat 1 (3) becomes first
     g = end_game(3, [14, 0, 0], kept={0: [19, 36, 51], 1: [2], 2: [0]})
     assert g.at(B_GOLD + CROWN, 1) == 2 + 25 and g.at(B_GOLD + CROWN, 2) == 4 + 18
+
+
+def test_reading_crown_ranking_before_or_after_the_healer_fee_eliminates():
+    """Seat 0 leads the crowns (4 crosses) but its fee (healer 2/cube + 5, 12 cubes: 29) exceeds its
+    treasure (1 gold + 25 for first place; seat 1 holds the start tile), so the fee eliminates it. The
+    rulebook's end step 4 counts the treasure value, crown places included, before the fee: seats 1
+    and 2 keep 2nd and 3rd (`crown_ranking` = before_fee). Under after_fee they move up to 1st and 2nd."""
+    for reading, second, third in (("before_fee", 18, 11), ("after_fee", 25, 18)):
+        g = end_game(3, [12, 0, 0], start=1, healers=[8, 0, 1], kept={0: [19], 1: [2], 2: [0]},
+                     crown_ranking=reading)
+        assert g.at(B_HEALER, 0) == 8 and g.at(B_FEE, 0) == 29 and g.at(B_GROSS, 0) == 1 + 25
+        assert g.at(B_ELIM, 0) == ELIM_FEE
+        assert g.at(B_GOLD + CROWN, 1) == 2 + second and g.at(B_GOLD + CROWN, 2) == 4 + third
+        assert g.at(B_NET, 1) == g.at(B_GROSS, 1) == 2 + second + 5
+        assert g.at(B_NET, 2) == g.at(B_GROSS, 2) == 4 + third

@@ -5,6 +5,9 @@ import sys
 
 import click
 
+from simlab.core.errors import Interrupted, SimlabError
+from simlab.core.params import integer
+
 
 @click.group()
 def experiment():
@@ -38,24 +41,31 @@ def list_experiments():
 @click.option("--target-width", type=float,
               help="instead of a fixed --games, add games until the watched 95%% interval is at most this wide")
 @click.option("--max-games", type=int, default=1_000_000, show_default=True, help="cap for --target-width")
+@click.option("--accept-code-change", is_flag=True,
+              help="reuse, resume or extend stored runs played by other code (recorded in their provenance)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bars")
-def run_experiment_cmd(name, games_n, game, seed, workers, out, runs, executor, target_width, max_games, quiet):
+def run_experiment_cmd(name, games_n, game, seed, workers, out, runs, executor, target_width, max_games,
+                       accept_code_change, quiet):
     """Run experiment NAME and write its report (Markdown + HTML + charts)."""
     from .experiment import run_experiment
     from .stats import StoppingRule
 
+    integer(max_games, "--max-games", 1)
     rule = None
     if target_width is not None:
+        if not 0 < target_width <= 1:   # the width of a 95% interval on a share
+            raise SimlabError(f"--target-width must be above 0 and at most 1, got {target_width:g}")
         unit = max(1000, games_n // 4)
         rule = StoppingRule(target_width, min_games=games_n, max_games=max(max_games, games_n), unit=unit)
     log = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
     try:
         report, paths = run_experiment(name, games=games_n, out=out, runs=runs, game=game, seed=seed,
                                        workers=workers, executor=executor, rule=rule, progress=not quiet,
-                                       log=log)
-    except KeyboardInterrupt:
-        click.echo("\ninterrupted: finished chunks are kept; rerun the same command to continue", err=True)
-        sys.exit(130)
+                                       log=log, accept_code_change=accept_code_change)
+    except Interrupted as exc:
+        click.echo(("" if quiet else "\n") + "interrupted: finished chunks are kept; rerun the same command to "
+                   "continue", err=True)
+        sys.exit(128 + exc.signum)
     for v in report.verdicts[:12]:
         click.echo("- " + v.sentence().replace("**", ""))
     if len(report.verdicts) > 12:
@@ -68,8 +78,12 @@ def run_experiment_cmd(name, games_n, game, seed, workers, out, runs, executor, 
 @click.option("--out", "-o", type=click.Path(), help="report folder (default RUN_DIR/report)")
 def report(run_dir, out):
     """Write a balance report (Markdown + HTML + charts) on a stored run directory."""
+    from pathlib import Path
+
     from .single import report_run
 
+    if out is not None and Path(out).exists() and not Path(out).is_dir():
+        raise SimlabError(f"--out {out} is a file, not a folder")
     rep, paths = report_run(run_dir, out)
     for v in rep.verdicts[:8]:
         click.echo("- " + v.sentence().replace("**", ""))

@@ -35,9 +35,11 @@ import pandas as pd
 
 from simlab.core.errors import SimlabError
 from simlab.core.game import GameSpec, get_game
-from simlab.core.params import ASSUMPTION
-from simlab.core.results import MANIFEST, load, part_paths, read_manifest
-from simlab.core.runner import RunConfig, extend_run, prepared
+from simlab.core.params import ASSUMPTION, integer
+from simlab.core.fingerprint import code_change
+from simlab.core.results import load
+from simlab.core.rundir import MANIFEST, ChunkSet, read_manifest, scan
+from simlab.core.runner import MAX_GAMES, RunConfig, extend_run, prepared
 from simlab.core.runner import run as run_games
 
 from .report import Report
@@ -140,6 +142,7 @@ class Context:
     rule: StoppingRule | None = None
     progress: bool = True
     command: str = ""
+    accept_code_change: bool = False     # reuse, resume or extend runs played by other code (recorded)
     runs: list[Run] = field(default_factory=list)
     log: Callable[[str], None] = print
 
@@ -215,20 +218,24 @@ class Context:
         return out
 
     def _ensure(self, point: str, config: RunConfig, run_dir: Path, chunk_size: int | None = None) -> None:
-        kwargs = dict(workers=self.workers, executor=self.executor, progress=self.progress)
+        kwargs = dict(workers=self.workers, executor=self.executor, progress=self.progress,
+                      accept_code_change=self.accept_code_change)
         if (run_dir / MANIFEST).exists():
             manifest = read_manifest(run_dir)
             old = RunConfig.from_dict(manifest["config"])
             if old == config:
-                if set(manifest["done"]) >= set(range(manifest["chunks"])) and part_paths(run_dir):
-                    self.log(f"  {point}: reusing {config.games:,} games in {run_dir}")
-                    return
+                prep = prepared(config.to_dict())
+                if not code_change(manifest["code"], prep.code, prep.spec.name):
+                    done, _ = scan(run_dir, manifest)   # complete only if every part opens and is this run's
+                    if len(done) == manifest["chunks"] and ChunkSet(manifest["done"]).ranges == done.ranges:
+                        self.log(f"  {point}: reusing {config.games:,} games in {run_dir}")
+                        return
                 self.log(f"  {point}: resuming {run_dir}")
-                run_games(config, run_dir, resume=True, **kwargs)
+                run_games(config, run_dir, resume=True, **kwargs)   # refuses other code unless accepted
                 return
             if replace(old, games=config.games) == config and old.games < config.games:
                 self.log(f"  {point}: extending {run_dir} from {old.games:,} to {config.games:,} games")
-                extend_run(run_dir, config)
+                extend_run(run_dir, config, self.accept_code_change)
                 run_games(config, run_dir, resume=True, **kwargs)
                 return
             self.log(f"  {point}: configuration changed, replacing {run_dir}")
@@ -246,7 +253,7 @@ class Context:
 def run_experiment(name: str, games: int = 10_000, out: str | Path | None = None, runs: str | Path | None = None,
                    game: str | None = None, seed: int = 1, workers: int | None = None, executor: str = "processes",
                    rule: StoppingRule | None = None, progress: bool = True, command: str = "",
-                   log: Callable[[str], None] = print) -> tuple[Report, dict[str, Path]]:
+                   log: Callable[[str], None] = print, accept_code_change: bool = False) -> tuple[Report, dict[str, Path]]:
     """Run an experiment end to end and write its report; returns the report and its paths."""
     exp = get_experiment(name)
     if exp.game is None and not game:
@@ -256,11 +263,17 @@ def run_experiment(name: str, games: int = 10_000, out: str | Path | None = None
     sub = [exp.name] + ([get_game(game).name] if exp.game is None else [])
     out_dir = Path(out) if out else Path("reports", *sub)
     runs_dir = Path(runs) if runs else (out_dir / "runs" if out else Path("runs", *sub))
-    if games < 1:
-        raise SimlabError("--games must be at least 1")
+    integer(games, "--games", 1, MAX_GAMES)
+    integer(seed, "--seed", 0)
+    if workers is not None:
+        integer(workers, "--workers", 1)
+    for folder, option in ((out_dir, "--out"), (runs_dir, "--runs")):
+        if folder.exists() and not folder.is_dir():
+            raise SimlabError(f"{option} {folder} is a file, not a folder")
     ctx = Context(exp, games, out_dir, runs_dir, seed=seed, workers=workers, executor=executor,
                   game=game if exp.game is None else exp.game, rule=rule, progress=progress,
-                  command=command or _command(exp, games, game, seed, rule, out), log=log)
+                  command=command or _command(exp, games, game, seed, rule, out), log=log,
+                  accept_code_change=accept_code_change)
     report = exp.analyse(ctx)
     add_caveats(report, ctx.runs, ctx.command)
     paths = report.write(out_dir)
@@ -326,6 +339,9 @@ def add_caveats(report: Report, runs: list[Run], command: str) -> None:
                 items.append(f"`{p.name}` = {vals} ({p.meaning}; {p.source or 'no source'})")
             report.caveats.append(f"{spec.title}: the result depends on these ASSUMED rule readings or component "
                                   f"values (not confirmed by a published source): " + "; ".join(items) + ".")
+        if spec.rules_file:
+            report.caveats.append(f"{spec.title}: the rules as simlab plays them, every open reading and its measured "
+                                  f"effect: `{spec.rules_file}`.")
         setups = sorted({f"{k}={v}" for r in runs if r.config.game == g for k, v in r.config.params.items()})
         if setups:
             report.caveats.append(f"{spec.title}: parameters changed from the defaults in some runs: {', '.join(setups)}.")

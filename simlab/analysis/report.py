@@ -1,18 +1,21 @@
-"""Balance reports: Markdown plus a self-contained HTML page, both in the same order.
+"""Balance reports: a Markdown page and an HTML page in the same order, charts and tables beside them.
 
-1. verdicts in plain words (a number, its interval, the fair reference, inside or outside a
-   stated fairness band);
-2. charts (matplotlib, Agg backend, PNG files; embedded as base64 in the HTML, linked from the
-   Markdown);
-3. tables (also written as CSV files next to the report);
-4. caveats: the strategies used, the ASSUMED rule readings and component data the result rests on,
-   and the exact command, seeds and code version that reproduce it.
+Every report answers its question first and details it after:
+
+1. the title and the question;
+2. **Bottom line**: at most three sentences answering the question in plain words, with the key
+   numbers and their intervals (:meth:`Report.write` refuses a report without one);
+3. **What it rests on**: the strategies and the assumed data that matter to the answer;
+4. a table of contents (links to every section, chart and table);
+5. findings: each a number, its 95% interval, its reference and what its band says, worded by
+   the rules in :mod:`.wording`;
+6. charts: SVG files beside the pages (hover a dot for its value and interval in the HTML page);
+7. tables: sortable in the HTML page (click a column heading), each also a CSV file;
+8. caveats, and how to reproduce the report exactly.
 """
 from __future__ import annotations
 
-import base64
 import html
-import io
 import math
 import re
 from dataclasses import dataclass, field
@@ -20,63 +23,22 @@ from pathlib import Path
 
 import pandas as pd
 
+from .charts import render_svg
 from .stats import Estimate
+from .wording import CHANGE, POINTS, SHARE, Band, ReportError, Verdict, fmt_number, fmt_points, fmt_share
 
-
-def _pct(x: float, d: int = 1) -> str:
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{d}%}"
-
-
-def _num(x: float, d: int = 2) -> str:
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{d}f}"
-
-
-@dataclass
-class Verdict:
-    """One plain-language finding: ``estimate`` against ``reference`` and a fairness ``band``.
-
-    ``band`` is (low, high) in the same unit as the estimate. The status is "within the band" when
-    the whole interval lies inside it, "OUTSIDE the band" when the whole interval lies outside,
-    and "undecided" when the interval crosses an edge (more games would settle it).
-    """
-
-    subject: str                      # "Seat 1 (start player), 4 players, win rate"
-    estimate: Estimate
-    reference: float | None = None    # the fair value
-    band: tuple[float, float] | None = None
-    percent: bool = True
-    note: str = ""                    # a plain-words reading, e.g. "the start player is favoured"
-    reference_label: str = "fair reference"
-
-    @property
-    def status(self) -> str:
-        if self.band is None:
-            return "information"
-        lo, hi = self.band
-        e = self.estimate
-        if e.lo >= lo and e.hi <= hi:
-            return "within the band"
-        if e.hi < lo or e.lo > hi:
-            return "OUTSIDE the band"
-        return "undecided"
-
-    def sentence(self) -> str:
-        f = _pct if self.percent else _num
-        text = f"{self.subject}: {self.estimate.fmt(percent=self.percent)}"
-        if self.reference is not None:
-            text += f"; {self.reference_label} {f(self.reference)}"
-        if self.band is not None:
-            text += f"; fairness band {f(self.band[0])} to {f(self.band[1])}: **{self.status}**"
-        if self.note:
-            text += f". {self.note}"
-        return text + "."
+MAX_BOTTOM_LINE = 3
+# a finding about an option picked for being the most extreme of many cannot be judged against a band
+EXTREME = re.compile(r"\b(easiest|hardest|best|worst|furthest|strongest|weakest|largest|smallest|most|least)\b",
+                     re.I)
 
 
 @dataclass
 class Chart:
-    name: str       # file stem
+    name: str       # file stem: NAME.svg beside the report
+    title: str      # its heading and table-of-contents entry
     caption: str
-    png: bytes
+    svg: str
 
 
 @dataclass
@@ -84,93 +46,151 @@ class Table:
     title: str
     frame: pd.DataFrame   # already formatted (strings) or raw
     note: str = ""
-    name: str = ""
+    name: str = ""        # file stem: NAME.csv beside the report
     show: bool = True     # False: CSV file only (long tables), named in the report
 
 
 @dataclass
 class Report:
+    """A report's parts. Plain text, escaped by the report: the title, chart titles and captions,
+    table titles and cells. Markdown (``**bold**``, `` `code` ``), whose author escapes any
+    user-supplied name with :func:`md_escape`: the question, bottom line, what it rests on,
+    findings, table notes, caveats and reproduce lines."""
+
     title: str
     question: str
+    bottom_line: list[str] = field(default_factory=list)   # at most 3 sentences
+    rests_on: list[str] = field(default_factory=list)      # short items: strategies, assumptions that matter
     verdicts: list[Verdict] = field(default_factory=list)
-    findings: list[str] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)      # information in words, no band
     charts: list[Chart] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     caveats: list[str] = field(default_factory=list)
     reproduce: list[str] = field(default_factory=list)
 
-    def verdict(self, *args, **kwargs) -> Verdict:
-        v = Verdict(*args, **kwargs)
+    def verdict(self, subject: str, estimate: Estimate, reference: float | None = None, band: Band | None = None,
+                **kwargs) -> Verdict:
+        if band is not None and EXTREME.search(subject):
+            raise ReportError(f"finding {subject!r}: an option picked as the most extreme of many is outside any "
+                              "band by construction; list the top and bottom options in a table instead")
+        v = Verdict(subject, estimate, reference, band, **kwargs)
         self.verdicts.append(v)
         return v
 
-    def chart(self, name: str, fig, caption: str) -> None:
-        import matplotlib.pyplot as plt
-
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-        plt.close(fig)
-        self.charts.append(Chart(_slug(name), caption, buf.getvalue()))
+    def chart(self, name: str, fig, caption: str, title: str = "") -> None:
+        """Add a matplotlib figure (every axis labelled: see :mod:`.charts`) as NAME.svg."""
+        title = title or name.replace("-", " ").strip().capitalize()
+        self.charts.append(Chart(_slug(name), title, caption, render_svg(fig)))
 
     def table(self, title: str, frame: pd.DataFrame, note: str = "", name: str = "", show: bool = True) -> None:
         self.tables.append(Table(title, frame, note, _slug(name or title), show))
 
     # -----------------------------------------------------------------------------------------
-    def markdown(self) -> str:
-        out = [f"# {self.title}", "", self.question, "", "## Verdicts", ""]
-        out += [f"- {v.sentence()}" for v in self.verdicts]
-        out += [f"- {f}" for f in self.findings]
+    def check(self) -> None:
+        """The bottom line is one to three full sentences; what the answer rests on is stated."""
+        if not 1 <= len(self.bottom_line) <= MAX_BOTTOM_LINE:
+            raise ReportError(f"report {self.title!r}: the bottom line needs 1 to {MAX_BOTTOM_LINE} sentences, "
+                              f"got {len(self.bottom_line)}")
+        for s in self.bottom_line:
+            if len(sentences(s)) != 1 or not s.rstrip().endswith((".", "!", "?")):
+                raise ReportError(f"report {self.title!r}: each bottom-line item is one full sentence: {s!r}")
+        if not self.rests_on:
+            raise ReportError(f"report {self.title!r}: say what the answer rests on (strategies, assumptions)")
+
+    def _anchors(self) -> dict:
+        """Heading anchors as GitHub computes them for the Markdown page (the HTML page uses the same),
+        in document order, so that a repeated heading gets the same number on both pages."""
+        seen: dict[str, int] = {}
+        heads = [("title", self.title)] + [(k, SECTIONS[k]) for k in ("bottom", "rests", "contents", "findings")]
+        heads += [("charts", SECTIONS["charts"])] + [(("chart", i), c.title) for i, c in enumerate(self.charts)]
+        heads += [("tables", SECTIONS["tables"])] + [(("table", i), t.title) for i, t in enumerate(self.tables)]
+        heads += [("caveats", SECTIONS["caveats"]), ("reproduce", SECTIONS["reproduce"])]
+        return {key: anchor(text, seen) for key, text in heads
+                if not (key == "charts" and not self.charts or key == "tables" and not self.tables)}
+
+    def _contents(self, a: dict) -> list[tuple[int, str, str]]:
+        """(depth, text, anchor) for the table of contents."""
+        items = [(0, SECTIONS["findings"], a["findings"])]
         if self.charts:
-            out += ["", "## Charts", ""]
-            for c in self.charts:
-                out += [f"![{c.caption}]({c.name}.png)", "", f"*{c.caption}*", ""]
+            items.append((0, SECTIONS["charts"], a["charts"]))
+            items += [(1, c.title, a[("chart", i)]) for i, c in enumerate(self.charts)]
         if self.tables:
-            out += ["", "## Tables", ""]
+            items.append((0, SECTIONS["tables"], a["tables"]))
+            items += [(1, t.title, a[("table", i)]) for i, t in enumerate(self.tables)]
+        return items + [(0, SECTIONS["caveats"], a["caveats"]), (0, SECTIONS["reproduce"], a["reproduce"])]
+
+    def markdown(self) -> str:
+        a = self._anchors()
+        out = [f"# {md_escape(self.title)}", "", self.question, "", f"## {SECTIONS['bottom']}", "",
+               " ".join(self.bottom_line), "", f"## {SECTIONS['rests']}", ""]
+        out += [f"- {r}" for r in self.rests_on]
+        out += ["", f"## {SECTIONS['contents']}", ""]
+        out += [f"{'  ' * d}- [{md_escape(text)}](#{href})" for d, text, href in self._contents(a)]
+        out += ["", f"## {SECTIONS['findings']}", ""]
+        out += [f"- {v.sentence()}" for v in self.verdicts] + [f"- {f}" for f in self.findings]
+        if self.charts:
+            out += ["", f"## {SECTIONS['charts']}", ""]
+            for c in self.charts:
+                out += [f"### {md_escape(c.title)}", "", f"![{md_escape(c.caption)}]({c.name}.svg)", "",
+                        f"*{md_escape(c.caption)}*", ""]
+        if self.tables:
+            out += ["", f"## {SECTIONS['tables']}", ""]
             for t in self.tables:
-                out += [f"### {t.title}", ""]
+                out += [f"### {md_escape(t.title)}", ""]
                 if t.note:
                     out += [t.note, ""]
-                out += ([md_table(t.frame), "", f"(CSV: `{t.name}.csv`)", ""] if t.show else
-                        [f"{len(t.frame)} rows, in the CSV file `{t.name}.csv`.", ""])
-        out += ["", "## Caveats", ""] + [f"- {c}" for c in self.caveats]
-        out += ["", "## Reproduce", ""] + [f"- {r}" for r in self.reproduce]
+                out += ([md_table(t.frame), "", f"(CSV: [{t.name}.csv]({t.name}.csv))", ""] if t.show else
+                        [f"{len(t.frame)} rows, in the CSV file [{t.name}.csv]({t.name}.csv).", ""])
+        out += ["", f"## {SECTIONS['caveats']}", ""] + [f"- {c}" for c in self.caveats]
+        out += ["", f"## {SECTIONS['reproduce']}", ""] + [f"- {r}" for r in self.reproduce]
         return "\n".join(out) + "\n"
 
     def html(self) -> str:
         e = html.escape
-        parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{e(self.title)}</title>",
-                 f"<style>{CSS}</style></head><body>", f"<h1>{e(self.title)}</h1>", f"<p>{_md_inline(self.question)}</p>",
-                 "<h2>Verdicts</h2><ul class='verdicts'>"]
-        for v in self.verdicts:
-            cls = {"OUTSIDE the band": "out", "within the band": "in", "undecided": "und"}.get(v.status, "info")
-            parts.append(f"<li class='{cls}'>{_md_inline(v.sentence())}</li>")
-        parts += [f"<li class='info'>{_md_inline(f)}</li>" for f in self.findings]
+        a = self._anchors()
+
+        def h2(key):
+            return f"<h2 id='{a[key]}'>{e(SECTIONS[key])}</h2>"
+
+        parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+                 "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+                 f"<title>{e(self.title)}</title><style>{CSS}</style></head><body>",
+                 f"<h1 id='{a['title']}'>{e(self.title)}</h1>", f"<p class='question'>{md_inline(self.question)}</p>",
+                 f"<section class='bottom'>{h2('bottom')}<p>{md_inline(' '.join(self.bottom_line))}</p></section>",
+                 h2("rests") + "<ul class='rests'>" + "".join(f"<li>{md_inline(r)}</li>" for r in self.rests_on) + "</ul>",
+                 f"<nav class='toc'>{h2('contents')}{_html_contents(self._contents(a))}</nav>",
+                 h2("findings") + "<ul class='verdicts'>"]
+        parts += [f"<li class='{v.judgement.css}'>{md_inline(v.sentence())}</li>" for v in self.verdicts]
+        parts += [f"<li class='info'>{md_inline(f)}</li>" for f in self.findings]
         parts.append("</ul>")
         if self.charts:
-            parts.append("<h2>Charts</h2>")
-            for c in self.charts:
-                b64 = base64.b64encode(c.png).decode()
-                parts.append(f"<figure><img alt='{e(c.caption)}' src='data:image/png;base64,{b64}'>"
+            parts.append(h2("charts"))
+            for i, c in enumerate(self.charts):
+                parts.append(f"<figure id='{a[('chart', i)]}'><h3>{e(c.title)}</h3>"
+                             f"<object class='chart' type='image/svg+xml' data='{e(c.name)}.svg' "
+                             f"aria-label='{e(c.caption)}'><a href='{e(c.name)}.svg'>{e(c.name)}.svg</a></object>"
                              f"<figcaption>{e(c.caption)}</figcaption></figure>")
         if self.tables:
-            parts.append("<h2>Tables</h2>")
-            for t in self.tables:
-                parts.append(f"<h3>{e(t.title)}</h3>")
+            parts.append(h2("tables"))
+            for i, t in enumerate(self.tables):
+                parts.append(f"<h3 id='{a[('table', i)]}'>{e(t.title)}</h3>")
                 if t.note:
-                    parts.append(f"<p>{_md_inline(t.note)}</p>")
-                parts.append(t.frame.to_html(index=False, border=0, classes="tbl", na_rep="") if t.show else
-                             f"<p>{len(t.frame)} rows, in the CSV file <code>{e(t.name)}.csv</code>.</p>")
-        parts.append("<h2>Caveats</h2><ul>" + "".join(f"<li>{_md_inline(c)}</li>" for c in self.caveats) + "</ul>")
-        parts.append("<h2>Reproduce</h2><ul>" + "".join(f"<li>{_md_inline(r)}</li>" for r in self.reproduce)
-                     + "</ul></body></html>")
+                    parts.append(f"<p>{md_inline(t.note)}</p>")
+                csv = f"<a href='{e(t.name)}.csv'>{e(t.name)}.csv</a>"
+                parts.append(html_table(t.frame) + f"<p class='csv'>CSV: {csv}</p>" if t.show else
+                             f"<p>{len(t.frame)} rows, in the CSV file {csv}.</p>")
+        parts.append(h2("caveats") + "<ul>" + "".join(f"<li>{md_inline(c)}</li>" for c in self.caveats) + "</ul>")
+        parts.append(h2("reproduce") + "<ul>" + "".join(f"<li>{md_inline(r)}</li>" for r in self.reproduce) + "</ul>")
+        parts.append(f"<script>{SORT_JS}</script></body></html>")
         return "\n".join(parts)
 
     def write(self, out_dir: str | Path) -> dict[str, Path]:
-        """Write report.md, report.html, the PNG charts and one CSV per table into ``out_dir``."""
+        """Write report.md, report.html, one SVG per chart and one CSV per table into ``out_dir``."""
+        self.check()
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         for c in self.charts:
-            (out / f"{c.name}.png").write_bytes(c.png)
+            (out / f"{c.name}.svg").write_text(c.svg)
         for t in self.tables:
             t.frame.to_csv(out / f"{t.name}.csv", index=False)
         (out / "report.md").write_text(self.markdown())
@@ -178,43 +198,124 @@ class Report:
         return {"markdown": out / "report.md", "html": out / "report.html"}
 
 
-CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
-h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;margin-top:2em}
-ul.verdicts li{margin:.4em 0;padding:.3em .5em;border-left:4px solid #999}
+SECTIONS = {"bottom": "Bottom line", "rests": "What it rests on", "contents": "Contents", "findings": "Findings",
+            "charts": "Charts", "tables": "Tables", "caveats": "Caveats", "reproduce": "Reproduce"}
+
+CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
+h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;margin-top:2em}h3{font-size:1.05em;margin:1.4em 0 .4em}
+p.question{font-size:1.05em;color:#333}
+section.bottom{background:#eef4fa;border-left:6px solid #2c6fad;padding:.2em 1.2em .6em;margin:1.5em 0}
+section.bottom h2{border:none;margin-top:.6em}section.bottom p{font-size:1.12em;margin:.3em 0}
+nav.toc{background:#fafafa;border:1px solid #e4e4e4;padding:0 1.2em .6em}nav.toc h2{border:none;margin-top:.6em}
+nav.toc ul{margin:.2em 0;padding-left:1.2em}nav.toc a{text-decoration:none}nav.toc a:hover{text-decoration:underline}
+ul.verdicts li{margin:.4em 0;padding:.3em .5em;border-left:4px solid #bbb;list-style:none}
 li.out{border-color:#c0392b!important;background:#fdecea}li.in{border-color:#27ae60!important}
-li.und{border-color:#e67e22!important}figure{margin:1em 0}img{max-width:100%}
+li.und{border-color:#e67e22!important}li.note{border-color:#5b7da8!important}
+figure{margin:1em 0}object.chart{display:block;max-width:100%;height:auto}
 figcaption{font-style:italic;color:#555}table.tbl{border-collapse:collapse;font-size:.85em}
-table.tbl td,table.tbl th{border:1px solid #ddd;padding:3px 6px;text-align:right}
-code{background:#f4f4f4;padding:1px 3px}"""
+table.tbl td,table.tbl th{border:1px solid #ddd;padding:3px 6px;text-align:right}table.tbl td{white-space:nowrap}
+div.scroll{overflow-x:auto;max-width:100%}
+table.sortable th{cursor:pointer;background:#f4f6f8;user-select:none}table.sortable th:hover{background:#e6ebf0}
+th[aria-sort=ascending]::after{content:" \\25B2"}th[aria-sort=descending]::after{content:" \\25BC"}
+p.csv{font-size:.8em;color:#666}code{background:#f4f4f4;padding:1px 3px}"""
+
+# click (or Enter on) a column heading: sort by it, again to reverse; numbers by their leading value
+SORT_JS = """function sortKey(c){var t=c.textContent.trim(),m=t.replace(/,/g,'').match(/^[+-]?(\\d+\\.?\\d*|\\.\\d+)(e[+-]?\\d+)?/i);
+return m?[0,parseFloat(m[0])]:[t?1:2,t.toLowerCase()]}
+function sortBy(th){var tb=th.closest('table'),body=tb.tBodies[0],i=th.cellIndex,
+up=th.getAttribute('aria-sort')!=='ascending';
+tb.querySelectorAll('th').forEach(function(h){h.removeAttribute('aria-sort')});
+th.setAttribute('aria-sort',up?'ascending':'descending');
+Array.from(body.rows).map(function(r){return [sortKey(r.cells[i]),r]}).sort(function(a,b){
+var x=a[0],y=b[0];if(x[0]!==y[0])return x[0]-y[0];var d=x[0]===0?x[1]-y[1]:x[1].localeCompare(y[1]);
+return up?d:-d}).forEach(function(p){body.appendChild(p[1])})}
+document.querySelectorAll('table.sortable th').forEach(function(th){th.tabIndex=0;th.title='sort by this column';
+th.addEventListener('click',function(){sortBy(th)});
+th.addEventListener('keydown',function(e){if(e.key==='Enter')sortBy(th)})});"""
+
+
+def sentences(text: str) -> list[str]:
+    """Split at a full stop, question or exclamation mark followed by a space and a capital or digit."""
+    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", text.strip()) if s]
+
+
+def anchor(text: str, seen: dict[str, int]) -> str:
+    """The anchor GitHub gives a Markdown heading: lower case, punctuation dropped, spaces to
+    hyphens, a repeat numbered -1, -2, ..."""
+    plain = re.sub(r"\\(.)", r"\1", text).replace("**", "").replace("`", "")
+    slug = re.sub(r"[^\w\- ]", "", plain.lower()).replace(" ", "-")
+    n = seen.get(slug, 0)
+    seen[slug] = n + 1
+    return slug if n == 0 else f"{slug}-{n}"
+
+
+def _html_contents(items) -> str:
+    out, depth = ["<ul>"], 0
+    for d, text, href in items:
+        if d > depth:
+            out[-1] = out[-1].removesuffix("</li>")
+            out.append("<ul>")
+        elif d < depth:
+            out.append("</ul></li>")
+        depth = d
+        out.append(f"<li><a href='#{href}'>{html.escape(text)}</a></li>")
+    return "".join(out + ["</ul></li>"] * depth + ["</ul>"])
 
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "item"
 
 
-def _md_inline(text: str) -> str:
-    """Escape for HTML, then render the two Markdown marks reports use: **bold** and `code`."""
-    t = html.escape(text)
+def md_escape(text) -> str:
+    """User-supplied text (a strategy name, a label) made literal in Markdown: its marks are escaped
+    (brackets only where they could form a link, so that '[lo, hi]' intervals stay readable)."""
+    t = re.sub(r"([\\`*<>|])", r"\\\1", str(text))
+    return re.sub(r"([\[\]])", r"\\\1", t) if "](" in t else t
+
+
+def md_inline(text: str) -> str:
+    """Markdown text as HTML: escaped, with the marks reports use (**bold**, `code`, backslash escapes)."""
+    held: list[str] = []
+
+    def hold(m):
+        held.append(m.group(1))
+        return f"\x00{len(held) - 1}\x00"
+
+    t = html.escape(re.sub(r"\\([\\`*\[\]<>|])", hold, text))
     t = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", t)
-    return re.sub(r"`(.+?)`", r"<code>\1</code>", t)
+    t = re.sub(r"`(.+?)`", r"<code>\1</code>", t)
+    return re.sub("\x00(\\d+)\x00", lambda m: html.escape(held[int(m.group(1))]), t)
+
+
+def _cell(v) -> str:
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
 
 
 def md_table(frame: pd.DataFrame) -> str:
-    cols = [str(c) for c in frame.columns]
+    cols = [md_escape(c) for c in frame.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join("" if (isinstance(v, float) and math.isnan(v)) else str(v).replace("|", "/")
-                                       for v in row) + " |")
+        lines.append("| " + " | ".join(md_escape(_cell(v)).replace("\n", " ") for v in row) + " |")
     return "\n".join(lines)
 
 
-def ci(row, value: str, lo: str = "lo", hi: str = "hi", percent: bool = True, digits: int | None = None) -> str:
-    """'27.3% [26.9%, 27.7%]' from one row's value / lo / hi fields."""
-    if percent:
-        d = 1 if digits is None else digits
-        return f"{_pct(row[value], d)} [{_pct(row[lo], d)}, {_pct(row[hi], d)}]"
-    d = 2 if digits is None else digits
-    return f"{_num(row[value], d)} [{_num(row[lo], d)}, {_num(row[hi], d)}]"
+def html_table(frame: pd.DataFrame) -> str:
+    e = html.escape
+    head = "".join(f"<th scope='col'>{e(str(c))}</th>" for c in frame.columns)
+    rows = "".join("<tr>" + "".join(f"<td>{e(_cell(v))}</td>" for v in row) + "</tr>"
+                   for row in frame.itertuples(index=False))
+    return (f"<div class='scroll'><table class='tbl sortable'><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>"
+            "</table></div>")
+
+
+def ci(row, value: str, lo: str = "lo", hi: str = "hi", unit: str = SHARE, digits: int | None = None) -> str:
+    """'27.3% [26.9%, 27.7%]' (or points, or a number) from one row's value / lo / hi fields."""
+    v, a, b = row[value], row[lo], row[hi]
+    if unit == SHARE:
+        return fmt_share(v, a, b, 1 if digits is None else digits)
+    if unit == POINTS:
+        return fmt_points(v, a, b, 1 if digits is None else digits)
+    return fmt_number(v, a, b, 2 if digits is None else digits, signed=unit == CHANGE)
 
 
 def formatted(frame: pd.DataFrame, spec: dict[str, object]) -> pd.DataFrame:
@@ -226,18 +327,8 @@ def formatted(frame: pd.DataFrame, spec: dict[str, object]) -> pd.DataFrame:
 
 
 def pct(x) -> str:
-    return _pct(x)
+    return fmt_share(x)
 
 
 def num(x, d: int = 2) -> str:
-    return _num(x, d)
-
-
-def new_figure(width: float = 7.0, height: float = 4.0, ncols: int = 1, nrows: int = 1):
-    """A matplotlib figure on the Agg backend (no display needed)."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
-
-    return plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False)
+    return fmt_number(x, digits=d)

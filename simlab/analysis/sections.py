@@ -1,8 +1,10 @@
-"""Standard report sections: each adds verdicts, a chart and a table for one balance measure.
+"""Standard report sections: each adds findings, a chart and a table for one balance measure.
 
 Used by the ``overview`` experiment and by ``simlab report RUN_DIR``; any experiment can call them.
-Fairness bands are stated in every verdict: a seat's win rate within ``SEAT_BAND`` (absolute)
-of the fair rate, a balance index of at least ``BALANCE_FLOOR``.
+Every finding names its band (see :mod:`.wording`): a seat's win rate against the fairness band
+``SEAT_BAND`` around the fair rate, a paired variant effect against the minimum effect that
+matters (``SEAT_BAND`` too, in points).
+The ``*_bottom_line`` functions give an experiment a plain sentence for its bottom line.
 """
 from __future__ import annotations
 
@@ -10,67 +12,98 @@ import numpy as np
 import pandas as pd
 
 from . import measures as M
-from .report import Report, ci, formatted, new_figure, num, pct
+from .charts import dot_interval, integer_histogram, new_figure, tip
+from .report import Report, ci, formatted, md_escape, num, pct
 from .stats import Estimate, paired_column_difference
+from .wording import (CHANGE, NUMBER, POINTS, TIE, Band, best_of, compare, difference, fmt_estimate, fmt_ratio,
+                      fmt_count, fmt_share, join)
 
 SEAT_BAND = 0.02       # a seat is "fair" if its win rate is within 2 points of the fair rate
-BALANCE_FLOOR = 0.95   # balance index 1 - (largest seat gap) of at least 0.95 (gap <= 5 points)
 USAGE_FLAG = 0.5       # standardized winners-vs-others difference above which a column is flagged
 
 
-def _yerr(value, lo, hi):
-    """Error-bar lengths below and above, clipped at 0 against rounding."""
-    v, lo, hi = (np.asarray(x, dtype=float) for x in (value, lo, hi))
-    return [np.clip(v - lo, 0, None), np.clip(hi - v, 0, None)]
+def rests_on(runs, seating: str = "", only: tuple[str, ...] = ()) -> list[str]:
+    """What a report on ``runs`` rests on: the strategies, and the ASSUMED rule readings in force
+    (``only``: the ones the answer depends on; default all), named here and valued in the caveats."""
+    names = sorted({s for r in runs for s in r.config.seats})
+    assumed = sorted({k for r in runs for k in r.provenance.get("assumptions_in_force", {})
+                      if not only or k in only})
+    items = [f"Strategies: {', '.join(md_escape(n) for n in names)}{seating}; the results describe these heuristics, "
+             "not expert human play."]
+    if assumed:
+        items.append("ASSUMED rule readings and component data (no published source; their values are in the "
+                     f"caveats): {', '.join(f'`{k}`' for k in assumed)}.")
+    return items
+
+
+def _start_players(seats: pd.DataFrame):
+    """(players, seat-1 estimate, fair rate) per player count."""
+    for n, g in seats.groupby("players"):
+        first = g.iloc[0]
+        yield int(n), Estimate(first["win_rate"], first["lo"], first["hi"], int(first["games"]), "Wilson"), first["fair"]
 
 
 def seat_advantage(rep: Report, frame: pd.DataFrame, rotated: bool = True) -> pd.DataFrame:
-    """Win rate by seat and player count; first-player verdict; balance index verdict; chart."""
+    """Win rate by seat and player count; first-player finding; balance index finding; chart."""
     seats = M.win_by_seat(frame)
     bal = M.balance_index(frame)
-    for n, g in seats.groupby("players"):
-        first = g.iloc[0]
-        e = Estimate(first["win_rate"], first["lo"], first["hi"], int(first["games"]), "Wilson")
-        fair = first["fair"]
+    for n, e, fair in _start_players(seats):
         lean = "the start player is favoured" if e.lo > fair else "the start player is handicapped" if e.hi < fair else ""
-        rep.verdict(f"Start player (seat 1) win rate, {n} players", e, fair, (fair - SEAT_BAND, fair + SEAT_BAND),
-                    note=lean)
-        worst = g.loc[(g["win_rate"] - fair).abs().idxmax()]
-        if int(worst["seat"]) != 1:
-            e = Estimate(worst["win_rate"], worst["lo"], worst["hi"], int(worst["games"]), "Wilson")
-            rep.verdict(f"Seat {int(worst['seat'])} (the seat furthest from fair), {n} players", e, fair,
-                        (fair - SEAT_BAND, fair + SEAT_BAND))
+        rep.verdict(f"Start player (seat 1) win rate, {n} players", e, fair, Band.fairness(fair, SEAT_BAND), note=lean)
     for _, b in bal.iterrows():
         e = Estimate(b["balance_index"], b["lo"], b["hi"], int(b["games"]), "bootstrap")
-        rep.verdict(f"Balance index (1 - largest seat win-rate gap), {int(b['players'])} players", e, 1.0,
-                    (BALANCE_FLOOR, 1.0), percent=False,
-                    note=f"best seat {int(b['best_seat'])}, worst seat {int(b['worst_seat'])}")
+        # information only: the gap between the luckiest and the unluckiest seat is positive even in a fair
+        # game, so no floor can judge it (the start player's finding above is the fairness verdict)
+        rep.verdict(f"Balance index (1 - largest seat win-rate gap), {int(b['players'])} players", e, 1.0, unit=NUMBER,
+                    reference_label="perfect balance",
+                    note=f"seat {int(b['best_seat'])} wins most often, seat {int(b['worst_seat'])} least often; the "
+                         "index sits below 1 even in a fair game, by the luck of the seats")
     counts = sorted(seats["players"].unique())
     fig, axes = new_figure(min(4.0 * len(counts), 14), 3.6, ncols=len(counts))
     for ax, n in zip(axes[0], counts):
         g = seats[seats["players"] == n]
-        x = g["seat"].to_numpy()
-        ax.bar(x, g["win_rate"], color="#4c72b0", alpha=0.85)
-        ax.errorbar(x, g["win_rate"], yerr=_yerr(g["win_rate"], g["lo"], g["hi"]), fmt="none",
-                    ecolor="black", capsize=3)
         fair = g["fair"].iloc[0]
-        ax.axhline(fair, color="black", ls="--", lw=1)
-        ax.axhspan(fair - SEAT_BAND, fair + SEAT_BAND, color="green", alpha=0.12)
+        dot_interval(ax, [str(s) for s in g["seat"]], g["win_rate"], g["lo"], g["hi"], ylabel="win rate",
+                     xlabel="seat (1 = start player)", reference=fair, band=Band.fairness(fair, SEAT_BAND),
+                     what=f"{n} players, seat {{}}")
         ax.set_title(f"{n} players")
-        ax.set_xlabel("seat (1 = start player)")
-        ax.set_xticks(x)
-        ax.set_ylabel("win rate")
+    axes[0][0].legend(fontsize=7)
     rep.chart("seat-win-rates", fig, "Win rate by seat with 95% Wilson intervals; dashed: fair rate; green: "
-              f"fairness band (+-{SEAT_BAND:.0%} points)" + (" (strategies rotated through the seats)" if rotated else ""))
+              f"fairness band (±{SEAT_BAND * 100:g} points)" + (" (strategies rotated through the seats)" if rotated else ""),
+              title="Win rate by seat")
     rep.table("Win rate by seat", formatted(seats, {
-        "players": "players", "seat": "seat", "games": "games", "win rate [95% CI]": lambda r: ci(r, "win_rate"), "fair": lambda r: pct(r["fair"]),
-        "mean score": lambda r: num(r["mean_score"])}),
+        "players": "players", "seat": "seat", "games": "games", "win rate [95% CI]": lambda r: ci(r, "win_rate"),
+        "fair": lambda r: pct(r["fair"]), "mean score": lambda r: num(r["mean_score"])}),
         note="A shared win counts as a win for every winner, so the fair rate is the average win rate of all seats.")
     rep.table("Balance index by player count", formatted(bal, {
         "players": "players", "games": "games",
-        "balance index [95% CI]": lambda r: f"{r['balance_index']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]",
+        "balance index [95% CI]": lambda r: ci(r, "balance_index", unit=NUMBER, digits=3),
         "best seat": "best_seat", "worst seat": "worst_seat"}))
     return seats
+
+
+def seat_bottom_line(seats: pd.DataFrame) -> str:
+    """One sentence on the start player at every player count, read against the fairness band."""
+    band = f"the ±{SEAT_BAND * 100:g}-point fairness band"
+    groups: dict[str, list] = {"out": [], "in": [], "und": []}
+    for n, e, fair in _start_players(seats):
+        groups[Band.fairness(fair, SEAT_BAND).judge(e).css].append((n, e, fair))
+
+    def furthest(group):
+        n, e, fair = max(group, key=lambda t: abs(t[1].value - t[2]))
+        return f"{fmt_estimate(e)} against a fair {fmt_share(fair)} at {n} players"
+
+    def counts(group):
+        return join([str(t[0]) for t in group]) + " players"
+
+    bits = [f"is {'favoured' if e.value > fair else 'handicapped'} at {n} players ({fmt_estimate(e)} against a fair "
+            f"{fmt_share(fair)}, outside {band})" for n, e, fair in groups["out"]]
+    if groups["in"]:
+        bits.append(f"is within {band} at {counts(groups['in'])} (furthest from fair: {furthest(groups['in'])})")
+    if groups["und"]:
+        bits.append(f"cannot yet be placed inside or outside {band} at {counts(groups['und'])}: the interval crosses "
+                    f"an edge (furthest from fair: {furthest(groups['und'])}), and more games would settle it")
+    return "The start player " + "; ".join(bits) + "."
 
 
 def ties(rep: Report, frame: pd.DataFrame) -> None:
@@ -84,44 +117,41 @@ def ties(rep: Report, frame: pd.DataFrame) -> None:
 
 def _dist_table(d: pd.DataFrame, extra: dict | None = None) -> pd.DataFrame:
     spec = {"players": "players", **(extra or {}), "n": "n",
-            "mean [95% CI]": lambda r: f"{r['mean']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}]", "sd": lambda r: num(r["sd"]),
+            "mean [95% CI]": lambda r: ci(r, "mean", unit=NUMBER), "sd": lambda r: num(r["sd"]),
             **{k: (lambda r, c=c: f"{round(float(r[c]), 2):g}") for k, c in (("min", "min"), ("5%", "p5"), ("25%", "p25"),
                                                                    ("median", "median"), ("75%", "p75"),
                                                                    ("95%", "p95"), ("max", "max"))}}
     return formatted(d, spec)
 
 
-def _hist(ax, values, label):
-    v = np.asarray(values)
-    lo, hi = int(np.floor(v.min())), int(np.ceil(v.max()))
-    bins = np.arange(lo, hi + 2) - 0.5 if hi - lo <= 80 else 60
-    ax.hist(v, bins=bins, histtype="step", density=True, lw=1.5, label=label)
-
-
 def lengths_and_scores(rep: Report, frame: pd.DataFrame, length_column: str) -> None:
     lengths = M.length_distribution(frame, length_column)
     scores = M.score_distribution(frame)
     margin = M.winning_margin(frame)
+    groups = {f"{n} players": g for n, g in frame.groupby("players", observed=True)}
     fig, axes = new_figure(13, 3.6, ncols=3)
-    for n, g in frame.groupby("players", observed=True):
-        _hist(axes[0][0], M.per_game(g, length_column), f"{n} players")
-        _hist(axes[0][1], g["score"], f"{n} players")
-        _hist(axes[0][2], M.margins(g)["margin"], f"{n} players")
-    for ax, title in zip(axes[0], (f"game length ({length_column})", "score (all seats)", "winning margin")):
-        ax.set_title(title)
-        ax.set_ylabel("share of games" if "score" not in title else "share of seats")
+    integer_histogram(axes[0][0], {k: M.per_game(g, length_column) for k, g in groups.items()},
+                      xlabel=f"game length ({length_column})")
+    integer_histogram(axes[0][1], {k: g["score"] for k, g in groups.items()}, of="seats", xlabel="score (points)")
+    integer_histogram(axes[0][2], {k: M.margins(g)["margin"] for k, g in groups.items()},
+                      xlabel="winning margin (points)")
+    for ax in axes[0]:
         ax.legend(fontsize=8)
     rep.chart("length-score-margin", fig, "Distributions of game length, scores and winning margin "
-              "(winner's score minus the best other score; 0 = tied on score)")
+              "(winner's score minus the best other score; 0 = tied on score)", title="Game length, scores and margins")
     for _, r in lengths.iterrows():
         rep.verdict(f"Game length ({length_column}), {int(r['players'])} players",
-                    Estimate(r["mean"], r["lo"], r["hi"], int(r["n"]), "normal"), percent=False)
+                    Estimate(r["mean"], r["lo"], r["hi"], int(r["n"]), "normal"), unit=NUMBER)
     for _, r in margin.iterrows():
         rep.verdict(f"Close games (winning margin 0 or 1 point), {int(r['players'])} players",
                     Estimate(r["close_games"], r["close_lo"], r["close_hi"], int(r["n"]), "Wilson"))
     rep.table(f"Game length ({length_column})", _dist_table(lengths))
     rep.table("Scores", _dist_table(scores, {"who": "who"}))
     rep.table("Winning margin", _dist_table(margin))
+
+
+def _strongest(rank: pd.DataFrame):
+    return best_of({r.strategy: Estimate(r.pooled, r.lo, r.hi, int(r.meetings), "Wilson") for r in rank.itertuples()})
 
 
 def strategies(rep: Report, frame: pd.DataFrame) -> pd.DataFrame | None:
@@ -133,6 +163,7 @@ def strategies(rep: Report, frame: pd.DataFrame) -> pd.DataFrame | None:
     rank = M.ranking(h2h)
     names = list(rank["strategy"])
     mat = h2h.pivot(index="a", columns="b", values="a_ahead").reindex(index=names, columns=names)
+    cells = h2h.set_index(["a", "b"])
     fig, axes = new_figure(1.2 * len(names) + 2.5, 1.0 * len(names) + 1.5)
     ax = axes[0][0]
     im = ax.imshow(mat.to_numpy(dtype=float), cmap="RdBu", vmin=0, vmax=1)
@@ -142,27 +173,39 @@ def strategies(rep: Report, frame: pd.DataFrame) -> pd.DataFrame | None:
         for j in range(len(names)):
             v = mat.iloc[i, j]
             if not pd.isna(v):
-                ax.text(j, i, f"{v:.0%}", ha="center", va="center", fontsize=8)
+                c = cells.loc[(names[i], names[j])]
+                tip(ax.text(j, i, f"{v:.0%}", ha="center", va="center", fontsize=8),
+                    f"{names[i]} ahead of {names[j]}: {fmt_share(v, c['lo'], c['hi'])} of "
+                    f"{fmt_count(c['meetings'])} meetings")
     ax.set_xlabel("opponent B")
     ax.set_ylabel("strategy A")
     fig.colorbar(im, ax=ax, label="share of meetings A finishes ahead of B")
     rep.chart("strategy-matrix", fig, "Strategy vs strategy: how often the row strategy finishes ahead of the "
-              "column strategy in the same game (ties count one half)")
-    top = rank.iloc[0]
-    rep.verdict(f"Strongest strategy: {top['strategy']} finishes ahead of other strategies (pooled)",
-                Estimate(top["pooled"], top["lo"], top["hi"], int(top["meetings"]), "Wilson"), 0.5,
-                reference_label="even match")
+              "column strategy in the same game (ties count one half)", title="Strategy vs strategy")
+    best = _strongest(rank)
+    rep.findings.append(f"{md_escape(best.sentence('strongest'))}, by the pooled share of meetings in which a strategy "
+                        "finishes ahead of another: " + "; ".join(f"{md_escape(k)} {fmt_estimate(best.estimates[k])}"
+                                                                 for k in best.tied) + ".")
     rep.table("Strategy ranking (average head-to-head share)", formatted(rank, {
         "rank": "rank", "strategy": "strategy", "average share ahead": lambda r: pct(r["avg_ahead"]),
         "pooled share ahead [95% CI]": lambda r: ci(r, "pooled"),
-        "opponents": "opponents", "meetings": "meetings"}))
+        "opponents": "opponents", "meetings": "meetings"}),
+        note="Ranked by point estimate; strategies whose intervals overlap may be statistical ties.")
     rep.table("Head-to-head", formatted(h2h, {"A": "a", "B": "b", "meetings": "meetings",
                                               "A ahead of B [95% CI]": lambda r: ci(r, "a_ahead")}))
     rep.table("Win rate by strategy (heads-up runs)", formatted(rates, {
         "players": "players", "strategy": "strategy", "seats played": "seats_played",
         "win rate [95% CI]": lambda r: ci(r, "win_rate"), "fair": lambda r: pct(r["fair"]),
-        "mean score [95% CI]": lambda r: ci(r, "mean_score", "score_lo", "score_hi", False)}))
+        "mean score [95% CI]": lambda r: ci(r, "mean_score", "score_lo", "score_hi", NUMBER)}))
     return rank
+
+
+def strategies_bottom_line(rank: pd.DataFrame) -> str:
+    """One sentence: the strongest strategy, or the strategies tied for strongest, with their shares."""
+    best = _strongest(rank)
+    return (f"Head to head, {md_escape(best.sentence('strongest'))}: " + join([f"{md_escape(k)} finishes ahead of another strategy in "
+                                                              f"{fmt_estimate(best.estimates[k])} of meetings"
+                                                              for k in best.tied]) + ".")
 
 
 def strategy_mix(rep: Report, frame: pd.DataFrame) -> None:
@@ -171,44 +214,57 @@ def strategy_mix(rep: Report, frame: pd.DataFrame) -> None:
     rep.table("Win rate by strategy in the default mix, by player count", formatted(rates, {
         "players": "players", "strategy": "strategy", "seats played": "seats_played",
         "win rate [95% CI]": lambda r: ci(r, "win_rate"), "fair": lambda r: pct(r["fair"]),
-        "mean score [95% CI]": lambda r: ci(r, "mean_score", "score_lo", "score_hi", False)}))
+        "mean score [95% CI]": lambda r: ci(r, "mean_score", "score_lo", "score_hi", NUMBER)}))
 
 
-def skill(rep: Report, frame: pd.DataFrame, strong: str) -> None:
+def _skill_estimates(s: pd.DataFrame) -> dict[int, Estimate]:
+    return {int(r.players): Estimate(r.skill, r.skill_lo, r.skill_hi, int(r.games), "Wilson, transformed")
+            for r in s.itertuples()}
+
+
+def skill(rep: Report, frame: pd.DataFrame, strong: str) -> pd.DataFrame:
     """Skill vs luck from games of one strong heuristic against random play, by player count."""
     s = M.skill_share(frame, strong)
-    for _, r in s.iterrows():
-        e = Estimate(r["skill"], r["skill_lo"], r["skill_hi"], int(r["games"]), "Wilson, transformed")
-        rep.verdict(f"Skill share, {int(r['players'])} players ({strong} vs random play: 0 = pure luck, 1 = the "
-                    f"heuristic always wins)", e, percent=False,
-                    note=f"{strong} wins {pct(r['win_rate'])} against a fair {pct(r['fair'])}")
+    name = md_escape(strong)
+    est = _skill_estimates(s)
+    for r in s.itertuples():
+        rep.verdict(f"Skill share, {r.players} players ({name} vs random play: 0 = pure luck, 1 = the heuristic always "
+                    f"wins)", est[int(r.players)], unit=NUMBER,
+                    note=f"{name} wins {pct(r.win_rate)} against a fair {pct(r.fair)}")
     if len(s) >= 2:  # does luck grow with the player count? (the Loot Island reviewer's claim, for any game)
-        few, many = s.iloc[0], s.iloc[-1]
-        d = many["skill"] - few["skill"]
-        half = np.hypot((few["skill_hi"] - few["skill_lo"]) / 2, (many["skill_hi"] - many["skill_lo"]) / 2)
-        trend = ("luck weighs more with more players" if d + half < 0 else
-                 "skill weighs more with more players" if d - half > 0 else "no clear change with the player count")
-        rep.verdict(f"Change in skill share from {int(few['players'])} to {int(many['players'])} players",
-                    Estimate(d, d - half, d + half, int(few["games"] + many["games"]),
-                             "difference of independent runs"), reference=0.0, percent=False,
-                    reference_label="no change", note=f"{trend} (with these strategies)")
-    fig, axes = new_figure(5.5, 3.6)
-    ax = axes[0][0]
-    ax.errorbar(s["players"], s["skill"], yerr=_yerr(s["skill"], s["skill_lo"], s["skill_hi"]), marker="o",
-                capsize=3, label="skill share")
-    ax.errorbar(s["players"], s["beats_random"], yerr=_yerr(s["beats_random"], s["beats_lo"], s["beats_hi"]),
-                marker="s", capsize=3, label=f"{strong} ahead of a random player")
-    ax.set_xticks(s["players"])
-    ax.set_xlabel("players")
-    ax.set_ylim(min(0, float(s["skill_lo"].min())) - 0.05, 1.05)
-    ax.legend(fontsize=8)
-    rep.chart("skill-vs-luck", fig, f"Skill vs luck by player count: {strong} against random players")
+        few, many = min(est), max(est)
+        d = difference(est[many], est[few])
+        trend = {"lower": "luck weighs more with more players", "higher": "skill weighs more with more players",
+                 TIE: "no clear change with the player count (a statistical tie)"}[compare(d)]
+        rep.verdict(f"Change in skill share from {few} to {many} players", d, 0.0, unit=CHANGE,
+                    note=f"{trend} (with these strategies)")
+    fig, axes = new_figure(10, 3.6, ncols=2)
+    labels = [str(n) for n in s["players"]]
+    dot_interval(axes[0][0], labels, s["skill"], s["skill_lo"], s["skill_hi"], unit=NUMBER, xlabel="players",
+                 ylabel="skill share (0 = luck, 1 = skill)", reference=0.0, reference_label="pure luck", what="{} players, skill share")
+    dot_interval(axes[0][1], labels, s["beats_random"], s["beats_lo"], s["beats_hi"], xlabel="players",
+                 ylabel=f"{strong} ahead of a random player", reference=0.5, reference_label="even",
+                 what="{} players, ahead of a random player")
+    for ax in axes[0]:
+        ax.legend(fontsize=8)
+    rep.chart("skill-vs-luck", fig, f"Skill vs luck by player count: {strong} against random players, 95% intervals",
+              title="Skill vs luck")
     rep.table("Skill vs luck", formatted(s, {
         "players": "players", "games": "games", f"{strong} win rate [95% CI]": lambda r: ci(r, "win_rate"),
-        "fair": lambda r: pct(r["fair"]), "skill share [95% CI]": lambda r: ci(r, "skill", "skill_lo", "skill_hi", False),
+        "fair": lambda r: pct(r["fair"]), "skill share [95% CI]": lambda r: ci(r, "skill", "skill_lo", "skill_hi", NUMBER),
         "ahead of a random player [95% CI]": lambda r: ci(r, "beats_random", "beats_lo", "beats_hi"),
         "score gap": lambda r: num(r["score_gap"])}),
         note="skill share = (win rate - fair rate) / (1 - fair rate).")
+    return s
+
+
+def skill_bottom_line(s: pd.DataFrame, strong: str) -> str:
+    """One sentence: how much the strong heuristic's skill shows against random play, by player count."""
+    est = _skill_estimates(s)
+    counts = sorted(est)
+    shown = [counts[0], counts[-1]] if len(counts) > 1 else counts
+    return (f"Against random players {md_escape(strong)} has a skill share (0 = pure luck, 1 = it always wins) of "
+            + join([f"{fmt_estimate(est[n], NUMBER)} at {n} players" for n in shown]) + ".")
 
 
 def usage(rep: Report, frame: pd.DataFrame, columns: list[str]) -> None:
@@ -239,50 +295,62 @@ def usage(rep: Report, frame: pd.DataFrame, columns: list[str]) -> None:
                 height=0.8 / len(counts), label=f"{n} players")
     ax.set_yticks(range(len(top)), top)
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_xlabel("standardized difference, winners minus others")
+    ax.set_xlabel("standardized difference, winners minus others (standard deviations)")
+    ax.set_ylabel("game column")
     ax.legend(fontsize=8)
-    rep.chart("usage", fig, "Usage: how each game column differs between winners and the other seats")
+    rep.chart("usage", fig, "Usage: how each game column differs between winners and the other seats",
+              title="Usage: winners vs others")
     rep.table("Usage: winners vs others", formatted(u, {
         "players": "players", "column": "column", "winners": lambda r: num(r["winners"]),
         "others": lambda r: num(r["others"]),
-        "difference [95% CI]": lambda r: ci(r, "difference", percent=False),
+        "difference [95% CI]": lambda r: ci(r, "difference", unit=CHANGE),
         "standardized": lambda r: num(r["std_diff"]), "share non-zero": lambda r: pct(r["share_nonzero"])}))
+
+
+def is_share(values) -> bool:
+    """A column of 0s and 1s: its mean is a share, and a change in it is in percentage points."""
+    v = pd.Series(values).dropna()
+    return bool(len(v)) and bool(v.isin([0, 1]).all())
 
 
 def variant_effect(rep: Report, base: pd.DataFrame, variant: pd.DataFrame, label: str,
                    columns: tuple[str, ...] = ("score",), band: float = SEAT_BAND) -> pd.DataFrame:
     """Paired effect of a rule variant on each seat's win rate and on ``columns`` (common random numbers:
-    both arms played with the same seed, rows paired by game id and seat)."""
+    both arms played with the same seed, rows paired by game id and seat). Changes in win rates and in
+    0/1 columns are in percentage points, read against the minimum effect that matters (``band``)."""
     rows = []
-    wins = paired_column_difference(base, variant, "win", by="seat").assign(column="win")
+    effect = Band.effect(band)
+    wins = paired_column_difference(base, variant, "win", by="seat").assign(column="win", unit=POINTS)
     for _, r in wins.iterrows():
         e = Estimate(r["difference"], r["lo"], r["hi"], int(r["n"]), "paired normal")
-        rep.verdict(f"{label}: change in seat {int(r['group']) + 1}'s win rate ({pct(r['baseline'])} -> "
-                    f"{pct(r['variant'])}), paired on common random numbers", e, 0.0, (-band, band),
-                    reference_label="no change")
+        rep.verdict(f"{label}: change in seat {int(r['group']) + 1}'s win rate ({fmt_ratio(r['baseline'], r['variant'])}), "
+                    "paired on common random numbers", e, 0.0, effect, unit=POINTS)
     rows.append(wins)
     for col in columns:
-        d = paired_column_difference(base, variant, col).assign(column=col)
+        share = is_share(base[col]) and is_share(variant[col])
+        d = paired_column_difference(base, variant, col).assign(column=col, unit=POINTS if share else CHANGE)
         r = d.iloc[0]
-        rep.verdict(f"{label}: change in mean {col} ({num(r['baseline'])} -> {num(r['variant'])}), paired",
-                    Estimate(r["difference"], r["lo"], r["hi"], int(r["n"]), "paired normal"), 0.0, percent=False,
-                    reference_label="no change")
+        e = Estimate(r["difference"], r["lo"], r["hi"], int(r["n"]), "paired normal")
+        change = fmt_ratio(r["baseline"], r["variant"]) if share else f"{num(r['baseline'])} -> {num(r['variant'])}"
+        rep.verdict(f"{label}: change in {'the' if share else 'mean'} {col} ({change}), paired", e, 0.0,
+                    effect if share else None, unit=POINTS if share else CHANGE)
         rows.append(d)
     table = pd.concat(rows, ignore_index=True)
     w = table[table["column"] == "win"]
     fig, axes = new_figure(5.5, 3.4)
     ax = axes[0][0]
-    x = w["group"].astype(int).to_numpy() + 1
-    ax.errorbar(x, w["difference"], yerr=_yerr(w["difference"], w["lo"], w["hi"]), fmt="o", capsize=3)
-    ax.axhline(0, color="black", lw=0.8)
-    ax.axhspan(-band, band, color="green", alpha=0.12)
-    ax.set_xticks(x)
-    ax.set_xlabel("seat")
-    ax.set_ylabel("win-rate change (variant - baseline)")
-    rep.chart(f"effect-{label}", fig, f"{label}: paired change in each seat's win rate with 95% intervals; green: "
-              f"+-{band:.0%} points")
+    dot_interval(ax, [str(int(g) + 1) for g in w["group"]], w["difference"], w["lo"], w["hi"], unit=POINTS,
+                 xlabel="seat", ylabel="win-rate change (variant - baseline)", reference=0.0,
+                 reference_label="no change", band=effect, what="seat {}, change in win rate")
+    ax.legend(fontsize=7)
+    rep.chart(f"effect-{label}", fig, f"{label}: paired change in each seat's win rate with 95% intervals; grey: the "
+              f"minimum effect that matters (±{band * 100:g} points)", title=f"{label}: change by seat")
+
+    def shown(r, key):
+        return fmt_share(r[key], digits=2) if r["unit"] == POINTS else num(r[key], 3)
+
     rep.table(f"{label}: paired differences", formatted(table, {
         "measure": "column", "seat": lambda r: "" if r["group"] == () else int(r["group"]) + 1, "n": "n",
-        "baseline": lambda r: num(r["baseline"], 3), "variant": lambda r: num(r["variant"], 3),
-        "difference [95% CI]": lambda r: ci(r, "difference", percent=False, digits=3)}))
+        "baseline": lambda r: shown(r, "baseline"), "variant": lambda r: shown(r, "variant"),
+        "difference [95% CI]": lambda r: ci(r, "difference", unit=r["unit"], digits=None if r["unit"] == POINTS else 3)}))
     return table

@@ -9,7 +9,8 @@ from simlab.core.runner import RunConfig
 
 from . import measures, sections
 from .experiment import Run, add_caveats, run_command
-from .report import Report
+from .report import Report, md_escape
+from .wording import fmt_count
 
 
 def report_run(run_dir: str | Path, out: str | Path | None = None) -> tuple[Report, dict[str, Path]]:
@@ -20,20 +21,27 @@ def report_run(run_dir: str | Path, out: str | Path | None = None) -> tuple[Repo
     spec = get_game(config.game)
     n_games = int(frame["game"].nunique())
     rep = Report(f"{spec.title}: report on run {run_dir.name}",
-                 f"{n_games:,} games, {config.players} players, seats {', '.join(config.seats)}"
+                 f"{fmt_count(n_games)} games, {config.players} players, seats {', '.join(md_escape(s) for s in config.seats)}"
                  + (" (rotated)" if config.rotate else "") + (f", parameters {config.params}" if config.params else "")
                  + f", root seed {config.seed}.")
     if not frame.attrs.get("complete", True):
         rep.findings.append(f"The run is incomplete ({n_games:,} of {config.games:,} games); complete it with "
                             f"`simlab run ... --out {run_dir} --resume`.")
-    sections.seat_advantage(rep, frame, rotated=config.rotate)
+    seats = sections.seat_advantage(rep, frame, rotated=config.rotate)
     sections.ties(rep, frame)
     sections.lengths_and_scores(rep, frame, spec.length_column)
-    sections.strategies(rep, frame)
+    rank = sections.strategies(rep, frame)
     sections.usage(rep, frame, measures.seat_columns(spec))
-    if not config.rotate and len(set(config.seats)) > 1:
+    rep.bottom_line.append(sections.seat_bottom_line(seats))
+    mixed = not config.rotate and len(set(config.seats)) > 1
+    if mixed:
+        rep.bottom_line.append("Seats were not rotated, so these seat differences mix seat and strategy effects.")
         rep.caveats.append("Seats were not rotated: each strategy kept its seat, so seat and strategy effects are "
                            "mixed. Rerun with --rotate to separate them.")
-    add_caveats(rep, [Run("run", config, run_dir)], run_command(config, run_dir))
+    if rank is not None:
+        rep.bottom_line.append(sections.strategies_bottom_line(rank))
+    run = Run("run", config, run_dir)
+    rep.rests_on = sections.rests_on([run], " (rotated through the seats)" if config.rotate else " (in fixed seats)")
+    add_caveats(rep, [run], run_command(config, run_dir))
     paths = rep.write(Path(out) if out else run_dir / "report")
     return rep, paths

@@ -1,25 +1,28 @@
-"""Executors behind one interface: ``map_unordered(fn, [(key, args), ...])`` yields
-``(key, result)`` as tasks finish.
+"""Executors behind one interface: ``map_unordered(fn, tasks)`` reads ``(key, args)`` pairs lazily
+and yields ``(key, fn(*args))`` as tasks finish.
 
-* ``serial``: in this process, for debugging and tests;
-* ``processes``: local worker processes (the default), each warming the JIT cache once;
+* ``serial``: in this process, for debugging, tests and one-chunk runs;
+* ``processes``: simlab's own worker pool (:mod:`simlab.core.pool`): a dead worker is replaced and
+  only its chunk replayed; a pool passed in by the caller is used and left open;
 * ``dask``: a Dask distributed cluster, an existing one (``scheduler="tcp://host:8786"``) or a
-  local one started for the run; chunks are futures keyed by the run and chunk, retried if a
-  worker dies.
+  local one started for the run; each chunk is a future whose key is unique to this run (so two
+  clients running the same config on a shared cluster never take each other's results), retried
+  if its worker dies, with a bounded number in flight.
+
+An executor connects (or starts its workers) when it is created, before the run writes any file.
 """
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+import uuid
 
 from .errors import SimlabError
+from .pool import RETRIES, WorkerPool
 
-RETRIES = 3  # a chunk whose worker died is run again this many times before the run gives up
+DASK_IN_FLIGHT = 4  # futures per Dask worker: enough to keep it busy, few enough to plan nothing ahead
 
 
 class SerialExecutor:
-    def __init__(self, workers, scheduler, config):
+    def __init__(self, workers, scheduler, config, pool):
         pass
 
     def map_unordered(self, fn, tasks):
@@ -33,64 +36,33 @@ class SerialExecutor:
         return False
 
 
+class ProcessExecutor:
+    """Chunks on a :class:`~simlab.core.pool.WorkerPool`: the caller's, or one of ``workers`` owned by the run."""
+
+    def __init__(self, workers, scheduler, config, pool):
+        self.owned = pool is None
+        self.pool = pool or WorkerPool(workers)
+
+    def map_unordered(self, fn, tasks):
+        return self.pool.map_unordered(fn, tasks)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.owned:
+            self.pool.__exit__(*exc)
+        return False
+
+
 def _warm_worker(config):
     from .runner import warm
 
     warm(config)
 
 
-class ProcessExecutor:
-    """Spawned processes (no fork: safe with threads from pandas/pyarrow), at most two chunks
-    per worker in flight so an interrupt cancels cleanly. If a worker process dies, the pool is
-    rebuilt and the unfinished chunks run again."""
-
-    def __init__(self, workers, scheduler, config):
-        self.workers, self.config = workers, config
-        self.pool = self._new_pool()
-
-    def _new_pool(self):
-        ctx = multiprocessing.get_context("spawn")
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_warm_worker,
-                                   initargs=(self.config,))
-
-    def map_unordered(self, fn, tasks):
-        tasks = list(tasks)
-        tries = {key: 0 for key, _ in tasks}
-        pending = {}
-        while tasks or pending:
-            while tasks and len(pending) < 2 * self.workers:
-                key, args = tasks.pop(0)
-                pending[self.pool.submit(fn, *args)] = (key, args)
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            broken = False
-            for fut in finished:
-                key, args = pending.pop(fut)
-                try:
-                    result = fut.result()
-                except BrokenProcessPool:
-                    tries[key] += 1
-                    if tries[key] > RETRIES:
-                        raise SimlabError(f"chunk {key} killed its worker {RETRIES + 1} times; giving up") from None
-                    tasks.insert(0, (key, args))
-                    broken = True
-                    continue
-                yield key, result
-            if broken:  # every in-flight chunk died with the pool: run them again on a new one
-                tasks[:0] = list(pending.values())
-                pending.clear()
-                self.pool.shutdown(wait=False, cancel_futures=True)
-                self.pool = self._new_pool()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.pool.shutdown(wait=exc[0] is None, cancel_futures=True)
-        return False
-
-
 class DaskExecutor:
-    def __init__(self, workers, scheduler, config):
+    def __init__(self, workers, scheduler, config, pool):
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:
@@ -99,27 +71,42 @@ class DaskExecutor:
         if scheduler:
             try:
                 self.client = Client(scheduler, timeout="20s")
-            except OSError as exc:
-                raise SimlabError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+            except (OSError, ValueError, TypeError, TimeoutError) as exc:
+                raise SimlabError(f"cannot reach the Dask scheduler at {scheduler}: "
+                                  f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
         else:
             self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                         dashboard_address=None)
             self.client = Client(self.cluster)
         self.client.run(_warm_worker, config)
-        from .runner import RunConfig, fingerprint
-
-        run_config = RunConfig.from_dict(config)
-        self.prefix = f"simlab-{run_config.game}-seed{run_config.seed}-{fingerprint(run_config, 0)[:10]}-chunk"
+        self.in_flight = DASK_IN_FLIGHT * max(1, len(self.client.scheduler_info()["workers"]))
+        self.prefix = f"simlab-{config['game']}-{uuid.uuid4().hex}-chunk"
 
     def map_unordered(self, fn, tasks):
         from dask.distributed import as_completed
 
-        futures = {}
-        for key, args in tasks:
-            fut = self.client.submit(fn, *args, key=f"{self.prefix}{key}-first{args[1]}", retries=RETRIES)
-            futures[fut] = key
-        for fut in as_completed(futures):
-            yield futures[fut], fut.result()
+        source = iter(tasks)
+        keys = {}
+        done = as_completed()
+
+        def submit() -> bool:
+            task = next(source, None)
+            if task is None:
+                return False
+            key, args = task
+            fut = self.client.submit(fn, *args, key=f"{self.prefix}{key}", retries=RETRIES, pure=False)
+            keys[fut] = key
+            done.add(fut)
+            return True
+
+        while len(keys) < self.in_flight and submit():
+            pass
+        for fut in done:
+            key = keys.pop(fut)
+            result = fut.result()
+            fut.release()
+            submit()
+            yield key, result
 
     def __enter__(self):
         return self
@@ -134,7 +121,7 @@ class DaskExecutor:
 EXECUTORS = {"serial": SerialExecutor, "processes": ProcessExecutor, "dask": DaskExecutor}
 
 
-def make_executor(name: str, workers: int, scheduler: str | None, config: dict):
+def make_executor(name: str, workers: int, scheduler: str | None, config: dict, pool: WorkerPool | None = None):
     if name not in EXECUTORS:
         raise SimlabError(f"unknown executor {name!r}; known: {', '.join(EXECUTORS)}")
-    return EXECUTORS[name](workers, scheduler, config)
+    return EXECUTORS[name](workers, scheduler, config, pool)

@@ -43,6 +43,22 @@ PLAY_SIGNATURE = types.int64(
 )
 
 
+class IllegalChoice(ValueError):
+    """A strategy returned an index outside ``legal[:n]``; args: (seat, slot, n_legal, index).
+
+    The kernel only knows the decision; the runner adds the game id (by replaying the chunk game
+    by game) and the strategy's label, and reports it as one line.
+    """
+
+
+@njit(cache=True)
+def legal_index(i, n_legal, seat, slot):
+    """``i`` when it indexes ``legal[:n_legal]``, else stop the game with :class:`IllegalChoice`."""
+    if i < 0 or i >= n_legal:
+        raise IllegalChoice(seat, slot, n_legal, i)
+    return i
+
+
 @njit(cache=True)
 def emit(log, n, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
     """Append one trace event when logging is on; returns the new event count."""

@@ -8,6 +8,7 @@ recompiles anything.
 """
 from __future__ import annotations
 
+import operator
 import tomllib
 from collections import namedtuple
 from dataclasses import dataclass, field
@@ -28,7 +29,9 @@ class Param:
     """One named rule/component value.
 
     ``default`` is an int, a bool, a choice name (when ``choices`` is given) or a tuple of ints
-    (a table of fixed length). ``low``/``high`` bound every int entry.
+    (a table of fixed length; with ``max_size``, of any length up to it, packed padded with
+    zeros so the kernels' offsets stay fixed; the game checks the length against its counts).
+    ``low``/``high`` bound every int entry.
     """
 
     name: str
@@ -39,9 +42,12 @@ class Param:
     choices: tuple[str, ...] = ()
     low: int | None = None
     high: int | None = None
+    max_size: int | None = None
 
     @property
     def size(self) -> int:
+        if self.max_size is not None:
+            return self.max_size
         return len(self.default) if isinstance(self.default, tuple) else 1
 
     def describe_value(self, value) -> str:
@@ -52,49 +58,36 @@ class Param:
         return str(value)
 
     def coerce(self, raw) -> object:
-        """Turn a CLI string or TOML value into a valid value, or raise SimlabError."""
+        """Turn a CLI string or TOML value into a valid value, or raise SimlabError.
+
+        The same rules hold for both sources: a number must be an integer (no float, no boolean),
+        a switch true/false (or yes/no, on/off, 1/0 as text), a choice one of its names.
+        """
         where = f"parameter {self.name!r}"
         if self.choices:
-            text = str(raw).strip()
-            if text not in self.choices:
-                raise SimlabError(f"{where}: {text!r} is not one of {', '.join(self.choices)}")
-            return text
+            if not isinstance(raw, str) or raw.strip() not in self.choices:
+                raise SimlabError(f"{where}: {raw!r} is not one of {', '.join(self.choices)}")
+            return raw.strip()
         if isinstance(self.default, bool):
-            if isinstance(raw, bool):
-                return raw
-            text = str(raw).strip().lower()
-            if text in ("1", "true", "yes", "on"):
-                return True
-            if text in ("0", "false", "no", "off"):
-                return False
-            raise SimlabError(f"{where}: {raw!r} is not true/false")
+            return boolean(raw, where)
         if isinstance(self.default, tuple):
-            items = raw if isinstance(raw, (list, tuple)) else [s for s in str(raw).split(",") if s.strip()]
-            try:
-                values = tuple(int(v) for v in items)
-            except (TypeError, ValueError):
-                raise SimlabError(f"{where}: expected {self.size} comma-separated integers, got {raw!r}") from None
-            if len(values) != self.size:
+            if not isinstance(raw, (list, tuple, str)):
+                count = f"up to {self.max_size}" if self.max_size is not None else self.size
+                raise SimlabError(f"{where}: expected {count} comma-separated integers, got {raw!r}")
+            items = raw if isinstance(raw, (list, tuple)) else [s for s in raw.split(",") if s.strip()]
+            values = tuple(integer(v, f"{where} entry", self.low, self.high) for v in items)
+            if self.max_size is not None and len(values) > self.max_size:
+                raise SimlabError(f"{where}: at most {self.max_size} values, got {len(values)}")
+            if self.max_size is None and len(values) != self.size:
                 raise SimlabError(f"{where}: expected {self.size} values, got {len(values)}")
-            for v in values:
-                self._check_range(v)
             return values
-        try:
-            value = int(raw)
-        except (TypeError, ValueError):
-            raise SimlabError(f"{where}: {raw!r} is not an integer") from None
-        self._check_range(value)
-        return value
-
-    def _check_range(self, v: int) -> None:
-        if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
-            raise SimlabError(f"parameter {self.name!r}: {v} is outside {self.low}..{self.high}")
+        return integer(raw, where, self.low, self.high)
 
     def pack(self, value) -> list[int]:
         if self.choices:
             return [self.choices.index(value)]
         if isinstance(value, tuple):
-            return list(value)
+            return list(value) + [0] * (self.size - len(value))
         return [int(value)]
 
 
@@ -149,6 +142,56 @@ class ParamTable:
 
     def changed(self, values: dict[str, object]) -> dict[str, object]:
         return {k: v for k, v in values.items() if v != self.by_name[k].default}
+
+
+TRUE_WORDS = ("1", "true", "yes", "on")
+FALSE_WORDS = ("0", "false", "no", "off")
+
+
+def integer(raw, what: str, low: int | None = None, high: int | None = None) -> int:
+    """An integer from the command line (text) or a config file (a TOML integer), in ``low..high``.
+
+    Floats and booleans are refused rather than rounded or read as 0/1: a value that means
+    nothing must not quietly become one that does.
+    """
+    value = None
+    if isinstance(raw, str):
+        try:
+            value = int(raw.strip().replace("_", ""))
+        except ValueError:
+            pass
+    elif not isinstance(raw, (bool, np.bool_)):
+        try:
+            value = operator.index(raw)   # int, numpy integers; not floats
+        except TypeError:
+            pass
+    if value is None:
+        raise SimlabError(f"{what} must be an integer, got {raw!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = (f"between {low} and {high}" if low is not None and high is not None
+                  else f"at least {low}" if low is not None else f"at most {high}")
+        raise SimlabError(f"{what} must be {bounds}, got {value}")
+    return value
+
+
+def boolean(raw, what: str) -> bool:
+    """A switch: a TOML boolean, or the words true/false, yes/no, on/off, 1/0."""
+    if isinstance(raw, (bool, np.bool_)):
+        return bool(raw)
+    if isinstance(raw, str):
+        text = raw.strip().lower()
+        if text in TRUE_WORDS:
+            return True
+        if text in FALSE_WORDS:
+            return False
+    raise SimlabError(f"{what} must be true or false, got {raw!r}")
+
+
+def text_list(raw, what: str) -> list[str]:
+    """A list of names (TOML array of strings)."""
+    if not isinstance(raw, list) or not all(isinstance(v, str) and v.strip() for v in raw):
+        raise SimlabError(f"{what} must be a list of names in quotes, got {raw!r}")
+    return [v.strip() for v in raw]
 
 
 def parse_assignments(items: tuple[str, ...] | list[str]) -> dict[str, str]:

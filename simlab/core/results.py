@@ -20,9 +20,7 @@ import pyarrow.parquet as pq
 
 from .errors import SimlabError
 from .kernel import COL_SCORE, COL_SLOT, COL_TIEBREAK, FIRST_GAME_COLUMN
-
-MANIFEST = "_manifest.json"
-META_KEY = b"simlab"
+from .rundir import ChunkSet, part_path, part_problem, read_manifest
 
 
 def ranks(score: np.ndarray, tiebreak: np.ndarray, eliminated: np.ndarray | None = None) -> np.ndarray:
@@ -95,47 +93,58 @@ def provenance(config: dict, strategies: dict, assumptions: dict) -> dict:
     }
 
 
-def write_part(frame: pd.DataFrame, path: Path, meta: dict) -> None:
-    """Write one chunk atomically (temporary file, then rename): a crash never leaves half a part."""
+def write_part(frame: pd.DataFrame, path: Path, meta: dict[bytes, dict]) -> None:
+    """Write one chunk atomically (temporary file, then rename): a crash never leaves half a part.
+
+    ``meta`` goes into the file's metadata as JSON per key (provenance, and what the part holds).
+    """
     table = pa.Table.from_pandas(frame, preserve_index=False)
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: json.dumps(meta).encode()})
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           **{k: json.dumps(v).encode() for k, v in meta.items()}})
     tmp = path.with_name("." + path.name + ".tmp")
     pq.write_table(table, tmp, compression="zstd")
     tmp.replace(path)
 
 
-def read_manifest(run_dir: Path) -> dict:
-    path = Path(run_dir) / MANIFEST
+def _read_part(run_dir: Path, manifest: dict, index: int, columns: list[str] | None) -> pd.DataFrame:
+    """One part the manifest lists, refused in one line when it is missing, damaged or foreign."""
+    path = part_path(run_dir, index)
     try:
-        return json.loads(path.read_text())
+        table = pq.read_table(path, columns=columns)
+        problem = part_problem(manifest, index, table.schema.metadata, table.num_rows)
     except FileNotFoundError:
-        raise SimlabError(f"{run_dir} is not a simlab run directory (no {MANIFEST})") from None
-    except json.JSONDecodeError:
-        raise SimlabError(f"{path} is corrupt (not valid JSON); the run cannot be resumed or read") from None
-
-
-def part_paths(run_dir: Path) -> list[Path]:
-    return sorted(Path(run_dir).glob("part-*.parquet"))
+        problem = "is missing"
+    except Exception as exc:   # pyarrow raises several types for truncated or foreign files
+        problem = f"cannot be read ({type(exc).__name__})"
+    if problem:
+        raise SimlabError(f"{path.name} in {run_dir} {problem}; `simlab run ... --out {run_dir} --resume` "
+                          "plays it again")
+    return table.to_pandas()
 
 
 def iter_parts(run_dir: str | Path, columns: list[str] | None = None):
-    """Yield the run's chunks one frame at a time (memory stays flat for huge runs)."""
-    for path in part_paths(Path(run_dir)):
-        yield pq.read_table(path, columns=columns).to_pandas()
+    """Yield the run's finished chunks one frame at a time (memory stays flat for huge runs).
+
+    Only the parts the manifest lists are read, each checked against it.
+    """
+    run_dir = Path(run_dir)
+    manifest = read_manifest(run_dir)
+    for index in ChunkSet(manifest["done"]):
+        yield _read_part(run_dir, manifest, index, columns)
 
 
 def load(run_dir: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
     """Read a whole run as one frame, sorted by game and seat; provenance in ``frame.attrs``."""
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
-    parts = part_paths(run_dir)
-    if not parts:
+    done = ChunkSet(manifest["done"])
+    if not len(done):
         raise SimlabError(f"{run_dir} holds no finished chunks yet")
-    frame = pd.concat([pq.read_table(p, columns=columns).to_pandas() for p in parts], ignore_index=True)
+    frame = pd.concat([_read_part(run_dir, manifest, i, columns) for i in done], ignore_index=True)
     if "game" in frame and "seat" in frame:
         frame = frame.sort_values(["game", "seat"], kind="stable").reset_index(drop=True)
     if "strategy" in frame:
         frame["strategy"] = frame["strategy"].astype("category")
     frame.attrs["simlab"] = manifest["provenance"]
-    frame.attrs["complete"] = len(manifest.get("done", [])) == manifest["chunks"]
+    frame.attrs["complete"] = len(done) == manifest["chunks"]
     return frame

@@ -2,16 +2,16 @@
 
 A run is split into chunks of consecutive game ids. Each game's random stream depends only on
 (root seed, game id), so the rows are identical whatever the chunk size, the number of workers
-or the executor. Finished chunks are written as their own Parquet part next to a manifest, so an
-interrupted run loses nothing and ``resume`` completes it.
+or the executor. Chunks are planned lazily (a billion-game run starts at once, in flat memory);
+each finished chunk is written as its own Parquet part next to a manifest
+(:mod:`simlab.core.rundir`), so an interrupted run loses nothing and ``resume`` completes it, but
+only with the same configuration and the same code (:mod:`simlab.core.fingerprint`).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
-import shutil
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -19,16 +19,20 @@ from pathlib import Path
 import numpy as np
 
 from .errors import SimlabError
-from .executors import make_executor
+from .executors import EXECUTORS, make_executor
+from .fingerprint import code_change, code_identity, config_change, config_fingerprint
 from .game import get_game
-from .kernel import FIRST_GAME_COLUMN, FIXED, MAX_SEATS, ROTATE, play_chunk
-from .params import ASSUMPTION
-from .results import MANIFEST, build_frame, git_commit, part_paths, provenance, read_manifest, write_part
+from .kernel import EVENT_WIDTH, FIRST_GAME_COLUMN, FIXED, MAX_SEATS, ROTATE, IllegalChoice, play_chunk
+from .params import ASSUMPTION, integer
+from .results import build_frame, git_commit, provenance, write_part
 from .rng import root_key
-from .summary import Summary
+from .rundir import (FORMAT, MANIFEST, PART_KEY, ChunkSet, bounds, clear, n_chunks, part_meta, part_path,
+                     read_manifest, remove_temporaries, scan, write_manifest)
 from .strategy import MAX_STRATEGY_PARAMS, SeatSpec, get_strategy, load_strategy_file
+from .summary import Summary
 
-FORMAT = 1
+MAX_GAMES = 2**62   # game ids are int64 in the kernels
+PREPARED_CACHE = 16  # prepared configs a process keeps (a warm worker serves many runs)
 
 
 @dataclass(frozen=True)
@@ -53,23 +57,30 @@ class RunConfig:
 
     @classmethod
     def from_dict(cls, d: dict) -> "RunConfig":
-        d = dict(d)
-        d["seats"] = tuple(d["seats"])
-        d["strategy_files"] = tuple(d.get("strategy_files", ()))
-        d["params"] = {k: tuple(v) if isinstance(v, list) else v for k, v in d.get("params", {}).items()}
-        return cls(**d)
+        try:
+            d = dict(d)
+            d["seats"] = tuple(d["seats"])
+            d["strategy_files"] = tuple(d.get("strategy_files", ()))
+            d["params"] = {k: tuple(v) if isinstance(v, list) else v for k, v in d.get("params", {}).items()}
+            return cls(**d)
+        except (TypeError, KeyError, AttributeError, ValueError) as exc:  # e.g. a hand-edited manifest
+            raise SimlabError(f"not a valid run config ({type(exc).__name__}: {exc})") from None
 
 
 class Prepared:
     """A config resolved into kernel arguments, once per process (workers cache it)."""
 
     def __init__(self, config: RunConfig):
-        for path in config.strategy_files:
-            load_strategy_file(path)
+        self.strategy_hashes = {path: load_strategy_file(path) for path in config.strategy_files}
         self.config = config
         self.spec = get_game(config.game)
-        if config.games < 1:
-            raise SimlabError("--games must be at least 1")
+        for name, low, high in (("players", None, None), ("games", 1, MAX_GAMES), ("seed", 0, None)):
+            value = getattr(config, name)
+            if isinstance(value, str):
+                raise SimlabError(f"{name} must be an integer, got {value!r}")
+            integer(value, name, low, high)
+        if not isinstance(config.rotate, bool):
+            raise SimlabError(f"rotate must be true or false, got {config.rotate!r}")
         values = self.spec.params.resolve(config.params)
         self.spec.validate(config.players, values)
         self.values = values
@@ -88,14 +99,39 @@ class Prepared:
         self.key = root_key(config.seed)
         self.n_columns = FIRST_GAME_COLUMN + len(self.spec.columns)
 
+    @property
+    def code(self) -> dict:
+        """The identity of the code that makes this config's rows (see :mod:`simlab.core.fingerprint`)."""
+        return code_identity(self.spec.name, self.strategy_hashes)
+
     def play(self, first_game: int, n_games: int, log_capacity: int = 0):
         """Play a block of games: returns the raw ``int32[games, seats, columns]`` and the event log."""
         out = np.zeros((n_games, self.config.players, self.n_columns), dtype=np.int32)
-        log = np.zeros((log_capacity, 8), dtype=np.int32)
-        n_events = play_chunk(self.spec.play_game, self.key, first_game, self.cfg, self.config.players,
-                              ROTATE if self.config.rotate else FIXED,
-                              len(self.spec.chance_streams), self.fns, self.seat_params, out, log)
+        log = np.zeros((log_capacity, EVENT_WIDTH), dtype=np.int32)
+        try:
+            n_events = self._play_chunk(first_game, out, log)
+        except IllegalChoice:
+            raise SimlabError(self._illegal_choice(first_game, n_games)) from None
         return out, log[:n_events]
+
+    def _play_chunk(self, first_game, out, log) -> int:
+        return play_chunk(self.spec.play_game, self.key, first_game, self.cfg, self.config.players,
+                          ROTATE if self.config.rotate else FIXED, len(self.spec.chance_streams), self.fns,
+                          self.seat_params, out, log)
+
+    def _illegal_choice(self, first_game: int, n_games: int) -> str:
+        """Replay the block game by game to name the strategy, the game and the decision."""
+        one = np.zeros((1, self.config.players, self.n_columns), dtype=np.int32)
+        no_log = np.zeros((0, EVENT_WIDTH), dtype=np.int32)
+        for game in range(first_game, first_game + n_games):
+            try:
+                self._play_chunk(game, one, no_log)
+            except IllegalChoice as exc:
+                seat, slot, n_legal, index = exc.args
+                return (f"strategy {self.labels[slot]!r} returned index {index} for a decision with {n_legal} "
+                        f"legal choices (indices 0..{n_legal - 1}): game {game}, seat {seat}, seed {self.config.seed}")
+        return (f"a strategy returned an index outside its legal choices in games {first_game}.."
+                f"{first_game + n_games - 1}, but not when they were replayed one by one (does it keep state?)")
 
     def frame(self, first_game: int, n_games: int):
         out, _ = self.play(first_game, n_games)
@@ -114,15 +150,28 @@ _PREPARED: dict[str, Prepared] = {}
 
 
 def prepared(config_dict: dict) -> Prepared:
-    key = json.dumps(config_dict, sort_keys=True)
+    """The process's :class:`Prepared` for a config, kept for the next chunk or run of the same config
+    (and the same strategy file contents: an edited file is loaded again)."""
+    hashes = [load_strategy_file(path) for path in config_dict.get("strategy_files", ())]
+    key = json.dumps([config_dict, hashes], sort_keys=True)
     if key not in _PREPARED:
+        while len(_PREPARED) >= PREPARED_CACHE:
+            del _PREPARED[next(iter(_PREPARED))]
         _PREPARED[key] = Prepared(RunConfig.from_dict(config_dict))
     return _PREPARED[key]
 
 
-def run_chunk(config_dict: dict, first_game: int, n_games: int):
-    """Play one chunk in whatever process runs it (top-level so processes and Dask can ship it)."""
-    return prepared(config_dict).frame(first_game, n_games)
+def run_chunk(config_dict: dict, first_game: int, n_games: int, code: dict):
+    """Play one chunk in whatever process runs it (top-level so processes and Dask can ship it).
+
+    ``code`` is the run's code identity: a worker whose code differs (a strategy file edited during
+    the run, a Dask worker with another simlab) refuses rather than mix codes in one run.
+    """
+    prep = prepared(config_dict)
+    if prep.code["id"] != code["id"]:
+        raise SimlabError(f"a worker runs other code than the run started with ({code_change(code, prep.code, prep.spec.name)}); "
+                          "give every worker the same simlab and strategy files, and leave them unchanged during a run")
+    return prep.frame(first_game, n_games)
 
 
 def warm(config_dict: dict) -> None:
@@ -131,17 +180,13 @@ def warm(config_dict: dict) -> None:
 
 
 def fingerprint(config: RunConfig, chunk_size: int) -> str:
-    blob = json.dumps({"config": config.to_dict(), "chunk_size": chunk_size, "format": FORMAT}, sort_keys=True)
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+    """The run's configuration fingerprint: what a resume must match (the code is checked apart)."""
+    return config_fingerprint(config.to_dict(), chunk_size, FORMAT)
 
 
 def default_chunk_size(games: int, workers: int) -> int:
     """About four chunks per worker, between 1,000 and 20,000 games (a few seconds each)."""
     return int(min(20_000, max(1_000, math.ceil(games / (4 * max(1, workers))))))
-
-
-def chunk_bounds(games: int, chunk_size: int) -> list[tuple[int, int]]:
-    return [(start, min(chunk_size, games - start)) for start in range(0, games, chunk_size)]
 
 
 @dataclass
@@ -150,62 +195,134 @@ class RunResult:
     summary: Summary
     chunks_run: int
     chunks_total: int
+    replayed: list[str] = field(default_factory=list)   # damaged or foreign parts found and played again
 
 
 def run(config: RunConfig, out: str | Path, workers: int | None = None, chunk_size: int | None = None,
         executor: str = "processes", scheduler: str | None = None, resume: bool = False,
-        overwrite: bool = False, progress: bool = True) -> RunResult:
-    """Play a run into the directory ``out`` (parts + manifest), resuming if asked."""
+        overwrite: bool = False, progress: bool = True, pool=None, accept_code_change: bool = False,
+        on_start=None) -> RunResult:
+    """Play a run into the directory ``out`` (parts + manifest).
+
+    ``resume``: complete the run in ``out`` (or start it when ``out`` is empty or absent); it must
+    have the same config and code, unless ``accept_code_change``, which the provenance records.
+    ``overwrite``: replace a valid run directory's own files. ``pool``: a
+    :class:`~simlab.core.pool.WorkerPool` the caller owns and closes, to run the chunks on a warm
+    pool shared by many runs. ``on_start(chunks_done, chunks_total)`` is called once the run is
+    checked and its executor is up, before the first chunk plays.
+    """
     cfg_dict = config.to_dict()
     prep = prepared(cfg_dict)  # validates everything before any work or file is touched
-    workers = workers or os.cpu_count() or 1
+    if executor not in EXECUTORS:
+        raise SimlabError(f"unknown executor {executor!r}; known: {', '.join(EXECUTORS)}")
+    workers = integer(workers, "workers", 1) if workers is not None else pool.size if pool else os.cpu_count() or 1
     run_dir = Path(out)
-    if resume:
-        manifest = read_manifest(run_dir)
-        chunk_size = manifest["chunk_size"]
-        if manifest.get("fingerprint") != fingerprint(config, chunk_size):
-            raise SimlabError(f"{run_dir} was written by a different configuration; refusing to mix runs "
-                              f"(its config: {json.dumps(manifest.get('config'))})")
+    if run_dir.exists() and not run_dir.is_dir():
+        raise SimlabError(f"{run_dir} is a file, not a run directory")
+    occupied = run_dir.is_dir() and any(run_dir.iterdir())
+    replayed: list[str] = []
+    if resume and occupied:
+        manifest, replayed = reopen(run_dir, prep, accept_code_change)
     else:
-        if run_dir.exists() and any(run_dir.iterdir()):
-            if not overwrite:
-                raise SimlabError(f"{run_dir} already exists; pass --resume to complete it or --overwrite to replace it")
-            if not (run_dir / MANIFEST).exists():
-                raise SimlabError(f"{run_dir} is not a simlab run directory; refusing to overwrite it")
-            shutil.rmtree(run_dir)
-        chunk_size = chunk_size or default_chunk_size(config.games, workers)
-        run_dir.mkdir(parents=True, exist_ok=True)
+        if occupied and not overwrite:
+            raise SimlabError(f"{run_dir} already exists; pass --resume to complete it or --overwrite to replace it")
+        if occupied:
+            read_manifest(run_dir)   # only a valid run directory is overwritten; checked before anything starts
+        chunk_size = integer(chunk_size, "chunk size", 1) if chunk_size is not None else \
+            default_chunk_size(config.games, workers)
         manifest = {"format": FORMAT, "fingerprint": fingerprint(config, chunk_size), "config": cfg_dict,
-                    "chunk_size": chunk_size, "chunks": len(chunk_bounds(config.games, chunk_size)),
-                    "done": [], "provenance": prep.provenance()}
-        _write_manifest(run_dir, manifest)
-    bounds = chunk_bounds(config.games, chunk_size)
-    done = {int(p.stem.split("-")[1]) for p in part_paths(run_dir)} & set(range(len(bounds)))
-    todo = [i for i in range(len(bounds)) if i not in done]
-    if executor == "processes" and min(workers, len(todo)) <= 1:
+                    "chunk_size": chunk_size, "chunks": n_chunks(config.games, chunk_size), "done": [],
+                    "code": prep.code, "code_ids": [prep.code["id"]], "provenance": prep.provenance()}
+    chunk_size, total = manifest["chunk_size"], manifest["chunks"]
+    done = ChunkSet(manifest["done"])
+    resumed = len(done) > 0
+    todo = total - len(done)
+    if executor == "processes" and pool is None and min(workers, todo) <= 1:
         executor = "serial"  # one chunk or one worker: spawning a process would only add start-up time
-    workers = max(1, min(workers, len(todo)))
+    tasks = ((i, (cfg_dict, *bounds(config.games, chunk_size, i), prep.code)) for i in done.missing(total))
     summary = Summary()
-    meta = manifest["provenance"]
-    bar = _progress(config.games, sum(bounds[i][1] for i in done), progress, config.game)
+    bar = None
     n_run = 0
+    fresh, created, wrote = not (resume and occupied), not run_dir.exists(), False
     try:
-        with make_executor(executor, workers, scheduler, cfg_dict) as ex:
-            tasks = [(i, (cfg_dict, bounds[i][0], bounds[i][1])) for i in todo]
+        with make_executor(executor, max(1, min(workers, todo)), scheduler, cfg_dict, pool) as ex:
+            if fresh:   # the executor is up (a Dask cluster reached): now write files
+                if occupied:
+                    clear(run_dir)
+                run_dir.mkdir(parents=True, exist_ok=True)
+                write_manifest(run_dir, manifest)
+                wrote = True
+            if on_start is not None:
+                on_start(len(done), total)
+            bar = _progress(config.games, sum(bounds(config.games, chunk_size, i)[1] for i in done), progress,
+                            config.game)
             for index, frame in ex.map_unordered(run_chunk, tasks):
-                write_part(frame, run_dir / f"part-{index:06d}.parquet", meta)
-                manifest["done"] = sorted(set(manifest["done"]) | {index})
-                _write_manifest(run_dir, manifest)
+                meta = {b"simlab": manifest["provenance"], PART_KEY: part_meta(manifest, index)}
+                write_part(frame, part_path(run_dir, index), meta)
+                done.add(index)
+                manifest["done"] = done.ranges
+                write_manifest(run_dir, manifest)
                 summary.add(frame, prep.spec.length_column)
                 n_run += 1
                 if bar is not None:
-                    bar.update(bounds[index][1])
+                    bar.update(bounds(config.games, chunk_size, index)[1])
+    except BaseException:
+        if wrote and n_run == 0:   # nothing played: leave no manifest-only directory to block a retry
+            (run_dir / MANIFEST).unlink(missing_ok=True)
+            if created and run_dir.is_dir() and not any(run_dir.iterdir()):
+                run_dir.rmdir()
+        raise
     finally:
         if bar is not None:
             bar.close()
-    if done:  # the summary covers the whole run, resumed chunks included
+    if resumed:  # the summary covers the whole run, resumed chunks included
         summary = summarise(run_dir, prep.spec.length_column)
-    return RunResult(run_dir, summary, n_run, len(bounds))
+    return RunResult(run_dir, summary, n_run, total, replayed)
+
+
+def reopen(run_dir: Path, prep: Prepared, accept_code_change: bool = False) -> tuple[dict, list[str]]:
+    """The manifest of a run to complete, checked against ``prep`` and repaired from its parts.
+
+    The config must match; the code too, unless accepted (recorded in the provenance). "Done" is
+    what the parts prove, whatever the manifest said; parts that cannot be trusted are listed
+    (they are played again, replacing the file).
+    """
+    manifest = read_manifest(run_dir)
+    if manifest["fingerprint"] != fingerprint(prep.config, manifest["chunk_size"]):
+        change = config_change(manifest["config"], prep.config.to_dict()) or "its chunking differs"
+        raise SimlabError(f"{run_dir} was written by a different configuration (the config differs: {change}); "
+                          "refusing to mix runs")
+    check_code(run_dir, manifest, prep, accept_code_change)
+    remove_temporaries(run_dir)
+    done, damaged = scan(run_dir, manifest)
+    manifest["done"] = done.ranges
+    write_manifest(run_dir, manifest)
+    return manifest, damaged
+
+
+def check_code(run_dir: Path, manifest: dict, prep: Prepared, accept: bool) -> None:
+    """Refuse a run played by other code, or accept it and record that in its provenance batches."""
+    change = code_change(manifest["code"], prep.code, prep.spec.name)
+    if not change:
+        return
+    if not accept:
+        raise SimlabError(f"{run_dir} was played by other code: {change}; pass --accept-code-change to continue it "
+                          "anyway (recorded in its provenance) or --overwrite to play it again")
+    manifest["code"] = prep.code
+    manifest["code_ids"] = sorted(set(manifest["code_ids"]) | {prep.code["id"]})
+    _batches(manifest).append(_batch(manifest["config"]["games"], prep.code["id"], accepted_code_change=change))
+
+
+def _batch(games: int, code_id: str, **note) -> dict:
+    return {"games": games, "git_commit": git_commit(), "code": code_id,
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"), **note}
+
+
+def _batches(manifest: dict) -> list:
+    """The provenance's batches, starting with the run's first one."""
+    prov = manifest["provenance"]
+    return prov.setdefault("batches", [{"games": manifest["config"]["games"], "git_commit": prov.get("git_commit"),
+                                        "code": manifest["code_ids"][0], "created": prov.get("created")}])
 
 
 def summarise(run_dir: Path, length_column: str) -> Summary:
@@ -217,7 +334,7 @@ def summarise(run_dir: Path, length_column: str) -> Summary:
     return summary
 
 
-def extend_run(run_dir: Path, config: RunConfig) -> None:
+def extend_run(run_dir: Path, config: RunConfig, accept_code_change: bool = False) -> None:
     """Let a finished or partial run directory grow to ``config.games`` games (same everything else).
 
     Existing parts stay (their game ids and rows do not depend on the total); a partial last
@@ -229,28 +346,19 @@ def extend_run(run_dir: Path, config: RunConfig) -> None:
     old = RunConfig.from_dict(manifest["config"])
     if replace(old, games=config.games) != config or config.games < old.games:
         raise SimlabError(f"{run_dir}: can only extend the same configuration to more games")
+    prep = prepared(config.to_dict())
+    check_code(run_dir, manifest, prep, accept_code_change)
     chunk = manifest["chunk_size"]
-    done = set(manifest["done"])
-    old_bounds = chunk_bounds(old.games, chunk)
+    done = ChunkSet(manifest["done"])
     if old.games % chunk:
-        last = len(old_bounds) - 1
-        (run_dir / f"part-{last:06d}.parquet").unlink(missing_ok=True)
+        last = n_chunks(old.games, chunk) - 1
+        part_path(run_dir, last).unlink(missing_ok=True)
         done.discard(last)
-    prov = manifest["provenance"]
-    batches = prov.setdefault("batches", [{"games": old.games, "git_commit": prov.get("git_commit"),
-                                           "created": prov.get("created")}])
-    batches.append({"games": config.games, "git_commit": git_commit(),
-                    "created": datetime.now(timezone.utc).isoformat(timespec="seconds")})
-    prov["config"] = config.to_dict()
+    _batches(manifest).append(_batch(config.games, prep.code["id"]))
+    manifest["provenance"]["config"] = config.to_dict()
     manifest.update(config=config.to_dict(), fingerprint=fingerprint(config, chunk),
-                    chunks=len(chunk_bounds(config.games, chunk)), done=sorted(done), provenance=prov)
-    _write_manifest(run_dir, manifest)
-
-
-def _write_manifest(run_dir: Path, manifest: dict) -> None:
-    tmp = run_dir / (MANIFEST + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=1))
-    tmp.replace(run_dir / MANIFEST)
+                    chunks=n_chunks(config.games, chunk), done=done.ranges)
+    write_manifest(run_dir, manifest)
 
 
 def _progress(total: int, initial: int, enabled: bool, label: str):

@@ -13,8 +13,10 @@ first-class functions and call them by runtime index (about 5 ns a call; see the
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
+import re
 import sys
 import warnings
 from dataclasses import dataclass
@@ -22,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit, types
-from numba.core.errors import NumbaExperimentalFeatureWarning
+from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
 
-from .errors import SimlabError
+from .errors import Interrupted, SimlabError
 
 warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
 
@@ -69,19 +71,34 @@ class Strategy:
 
 
 _REGISTRY: dict[tuple[str, str], Strategy] = {}
+_SOURCE: dict[tuple[str, str], str] = {}     # (game, name) -> the file that registered it
+_LOADED: dict[str, str] = {}                 # strategy file path -> sha256 of the content executed
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")  # names print safely in labels, Markdown and HTML reports
 
 
 def strategy(game: str, name: str, description: str, params: tuple[StrategyParam, ...] = ()):
     """Decorator: compile ``fn`` with the decision signature and register it under ``name``.
 
     Parameters are read in the function as ``params[0]``, ``params[1]``... in declaration order.
+    A name already registered from another file is refused (a second file never silently
+    replaces a strategy, built-in or not).
     """
     if len(params) > MAX_STRATEGY_PARAMS:
-        raise ValueError(f"at most {MAX_STRATEGY_PARAMS} strategy parameters")
+        raise SimlabError(f"strategy {name!r}: at most {MAX_STRATEGY_PARAMS} parameters")
+    for label in (name, *(p.name for p in params)):
+        if not isinstance(label, str) or not NAME.fullmatch(label):
+            raise SimlabError(f"strategy name or parameter {label!r}: use letters, digits, '_' and '-', "
+                              "starting with a letter")
 
     def wrap(fn):
+        source = fn.__code__.co_filename
+        other = _SOURCE.get((game, name))
+        if other is not None and other != source:
+            raise SimlabError(f"{game} already has a strategy named {name!r} (from {Path(other).name}); "
+                              "rename the one in " + Path(source).name)
         decide = njit(DECIDE_SIGNATURE, cache=True)(fn)
         _REGISTRY[(game, name)] = Strategy(game, name, decide, description, tuple(params))
+        _SOURCE[(game, name)] = source
         return decide
 
     return wrap
@@ -103,22 +120,63 @@ def _load_builtin(game: str) -> None:
     importlib.import_module(f"strategies.{game.replace('-', '_')}")
 
 
-def load_strategy_file(path: str | Path) -> None:
-    """Import a user's Python file whose ``@strategy`` decorators register more strategies."""
+def load_strategy_file(path: str | Path) -> str:
+    """Import a user's Python file whose ``@strategy`` decorators register more strategies.
+
+    The file is executed as code: once per process and content (an edited file is executed
+    again, replacing its strategies). Returns the sha256 of the content executed, which the
+    run's code fingerprint records. Any failure, ``sys.exit`` and numba compile errors included,
+    is one line naming the file.
+    """
     path = Path(path).resolve()
-    if not path.is_file():
-        raise SimlabError(f"strategy file not found: {path}")
-    mod_name = f"simlab_user_{path.stem}"
-    if mod_name in sys.modules:
-        return
+    key = str(path)
+    try:
+        source = path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        raise SimlabError(f"strategy file not found: {path}") from None
+    except OSError as exc:
+        raise SimlabError(f"cannot read strategy file {path}: {exc.strerror}") from None
+    digest = hashlib.sha256(source).hexdigest()[:16]
+    if _LOADED.get(key) == digest:
+        return digest
+    stem = re.sub(r"\W", "_", path.stem)
+    mod_name = f"simlab_user_{stem}_{hashlib.sha256(key.encode()).hexdigest()[:12]}"  # one module per path
     spec = importlib.util.spec_from_file_location(mod_name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[mod_name] = module
     try:
-        spec.loader.exec_module(module)
-    except Exception as exc:  # a user's file: report, don't dump a traceback
+        exec(compile(source, key, "exec"), module.__dict__)
+    except (KeyboardInterrupt, Interrupted):
+        raise
+    except BaseException as exc:  # a user's file: report in one line, never a traceback or an exit
         del sys.modules[mod_name]
-        raise SimlabError(f"strategy file {path.name} failed to load: {type(exc).__name__}: {exc}") from None
+        for registered in [k for k, source in _SOURCE.items() if source == key]:   # nothing half-loaded stays
+            del _SOURCE[registered], _REGISTRY[registered]
+        raise SimlabError(f"strategy file {path.name} failed to load: {_one_line(exc, path)}") from None
+    _LOADED[key] = digest
+    return digest
+
+
+def _one_line(exc: BaseException, path: Path) -> str:
+    """A short reason: numba's multi-page typing errors become their first line plus the file's line."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r})"
+    if isinstance(exc, SimlabError):
+        return str(exc)
+    text = str(exc)
+    if isinstance(exc, NumbaError):
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("Failed in ")]
+        reason = lines[0] if lines else type(exc).__name__
+        if reason.endswith(":") and len(lines) > 1:
+            reason += " " + lines[1].lstrip("> ")
+        where = re.findall(r'File "([^"]+)", line (\d+)', text)
+        line = next((int(n) for f, n in reversed(where) if Path(f).name == path.name), None)
+        if line is not None:
+            code = path.read_text(errors="replace").splitlines()[line - 1].strip()
+            reason = f"line {line} ({code}): {reason}"
+        return f"numba cannot compile it: {reason}"
+    first = text.splitlines()[0] if text else ""
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
 
 
 @dataclass(frozen=True)

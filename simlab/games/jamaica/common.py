@@ -3,6 +3,8 @@ ship's state, and :func:`ask`, through which every choice the rules leave to a p
 """
 from numba import njit
 
+from simlab.core.kernel import legal_index
+
 from .components import MAX_HOLDS, O, PORT, R_FOOD, R_GOLD, R_NONE, RACE_LAP, SEA, SIXTH, T_HOLD6
 from .state import (B_DONE, B_HN, B_HTYPE, B_LAP, B_POS, GHOST, SB, SH0, S_CAPTAIN, S_DEC, S_DEC_A, S_DEC_B, S_DEC_C,
                     S_DEC_SHIP, S_GHOST, S_PLAYERS, S_TOWNER)
@@ -88,8 +90,7 @@ def ask(state, cfg, seat, kind, ship, a, b, c, legal, n, seat_slot, fns, seat_pa
     state[S_DEC_C] = c
     slot = seat_slot[seat]
     i = fns[slot](state, cfg, seat, legal, n, seat_params[slot], rng)
-    if i < 0 or i >= n:
-        raise ValueError("a strategy returned an index outside its legal choices")
+    i = legal_index(i, n, seat, slot)
     return i
 
 

@@ -18,6 +18,10 @@ def check(values: dict, n_players: int) -> None:
                 raise SimlabError(f"illegal setup: {kind} must be labels 10, 20, ..., 110 (or 0 for random), got {v}")
         if len(set(fixed)) != len(fixed):
             raise SimlabError(f"illegal setup: two colours share a space in {kind}={values[kind]}")
+    for stack in ("tokens_2p", "tokens_3p", "tokens_4p"):  # tie compensation pays the gap to the next token
+        if any(a < b for a, b in zip(values[stack], values[stack][1:])):
+            raise SimlabError(f"illegal setup: {stack}={PARAMS[stack].describe_value(values[stack])} rises; "
+                              "a temple's stack runs from the highest token down")
     for colour, b, t in zip(COLOURS, values["beaches"], values["temples"]):
         if b and t and not rules.gap_ok(rule, b, t):
             raise SimlabError(

@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core.bits import bit_index
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, PLAY_SIGNATURE, emit
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, PLAY_SIGNATURE, emit, legal_index
 from simlab.core.rng import STRATEGY_STREAM, randint, shuffle
 
 from .components import ANY_MIX, COLS, GOLD_DRAW, N_CELLS, N_EDGE, N_TILES, O, RING3, RING4, ROWS
@@ -452,8 +452,7 @@ def play_round(state, cfg, seat_slot, fns, seat_params, streams, legal, chosen, 
         if n > 1:
             slot = seat_slot[p]
             i = fns[slot](state, cfg, p, legal, n, seat_params[slot], streams[STRATEGY_STREAM + slot])
-            if i < 0 or i >= n:
-                raise ValueError("a strategy returned an index outside its legal choices")
+            i = legal_index(i, n, p, slot)
         chosen[p] = legal[i]
     for p in range(n_players):
         code = chosen[p]

@@ -1,20 +1,48 @@
 """Legend Raiders (Massarenti & Testini, Post Scriptum 2022), 2-4 players, with the no-dice variant.
 
 The component data (discovery tiles, expedition cards, character boards, die faces) is not
-public: the defaults are the spec's ASSUMED placeholder tables, every one overridable.
+public: the defaults are ASSUMED placeholder tables, every one overridable (docs/rules/legend_raiders.md).
 """
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec
 
 from . import rules
-from .components import N_CARDS, N_TILES, PARAMS
+from .components import N_BOARDS, N_TOOL_TYPES, PARAMS, RULES_FILE, TOOLS
 from .trace import narrate
+
+# Each table's length is a product of counts: (table, [count parameters or fixed numbers], what one entry is).
+SHAPES = (
+    ("die_faces", ("die_sides",), "one effect per die face"),
+    ("tile_symbol", ("tiles",), "one symbol per tile"),
+    ("tile_cost", ("tiles", N_TOOL_TYPES), "4 tool counts per tile"),
+    ("card_kind", ("cards",), "one kind per card"),
+    ("card_points", ("cards",), "one number per card"),
+    ("card_different", ("cards",), "one number per card"),
+    ("card_need", ("cards", "symbols"), "one number per card and symbol"),
+    ("expertise", (N_BOARDS, "expertise_tools"), "expertise_tools tools per board, 4 boards"),
+    ("map_coins", (N_BOARDS, "map_spaces"), "map_spaces coins per board, 4 boards"),
+)
+
+
+def check_shape(values: dict) -> None:
+    """Every table's length must match the counts it is built from (a component set of another shape
+    changes the counts and the tables together)."""
+    for name, factors, what in SHAPES:
+        want = 1
+        for f in factors:
+            want *= values[f] if isinstance(f, str) else f
+        got = len(values[name])
+        if got != want:
+            counts = " x ".join(f"{f}={values[f]}" if isinstance(f, str) else str(f) for f in factors)
+            raise SimlabError(f"{name} has {got} values, but {counts} needs {want} ({what})")
 
 
 def check(values: dict, n_players: int) -> None:
     """Refuse component tables or setups the engine cannot play, naming the parameter."""
+    check_shape(values)
+    ns = values["symbols"]
     cost = values["tile_cost"]
-    for i in range(N_TILES):
+    for i in range(values["tiles"]):
         c = cost[4 * i:4 * i + 4]
         if sum(c) < 1:
             raise SimlabError(f"tile_cost: tile {i + 1} costs nothing")
@@ -25,10 +53,22 @@ def check(values: dict, n_players: int) -> None:
             if c[t] > values["tools_per_type"]:
                 raise SimlabError(f"tile_cost: tile {i + 1} needs {c[t]} of one tool, the bag has "
                                   f"{values['tools_per_type']}")
+        if values["tile_symbol"][i] >= ns:
+            raise SimlabError(f"tile_symbol: tile {i + 1} shows symbol {values['tile_symbol'][i]}, but symbols={ns} "
+                              f"(0..{ns - 1})")
     kinds, need = values["card_kind"], values["card_need"]
-    for i in range(N_CARDS):
-        if kinds[i] == 1 and sum(need[4 * i:4 * i + 4]) != 1:
+    for i in range(values["cards"]):
+        if kinds[i] == 1 and sum(need[ns * i:ns * i + ns]) != 1:
             raise SimlabError(f"card_need: discovery card {i + 1} must show exactly one symbol (a single 1)")
+        if values["card_different"][i] > ns:
+            raise SimlabError(f"card_different: card {i + 1} asks for {values['card_different'][i]} different "
+                              f"symbols, but symbols={ns}")
+    k = values["expertise_tools"]
+    for b in range(N_BOARDS):
+        tools = values["expertise"][k * b:k * b + k]
+        twice = [t for t in set(tools) if tools.count(t) > 1]
+        if twice:
+            raise SimlabError(f"expertise: board {b + 1} lists the {TOOLS[twice[0]]} twice")
     fixed = [b for b in values["boards"][:n_players] if b]
     if len(set(fixed)) != len(fixed):
         raise SimlabError(f"boards: two seats share a character board in {values['boards']}")
@@ -37,7 +77,8 @@ def check(values: dict, n_players: int) -> None:
 
 
 ASSUMED_NOTE = ("COMPONENT DATA ASSUMED: tile costs and symbols, the expedition cards, the boards' expertise and "
-                "coins and the die faces are the spec's placeholders (status assumption), not the real game.")
+                "coins and the die faces have no public source; the defaults are placeholders (status assumption), "
+                "not the real game.")
 
 SEAT_COLUMNS = (
     Column("discoveries", "discovery tiles completed"),
@@ -62,10 +103,12 @@ SEAT_COLUMNS = (
 GAME_COLUMNS = (
     Column("rounds", "rounds played (game length)", "game"),
     Column("trigger_seat", "seat that triggered the end with a 6th discovery (-1: none)", "game"),
-    Column("end_reason", "1 a 6th discovery, 2 empty tile stack (end_trigger rule), 3 max_rounds guard", "game"),
+    Column("end_reason", "1 a 6th discovery, 2 empty tile stack (empty_stack_rule=end_trigger), 3 max_rounds guard, "
+           "4 empty expedition deck (empty_deck_rule=end_trigger)", "game"),
     Column("stack_out_round", "round a refill first found the tile stack empty (0 never)", "game"),
     Column("reshuffles", "times the tile discard pile became the new stack", "game"),
     Column("tiles_left", "tiles left in the stack at the end", "game"),
+    Column("deck_out_round", "round the expedition deck first ran out (0 never)", "game"),
 )
 
 GAME = GameSpec(
@@ -88,8 +131,8 @@ GAME = GameSpec(
     variants={"no-dice": {"variant": "no_dice"},
               "stack-tools-only": {"empty_stack_rule": "tools_only"},
               "stack-ends-game": {"empty_stack_rule": "end_trigger"},
-              "coins-0-1-2": {"slot_coins": (0, 1, 2) * 4},   # spec section 2 sensitivity knobs
+              "coins-0-1-2": {"slot_coins": (0, 1, 2) * 4},   # sensitivity knobs (rules doc, section 6)
               "coins-1-2-3": {"slot_coins": (1, 2, 3) * 4},
-              "die-3-2-1": {"die_faces": (0, 0, 0, 2, 2, 1)}},  # spec section 6: 3 tool / 2 coin / 1 torch
-    rules_file="shared/rules/legend_raiders.md",
+              "die-3-2-1": {"die_faces": (0, 0, 0, 2, 2, 1)}},  # 3 tool / 2 coin / 1 torch faces
+    rules_file=RULES_FILE,
 )

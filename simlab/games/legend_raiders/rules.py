@@ -6,21 +6,22 @@ strategy with the legal choice codes and validates its answer.
 import numpy as np
 from numba import njit, types
 
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_SEATS, PLAY_SIGNATURE, emit
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_SEATS, PLAY_SIGNATURE, emit, legal_index
 from simlab.core.rng import randint, shuffle
 from simlab.core.strategy import DECIDE_TYPE
 
-from .components import (DIE_SIDES, EFFECT_TOOL, EFFECT_TORCH, KIND_DICE, KIND_DISCOVERY,
-                         KIND_MISSION, N_CARDS, N_COLUMNS, N_MAP, N_SLOTS, N_SYMBOLS, N_TILES, N_TOOL_TYPES, O,
-                         STACK_END, STACK_RESHUFFLE, USED_RESHUFFLED, VAR_NO_DICE)
+from .components import (DECK_END, DECK_RESHUFFLE, EFFECT_COIN, EFFECT_TOOL, EFFECT_TORCH, HQ_COLUMN, KIND_DICE,
+                         KIND_DISCOVERY, KIND_MISSION, MAX_CARDS, MAX_SYMBOLS, MAX_TILES, N_COLUMNS, N_SLOTS,
+                         N_TOOL_TYPES, O, STACK_END, STACK_RESHUFFLE, TIMING_ANY, USED_RESHUFFLED, VAR_NO_DICE)
 from .state import (B_BOARD, B_CARDS, B_COIN_PTS, B_DICE_PTS, B_DICE_USED, B_DIE_PTS, B_DONE, B_EXP_PTS,
                     B_EXPEDITIONS, B_HAND, B_HAND_RND, B_MISSION_PTS, B_MISSIONS, B_NDONE, B_NHAND, B_PREPARES,
                     B_SLOT, B_TILES_DISC, B_TOOLS, B_TOOLS_DISC, B_TORCH, B_TORCH_USES, B_TURNS, CHANGE_DIE,
-                    COMPLETE, DISCARD_TILE, END_GUARD, END_RUNNING, END_SIXTH, END_STACK, EXTRA_DICE, KEEP_ROLL,
-                    MAX_CHOICES, MAX_DONE, NO_CARD, NO_EXTRA, NO_TORCH, P0, PB, PH_ACTION, PH_COMPLETE,
+                    COMPLETE, DISCARD_TILE, END_DECK, END_GUARD, END_RUNNING, END_SIXTH, END_STACK, EXTRA_DICE,
+                    KEEP_ROLL, MAX_CHOICES, MAX_DONE, NO_CARD, NO_EXTRA, NO_TORCH, P0, PB, PH_ACTION, PH_COMPLETE,
                     PH_DIE_CARD, PH_EXTRA_DICE, PH_SLOT, PH_TILE_LIMIT, PH_TOOL_LIMIT, PH_VARIANT_CARD,
-                    PLACE_SLOT, PREPARE, RETURN_TOOL, S_BAG, S_COIN_BONUS, S_CUR, S_DECK, S_DECK_N, S_DISC,
-                    S_DISC_N, S_DONE_TURN, S_END_REASON, S_FACE, S_FACEUP, S_HQ_TILE, S_HQ_TOOLS, S_NEW_TILE,
+                    PLACE_SLOT, PREPARE, RETURN_TOOL, S_BAG, S_CARDS_TURN, S_COIN_BONUS, S_CUR, S_DECK,
+                    S_DECK_N, S_DECK_OUT, S_DISC, S_DISC_N, S_DONE_TURN, S_END_REASON, S_FACE, S_FACEUP,
+                    S_HQ_TILE, S_HQ_TOOLS, S_NEW_TILE,
                     S_PHASE, S_PLAYERS, S_REMOVED, S_REMOVED_N, S_RESHUFFLES, S_ROLL, S_ROUND, S_STACK,
                     S_STACK_N, S_STACK_OUT, S_TRIGGER, STATE_SIZE, STOP, TAKE_BLIND, TAKE_FACEUP, TAKE_NOTHING,
                     USE_CARD)
@@ -28,13 +29,13 @@ from .state import (B_BOARD, B_CARDS, B_COIN_PTS, B_DICE_PTS, B_DICE_USED, B_DIE
 # Event kinds of the trace log.
 (EV_BOARD, EV_REFILL, EV_FACEUP, EV_TURN, EV_ROLL, EV_CHANGE, EV_DRAW, EV_TORCH_ALL, EV_COIN, EV_PREPARE,
  EV_PLACE, EV_DISCARD_TILE, EV_RETURN_TOOL, EV_TAKE_CARD, EV_COMPLETE, EV_VCARD, EV_DIE_POINTS, EV_TRIGGER,
- EV_STACK_EMPTY, EV_END, EV_MISSION, EV_FINAL, EV_EXTRA_DICE) = range(23)
+ EV_STACK_EMPTY, EV_END, EV_MISSION, EV_FINAL, EV_EXTRA_DICE, EV_DECK_OUT, EV_DECK_RESHUFFLE) = range(25)
 
 # Result columns the kernel writes from FIRST_GAME_COLUMN on (declared with meanings in __init__).
 (C_DISCOVERIES, C_MISSION_PTS, C_MISSIONS, C_COIN_PTS, C_EXP_PTS, C_DIE_PTS, C_DICE_HELD, C_DICE_PTS,
  C_DICE_USED, C_TORCH_USES, C_TURNS, C_TRIGGERED, C_PREPARES, C_EXPEDITIONS, C_CARDS, C_DISCOVERY_CARDS,
  C_TILES_DISC, C_TOOLS_DISC, C_ROUNDS, C_TRIGGER_SEAT, C_END_REASON, C_STACK_OUT, C_RESHUFFLES,
- C_TILES_LEFT) = range(FIRST_GAME_COLUMN, FIRST_GAME_COLUMN + 24)
+ C_TILES_LEFT, C_DECK_OUT) = range(FIRST_GAME_COLUMN, FIRST_GAME_COLUMN + 25)
 
 
 @njit(cache=True)
@@ -43,8 +44,7 @@ def ask(state, cfg, seat, phase, legal, n, seat_slot, fns, seat_params, rng):
     state[S_PHASE] = phase
     slot = seat_slot[seat]
     i = fns[slot](state, cfg, seat, legal, n, seat_params[slot], rng)
-    if i < 0 or i >= n:
-        raise ValueError("a strategy returned an index outside its legal choices")
+    i = legal_index(i, n, seat, slot)
     return legal[i]
 
 
@@ -136,14 +136,16 @@ def stack_draw(state, cfg, rng, log, n_ev):
 
 @njit(cache=True)
 def refill_column(state, cfg, col, rng, log, n_ev):
-    """Refill one emptied HQ column: the top tile of the stack and ``column_tools`` tools."""
+    """Refill one emptied HQ column: the top tile of the stack and ``column_tools`` tools (under
+    ``hq_refill=tile_needed`` no tools without a tile)."""
     tile, n_ev = stack_draw(state, cfg, rng, log, n_ev)
     state[S_HQ_TILE + col] = tile
     packed = 0
-    for _ in range(cfg[O.column_tools]):
-        t = bag_draw(state, rng)
-        if t >= 0:
-            state[S_HQ_TOOLS + col * 4 + t] += 1
+    if tile >= 0 or cfg[O.hq_refill] == HQ_COLUMN:
+        for _ in range(cfg[O.column_tools]):
+            t = bag_draw(state, rng)
+            if t >= 0:
+                state[S_HQ_TOOLS + col * 4 + t] += 1
     for t in range(N_TOOL_TYPES):
         packed = packed * 10 + state[S_HQ_TOOLS + col * 4 + t]
     return emit(log, n_ev, EV_REFILL, col, tile, packed)
@@ -164,9 +166,20 @@ def coins_visible(state, cfg, seat):
     for s in range(N_SLOTS):
         if state[base + B_SLOT + s] < 0:
             v += cfg[O.slot_coins + board * N_SLOTS + s]
-    for k in range(state[base + B_NDONE], N_MAP):
-        v += cfg[O.map_coins + board * N_MAP + k]
+    spaces = cfg[O.map_spaces]
+    for k in range(state[base + B_NDONE], spaces):
+        v += cfg[O.map_coins + board * spaces + k]
     return v
+
+
+@njit(cache=True, inline="always")
+def is_expertise(cfg, board, tool):
+    """Is ``tool`` one of the board's expertise tools (``expertise_tools`` of them per board)?"""
+    k = cfg[O.expertise_tools]
+    for e in range(k):
+        if cfg[O.expertise + board * k + e] == tool:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -246,13 +259,56 @@ def prepare(state, cfg, seat, col, legal, seat_slot, fns, seat_params, rng, log,
 
 # ---- expedition cards ----------------------------------------------------------------------------
 @njit(cache=True)
-def refill_row(state, cfg):
-    """Fill empty face-up places from the top of the deck (while it lasts)."""
+def rebuild_deck(state, rng, log, n_ev):
+    """``empty_deck_rule=reshuffle``: the used dice cards that left the game become the new deck."""
+    k = state[S_REMOVED_N]
+    for i in range(k):
+        state[S_DECK + i] = state[S_REMOVED + i]
+        state[S_REMOVED + i] = -1
+    state[S_REMOVED_N] = 0
+    state[S_DECK_N] = k
+    shuffle(rng, state[S_DECK:S_DECK + k], k)
+    return emit(log, n_ev, EV_DECK_RESHUFFLE, state[S_ROUND], k)
+
+
+@njit(cache=True)
+def deck_draw(state, cfg, rng, log, n_ev):
+    """The deck's top card, or -1 when it is empty (first rebuilt under ``empty_deck_rule=reshuffle``
+    if it can be). Returns (card, n_ev)."""
+    if state[S_DECK_N] == 0:
+        if cfg[O.empty_deck_rule] != DECK_RESHUFFLE or state[S_REMOVED_N] == 0:
+            return -1, n_ev
+        n_ev = rebuild_deck(state, rng, log, n_ev)
+    state[S_DECK_N] -= 1
+    card = state[S_DECK + state[S_DECK_N]]
+    state[S_DECK + state[S_DECK_N]] = -1
+    return card, n_ev
+
+
+@njit(cache=True)
+def deck_out(state, cfg, log, n_ev):
+    """The deck has run out for the first time: note the round; under ``empty_deck_rule=end_trigger``
+    that triggers the end."""
+    state[S_DECK_OUT] = state[S_ROUND]
+    ends = cfg[O.empty_deck_rule] == DECK_END and state[S_TRIGGER] == 0
+    if ends:
+        state[S_TRIGGER] = -2
+    return emit(log, n_ev, EV_DECK_OUT, state[S_ROUND], ends)
+
+
+@njit(cache=True)
+def refill_row(state, cfg, rng, log, n_ev):
+    """Fill empty face-up places from the top of the deck while it lasts (see :func:`deck_out`)."""
     for k in range(cfg[O.faceup_cards]):
-        if state[S_FACEUP + k] < 0 and state[S_DECK_N] > 0:
-            state[S_DECK_N] -= 1
-            state[S_FACEUP + k] = state[S_DECK + state[S_DECK_N]]
-            state[S_DECK + state[S_DECK_N]] = -1
+        if state[S_FACEUP + k] < 0:
+            card, n_ev = deck_draw(state, cfg, rng, log, n_ev)
+            if card < 0:
+                break
+            state[S_FACEUP + k] = card
+            n_ev = emit(log, n_ev, EV_FACEUP, k, card)
+    if state[S_DECK_N] == 0 and state[S_DECK_OUT] == 0:
+        n_ev = deck_out(state, cfg, log, n_ev)
+    return n_ev
 
 
 @njit(cache=True)
@@ -266,20 +322,19 @@ def add_to_hand(state, seat, card):
 
 
 @njit(cache=True)
-def take_card(state, cfg, seat, code):
-    """Step 1 of an expedition: a face-up card or the deck's top, face down in front of you."""
+def take_card(state, cfg, seat, code, event, rng, log, n_ev):
+    """Step 1 of an expedition: a face-up card or the deck's top, face down in front of you (or none
+    when none is left); logged as ``event``, then the row is refilled. Returns (card, n_ev)."""
     card = -1
     if code == TAKE_BLIND:
-        state[S_DECK_N] -= 1
-        card = state[S_DECK + state[S_DECK_N]]
-        state[S_DECK + state[S_DECK_N]] = -1
+        card, n_ev = deck_draw(state, cfg, rng, log, n_ev)
     elif code < TAKE_BLIND:
         card = state[S_FACEUP + code - TAKE_FACEUP]
         state[S_FACEUP + code - TAKE_FACEUP] = -1
     if card >= 0:
         add_to_hand(state, seat, card)
-    refill_row(state, cfg)
-    return card
+    n_ev = emit(log, n_ev, event, seat, card, code - TAKE_FACEUP)
+    return card, refill_row(state, cfg, rng, log, n_ev)
 
 
 @njit(cache=True)
@@ -295,8 +350,9 @@ def usable_dice_card(state, cfg, seat):
 
 
 @njit(cache=True)
-def spend_dice_card(state, cfg, seat, h, rng):
-    """Discard hand card ``h`` (a dice card): removed from the game, or shuffled back into the deck."""
+def spend_dice_card(state, cfg, seat, h, rng, log, n_ev):
+    """Discard hand card ``h`` (a dice card): removed from the game, or shuffled back into the deck
+    (where it refills an empty face-up place at once under ``returned_card_refills``)."""
     base = P0 + seat * PB
     card = state[base + B_HAND + h]
     last = state[base + B_NHAND] - 1
@@ -306,6 +362,7 @@ def spend_dice_card(state, cfg, seat, h, rng):
     state[base + B_HAND_RND + last] = 0
     state[base + B_NHAND] = last
     state[base + B_DICE_USED] += 1
+    state[S_CARDS_TURN] += 1
     if cfg[O.variant] == VAR_NO_DICE or cfg[O.used_dice_cards] == USED_RESHUFFLED:
         k = state[S_DECK_N]
         state[S_DECK + k] = card
@@ -313,10 +370,12 @@ def spend_dice_card(state, cfg, seat, h, rng):
         j = randint(rng, k + 1)  # a uniform position in the deck, as a shuffle would give
         state[S_DECK + k] = state[S_DECK + j]
         state[S_DECK + j] = card
-        refill_row(state, cfg)
+        if cfg[O.returned_card_refills]:
+            n_ev = refill_row(state, cfg, rng, log, n_ev)
     else:
         state[S_REMOVED + state[S_REMOVED_N]] = card
         state[S_REMOVED_N] += 1
+    return n_ev
 
 
 # ---- die effects ---------------------------------------------------------------------------------
@@ -346,10 +405,29 @@ def apply_effect(state, cfg, seat, effect, legal, seat_slot, fns, seat_params, r
 
 
 @njit(cache=True)
+def variant_card_open(state, cfg, seat):
+    """No-dice variant: may the seat discard a dice card now (one it may use, within
+    ``variant_cards_per_turn``)?"""
+    limit = cfg[O.variant_cards_per_turn]
+    return usable_dice_card(state, cfg, seat) >= 0 and (limit == 0 or state[S_CARDS_TURN] < limit)
+
+
+@njit(cache=True)
+def variant_effects(state, cfg, legal, n):
+    """Append the effects a variant dice card may buy to ``legal[n:]`` (no second coin effect when
+    ``variant_coin_stacks`` is off); returns the new count."""
+    for e in range(3):
+        if e != EFFECT_COIN or cfg[O.variant_coin_stacks] or state[S_COIN_BONUS] == 0:
+            legal[n] = USE_CARD + e
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def use_variant_card(state, cfg, seat, effect, legal, seat_slot, fns, seat_params, rng, log, n_ev):
     """No-dice variant: discard a dice card (back into the deck) for 2 tools / relight / coin."""
-    spend_dice_card(state, cfg, seat, usable_dice_card(state, cfg, seat), rng)
     n_ev = emit(log, n_ev, EV_VCARD, seat, effect)
+    n_ev = spend_dice_card(state, cfg, seat, usable_dice_card(state, cfg, seat), rng, log, n_ev)
     if effect == EFFECT_TOOL:
         return draw_tools(state, cfg, seat, cfg[O.variant_tools], legal, seat_slot, fns, seat_params, rng, log, n_ev)
     if effect == EFFECT_TORCH:
@@ -360,42 +438,61 @@ def use_variant_card(state, cfg, seat, effect, legal, seat_slot, fns, seat_param
 
 
 @njit(cache=True)
-def roll_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
-    """Roll the die; the player may discard dice cards to change the result; apply it."""
-    effect = cfg[O.die_faces + randint(rng, DIE_SIDES)]
-    state[S_ROLL] = effect
-    state[S_FACE] = effect
-    n_ev = emit(log, n_ev, EV_ROLL, seat, effect)
-    used = 0
-    while used < cfg[O.dice_cards_per_roll]:
+def change_die(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+    """Base game: the player may discard dice cards (up to ``dice_cards_per_roll`` a turn) to turn
+    the die to another face; ``S_FACE`` ends as the face in force."""
+    while state[S_CARDS_TURN] < cfg[O.dice_cards_per_roll]:
         h = usable_dice_card(state, cfg, seat)
         if h < 0:
             break
+        face = state[S_FACE]
         legal[0] = KEEP_ROLL
         n = 1
         for e in range(3):
-            if e != effect:
+            if e != face:
                 legal[n] = CHANGE_DIE + e
                 n += 1
         code = ask(state, cfg, seat, PH_DIE_CARD, legal, n, seat_slot, fns, seat_params, rng)
         if code == KEEP_ROLL:
             break
-        spend_dice_card(state, cfg, seat, h, rng)
-        n_ev = emit(log, n_ev, EV_CHANGE, seat, effect, code - CHANGE_DIE)
-        effect = code - CHANGE_DIE
-        state[S_FACE] = effect
-        used += 1
-    return apply_effect(state, cfg, seat, effect, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+        n_ev = emit(log, n_ev, EV_CHANGE, seat, face, code - CHANGE_DIE)
+        n_ev = spend_dice_card(state, cfg, seat, h, rng, log, n_ev)
+        state[S_FACE] = code - CHANGE_DIE
+    return n_ev
+
+
+@njit(cache=True)
+def roll_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+    """Roll the die; the player may discard dice cards to change the result; apply it."""
+    effect = cfg[O.die_faces + randint(rng, cfg[O.die_sides])]
+    state[S_ROLL] = effect
+    state[S_FACE] = effect
+    n_ev = emit(log, n_ev, EV_ROLL, seat, effect)
+    n_ev = change_die(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+    return apply_effect(state, cfg, seat, state[S_FACE], legal, seat_slot, fns, seat_params, rng, log, n_ev)
+
+
+@njit(cache=True)
+def change_die_later(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
+    """Base game with ``dice_card_same_turn``: after the expedition's card step the die may be changed
+    again (a card just taken included); the new face applies at once and a coin face turned away
+    no longer pays (tools drawn and torches flipped stay)."""
+    before = state[S_FACE]
+    n_ev = change_die(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
+    if state[S_FACE] == before:
+        return n_ev
+    if before == EFFECT_COIN:
+        state[S_COIN_BONUS] -= 1
+    return apply_effect(state, cfg, seat, state[S_FACE], legal, seat_slot, fns, seat_params, rng, log, n_ev)
 
 
 @njit(cache=True)
 def variant_card_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev):
-    """No-dice variant, start of the turn: use dice cards (any number) or not."""
-    while usable_dice_card(state, cfg, seat) >= 0:
-        for e in range(3):
-            legal[e] = USE_CARD + e
-        legal[3] = NO_CARD
-        code = ask(state, cfg, seat, PH_VARIANT_CARD, legal, 4, seat_slot, fns, seat_params, rng)
+    """No-dice variant, start of the turn: use dice cards (within the per-turn limit) or not."""
+    while variant_card_open(state, cfg, seat):
+        n = variant_effects(state, cfg, legal, 0)
+        legal[n] = NO_CARD
+        code = ask(state, cfg, seat, PH_VARIANT_CARD, legal, n + 1, seat_slot, fns, seat_params, rng)
         if code == NO_CARD:
             break
         n_ev = use_variant_card(state, cfg, seat, code - USE_CARD, legal, seat_slot, fns, seat_params, rng, log,
@@ -441,14 +538,15 @@ def complete(state, cfg, seat, slot, pay, log, n_ev):
     the tile face down to the map, then score the visible coins and the expertise tools spent."""
     base = P0 + seat * PB
     tile = state[base + B_SLOT + slot]
-    exp_tool = cfg[O.expertise + state[base + B_BOARD]]
-    spent_exp = 0
     for t in range(N_TOOL_TYPES):
         k = cfg[O.tile_cost + tile * 4 + t] - (1 if t == pay else 0)
         state[base + B_TOOLS + t] -= k
         state[S_BAG + t] += k
-        if t == exp_tool:
-            spent_exp = k
+    n_exp = cfg[O.expertise_tools]
+    spent_exp = 0
+    for e in range(n_exp):  # the board's expertise tools are distinct (checked at setup)
+        t = cfg[O.expertise + state[base + B_BOARD] * n_exp + e]
+        spent_exp += cfg[O.tile_cost + tile * 4 + t] - (1 if t == pay else 0)
     if pay != NO_TORCH:
         state[base + B_TORCH] = 0
         state[base + B_TORCH_USES] += 1
@@ -473,12 +571,10 @@ def expedition(state, cfg, seat, code, legal, seat_slot, fns, seat_params, rng, 
     """Action b: take an expedition card, then complete discoveries while the player wants to."""
     base = P0 + seat * PB
     state[base + B_EXPEDITIONS] += 1
-    how = code - TAKE_FACEUP
-    card = take_card(state, cfg, seat, code)
-    n_ev = emit(log, n_ev, EV_TAKE_CARD, seat, card, how)
-    if how < 4:
-        n_ev = emit(log, n_ev, EV_FACEUP, how, state[S_FACEUP + how])
+    card, n_ev = take_card(state, cfg, seat, code, EV_TAKE_CARD, rng, log, n_ev)
     variant = cfg[O.variant] == VAR_NO_DICE
+    if not variant and cfg[O.dice_card_same_turn]:
+        n_ev = change_die_later(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
     if variant and cfg[O.variant_extra_dice_card]:
         n = 0
         for k in range(cfg[O.faceup_cards]):
@@ -491,14 +587,12 @@ def expedition(state, cfg, seat, code, legal, seat_slot, fns, seat_params, rng, 
             n += 1
             pick = ask(state, cfg, seat, PH_EXTRA_DICE, legal, n, seat_slot, fns, seat_params, rng)
             if pick != NO_EXTRA:
-                c = take_card(state, cfg, seat, TAKE_FACEUP + pick - EXTRA_DICE)
-                n_ev = emit(log, n_ev, EV_EXTRA_DICE, seat, c)
+                c, n_ev = take_card(state, cfg, seat, TAKE_FACEUP + pick - EXTRA_DICE, EV_EXTRA_DICE, rng, log, n_ev)
+    cards_now = variant and cfg[O.variant_card_timing] == TIMING_ANY
     while True:
         n = completion_choices(state, cfg, seat, legal)
-        if variant and usable_dice_card(state, cfg, seat) >= 0:
-            for e in range(3):
-                legal[n] = USE_CARD + e
-                n += 1
+        if cards_now and variant_card_open(state, cfg, seat):
+            n = variant_effects(state, cfg, legal, n)
         if n == 0:
             break
         legal[n] = STOP
@@ -517,7 +611,8 @@ def expedition(state, cfg, seat, code, legal, seat_slot, fns, seat_params, rng, 
 @njit(cache=True)
 def action_choices(state, cfg, legal):
     """Prepare (any column with something on it) or an expedition (a face-up card, the deck's top,
-    or, once both are gone, no card)."""
+    or, once both are gone, no card; a deck that ``empty_deck_rule=reshuffle`` can rebuild counts as
+    a deck)."""
     n = 0
     for col in range(N_COLUMNS):
         if state[S_HQ_TILE + col] >= 0 or (state[S_HQ_TOOLS + col * 4] + state[S_HQ_TOOLS + col * 4 + 1]
@@ -530,7 +625,7 @@ def action_choices(state, cfg, legal):
             legal[n] = TAKE_FACEUP + k
             n += 1
             any_card = True
-    if state[S_DECK_N] > 0:
+    if state[S_DECK_N] > 0 or (cfg[O.empty_deck_rule] == DECK_RESHUFFLE and state[S_REMOVED_N] > 0):
         legal[n] = TAKE_BLIND
         n += 1
         any_card = True
@@ -549,6 +644,7 @@ def play_turn(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_
     state[S_ROLL] = -1
     state[S_COIN_BONUS] = 0
     state[S_DONE_TURN] = 0
+    state[S_CARDS_TURN] = 0
     n_ev = emit(log, n_ev, EV_TURN, seat, state[S_ROUND])
     if cfg[O.variant] == VAR_NO_DICE:
         n_ev = variant_card_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, rng, log, n_ev)
@@ -578,16 +674,18 @@ def setup(state, cfg, n_players, rng, log, n_ev):
     state[S_NEW_TILE] = -1
     state[S_FACE] = -1
     state[S_ROLL] = -1
-    for i in range(N_TILES):
-        state[S_STACK + i] = i
+    n_tiles = cfg[O.tiles]
+    n_cards = cfg[O.cards]
+    for i in range(MAX_TILES):
+        state[S_STACK + i] = i if i < n_tiles else -1
         state[S_DISC + i] = -1
-    for i in range(N_CARDS):
-        state[S_DECK + i] = i
+    for i in range(MAX_CARDS):
+        state[S_DECK + i] = i if i < n_cards else -1
         state[S_REMOVED + i] = -1
-    shuffle(rng, state[S_STACK:S_STACK + N_TILES], N_TILES)
-    shuffle(rng, state[S_DECK:S_DECK + N_CARDS], N_CARDS)
-    state[S_STACK_N] = N_TILES
-    state[S_DECK_N] = N_CARDS
+    shuffle(rng, state[S_STACK:S_STACK + n_tiles], n_tiles)
+    shuffle(rng, state[S_DECK:S_DECK + n_cards], n_cards)
+    state[S_STACK_N] = n_tiles
+    state[S_DECK_N] = n_cards
     for t in range(N_TOOL_TYPES):
         state[S_BAG + t] = cfg[O.tools_per_type]
     # boards: fixed ones first, the rest dealt at random from those left
@@ -617,45 +715,50 @@ def setup(state, cfg, n_players, rng, log, n_ev):
             state[base + B_SLOT + s] = -1
         for i in range(MAX_DONE):
             state[base + B_DONE + i] = -1
-        for i in range(N_CARDS):
+        for i in range(MAX_CARDS):
             state[base + B_HAND + i] = -1
-        n_ev = emit(log, n_ev, EV_BOARD, p, state[base + B_BOARD], cfg[O.expertise + state[base + B_BOARD]])
+        n_ev = emit(log, n_ev, EV_BOARD, p, state[base + B_BOARD],
+                    cfg[O.expertise + state[base + B_BOARD] * cfg[O.expertise_tools]])
     for col in range(N_COLUMNS):
         n_ev = refill_column(state, cfg, col, rng, log, n_ev)
     for k in range(4):
         state[S_FACEUP + k] = -1
-    refill_row(state, cfg)
-    for k in range(cfg[O.faceup_cards]):
-        n_ev = emit(log, n_ev, EV_FACEUP, k, state[S_FACEUP + k])
-    return n_ev
+    return refill_row(state, cfg, rng, log, n_ev)
 
 
 @njit(cache=True)
 def symbol_counts(state, cfg, seat, counts):
     """Symbols of the completed tiles plus the held discovery cards (what missions check)."""
     base = P0 + seat * PB
+    ns = cfg[O.symbols]
     counts[:] = 0
     for i in range(state[base + B_NDONE]):
         counts[cfg[O.tile_symbol + state[base + B_DONE + i]]] += 1
     for h in range(state[base + B_NHAND]):
         card = state[base + B_HAND + h]
         if cfg[O.card_kind + card] == KIND_DISCOVERY:
-            for s in range(N_SYMBOLS):
-                counts[s] += cfg[O.card_need + card * 4 + s]
+            for s in range(ns):
+                counts[s] += cfg[O.card_need + card * ns + s]
 
 
 @njit(cache=True)
 def mission_met(cfg, card, counts):
-    for s in range(N_SYMBOLS):
-        if counts[s] < cfg[O.card_need + card * 4 + s]:
+    """Every symbol the mission shows is covered (a multiset), and it sees ``card_different``
+    different symbols."""
+    ns = cfg[O.symbols]
+    different = 0
+    for s in range(ns):
+        if counts[s] < cfg[O.card_need + card * ns + s]:
             return False
-    return True
+        if counts[s] > 0:
+            different += 1
+    return different >= cfg[O.card_different + card]
 
 
 @njit(cache=True)
 def final_scoring(state, cfg, log, n_ev):
     """Reveal the cards: missions met (one tile may serve many), 1 point per dice card held."""
-    counts = np.zeros(N_SYMBOLS, dtype=np.int64)
+    counts = np.zeros(MAX_SYMBOLS, dtype=np.int64)
     for p in range(state[S_PLAYERS]):
         base = P0 + p * PB
         symbol_counts(state, cfg, p, counts)
@@ -706,10 +809,12 @@ def check_invariants(state, cfg):
             total += k
         if total != cfg[O.tools_per_type]:
             return 1
-    if not (0 <= state[S_STACK_N] <= N_TILES and 0 <= state[S_DISC_N] <= N_TILES
-            and 0 <= state[S_DECK_N] <= N_CARDS and 0 <= state[S_REMOVED_N] <= N_CARDS):
+    n_tiles = cfg[O.tiles]
+    n_cards = cfg[O.cards]
+    if not (0 <= state[S_STACK_N] <= n_tiles and 0 <= state[S_DISC_N] <= n_tiles
+            and 0 <= state[S_DECK_N] <= n_cards and 0 <= state[S_REMOVED_N] <= n_cards):
         return 5
-    seen = np.zeros(N_TILES, dtype=np.int64)
+    seen = np.zeros(n_tiles, dtype=np.int64)
     for i in range(state[S_STACK_N]):
         seen[state[S_STACK + i]] += 1
     for i in range(state[S_DISC_N]):
@@ -726,10 +831,10 @@ def check_invariants(state, cfg):
             return 5
         for i in range(state[base + B_NDONE]):
             seen[state[base + B_DONE + i]] += 1
-    for i in range(N_TILES):
+    for i in range(n_tiles):
         if seen[i] != 1:
             return 2
-    cards = np.zeros(N_CARDS, dtype=np.int64)
+    cards = np.zeros(n_cards, dtype=np.int64)
     for i in range(state[S_DECK_N]):
         cards[state[S_DECK + i]] += 1
     for i in range(state[S_REMOVED_N]):
@@ -741,7 +846,7 @@ def check_invariants(state, cfg):
         base = P0 + p * PB
         for h in range(state[base + B_NHAND]):
             cards[state[base + B_HAND + h]] += 1
-    for i in range(N_CARDS):
+    for i in range(n_cards):
         if cards[i] != 1:
             return 3
     for p in range(n_players):
@@ -773,8 +878,10 @@ def play_rounds(state, cfg, legal, seat_slot, fns, seat_params, rng, log, n_ev, 
                     errors[2] = p
         if state[S_TRIGGER] > 0:
             state[S_END_REASON] = END_SIXTH
-        elif state[S_TRIGGER] < 0:
+        elif state[S_TRIGGER] == -1:
             state[S_END_REASON] = END_STACK
+        elif state[S_TRIGGER] == -2:
+            state[S_END_REASON] = END_DECK
         elif state[S_ROUND] >= cfg[O.max_rounds]:
             state[S_END_REASON] = END_GUARD
         if state[S_END_REASON] != END_RUNNING:
@@ -821,6 +928,7 @@ def write_rows(state, cfg, rows):
         r[C_STACK_OUT] = state[S_STACK_OUT]
         r[C_RESHUFFLES] = state[S_RESHUFFLES]
         r[C_TILES_LEFT] = state[S_STACK_N]
+        r[C_DECK_OUT] = state[S_DECK_OUT]
 
 
 @njit(PLAY_SIGNATURE, cache=True)

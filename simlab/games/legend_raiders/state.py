@@ -1,7 +1,8 @@
 """Legend Raiders' game state: one flat int32 array, cheap to reset, copy and inspect.
 
-Seat 0 is the start player; play runs 0, 1, ..., n-1 each round. Tiles are 0..27 and cards
-0..27 (component tables in ``components.py``); -1 marks an empty place. Layout (offsets below;
+Seat 0 is the start player; play runs 0, 1, ..., n-1 each round. Tiles are 0..tiles-1 and cards
+0..cards-1 (the counts and tables are parameters, see ``components.py``); the piles are sized to
+the compile-time maxima MAX_TILES and MAX_CARDS; -1 marks an empty place. Layout (offsets below;
 ``P0 + seat * PB`` starts a player's block)::
 
     shared part
@@ -10,8 +11,10 @@ Seat 0 is the start player; play runs 0, 1, ..., n-1 each round. Tiles are 0..27
       S_CUR            seat whose turn it is
       S_PHASE          the decision being asked (PH_* below), for strategies
       S_TRIGGER        seat that completed the end-triggering discovery (+1; 0 = not triggered,
-                       -1 = triggered by the empty tile stack under empty_stack_rule=end_trigger)
-      S_END_REASON     0 running, 1 a 6th discovery, 2 empty tile stack, 3 max_rounds guard
+                       -1 = triggered by the empty tile stack under empty_stack_rule=end_trigger,
+                       -2 = by the empty expedition deck under empty_deck_rule=end_trigger)
+      S_END_REASON     0 running, 1 a 6th discovery, 2 empty tile stack, 3 max_rounds guard,
+                       4 empty expedition deck
       S_FACE           effect in force this turn: -1 none, 0 tool, 1 torch, 2 coin (after cards)
       S_ROLL           effect the die rolled before any dice card (-1 in the no-dice variant)
       S_COIN_BONUS     coin effects in force this turn (each: +1 per discovery completed this turn)
@@ -23,24 +26,26 @@ Seat 0 is the start player; play runs 0, 1, ..., n-1 each round. Tiles are 0..27
       S_REMOVED_N      used dice cards removed from the game
       S_RESHUFFLES     times the discard pile became the new stack
       S_STACK_OUT      round in which a refill first found the stack empty (0 never)
+      S_DECK_OUT       round in which the expedition deck first ran out (0 never)
+      S_CARDS_TURN     dice cards discarded this turn (for the per-turn limits)
       S_BAG      +4    tools of each type in the bag
       S_HQ_TILE  +4    tile on each HQ column (-1 none)
       S_HQ_TOOLS +16   tools of each type (4) under each column (4): col * 4 + type
       S_FACEUP   +4    face-up expedition cards (-1 empty)
-      S_STACK    +28   the tile stack (face down; the top's symbol shows on its back)
-      S_DISC     +28   the tile discard pile
-      S_DECK     +28   the expedition deck
-      S_REMOVED  +28   used dice cards out of the game
+      S_STACK    +MAX_TILES   the tile stack (face down; the top's symbol shows on its back)
+      S_DISC     +MAX_TILES   the tile discard pile
+      S_DECK     +MAX_CARDS   the expedition deck
+      S_REMOVED  +MAX_CARDS   used dice cards out of the game
     per player block, PB entries
-      B_BOARD          character board 0..3 (expertise tool, coin layout)
+      B_BOARD          character board 0..3 (expertise tools, coin layout)
       B_TORCH          1 lit, 0 unlit
       B_TOOLS    +4    tools of each type in the backpack
       B_SLOT     +3    tile on each dig-site slot (-1 empty)
       B_NDONE          discoveries completed
       B_DONE     +16   completed tiles, in order (map spaces 1..6, then beyond the map)
       B_NHAND          expedition cards held
-      B_HAND     +28   the cards held
-      B_HAND_RND +28   round each held card was taken (dice cards: usable from a later turn)
+      B_HAND     +MAX_CARDS   the cards held
+      B_HAND_RND +MAX_CARDS   round each held card was taken (dice cards: usable from a later turn)
       B_COIN_PTS       points from visible coins
       B_EXP_PTS        points from expertise tools
       B_DIE_PTS        points from the coin effect (die face or variant dice card)
@@ -54,18 +59,20 @@ Seat 0 is the start player; play runs 0, 1, ..., n-1 each round. Tiles are 0..27
       B_TILES_DISC, B_TOOLS_DISC   tiles / tools discarded over the limits
       B_CARDS                      expedition cards taken
 """
+from .components import MAX_CARDS, MAX_TILES
+
 S_PLAYERS, S_ROUND, S_CUR, S_PHASE, S_TRIGGER, S_END_REASON = 0, 1, 2, 3, 4, 5
 S_FACE, S_ROLL, S_COIN_BONUS, S_DONE_TURN, S_NEW_TILE = 6, 7, 8, 9, 10
-S_STACK_N, S_DISC_N, S_DECK_N, S_REMOVED_N, S_RESHUFFLES, S_STACK_OUT = 11, 12, 13, 14, 15, 16
+S_STACK_N, S_DISC_N, S_DECK_N, S_REMOVED_N, S_RESHUFFLES, S_STACK_OUT, S_DECK_OUT, S_CARDS_TURN = range(11, 19)
 S_BAG = 20
 S_HQ_TILE = 24
 S_HQ_TOOLS = 28
 S_FACEUP = 44
 S_STACK = 48
-S_DISC = 76
-S_DECK = 104
-S_REMOVED = 132
-P0 = 160
+S_DISC = S_STACK + MAX_TILES
+S_DECK = S_DISC + MAX_TILES
+S_REMOVED = S_DECK + MAX_CARDS
+P0 = S_REMOVED + MAX_CARDS
 
 B_BOARD = 0
 B_TORCH = 1
@@ -76,28 +83,29 @@ B_DONE = 10
 MAX_DONE = 16
 B_NHAND = 26
 B_HAND = 27
-B_HAND_RND = 55
-B_COIN_PTS = 83
-B_EXP_PTS = 84
-B_DIE_PTS = 85
-B_MISSION_PTS = 86
-B_MISSIONS = 87
-B_DICE_PTS = 88
-B_DICE_USED = 89
-B_TORCH_USES = 90
-B_TURNS = 91
-B_PREPARES = 92
-B_EXPEDITIONS = 93
-B_TILES_DISC = 94
-B_TOOLS_DISC = 95
-B_CARDS = 96
-PB = 100
+B_HAND_RND = B_HAND + MAX_CARDS
+B_COIN_PTS = B_HAND_RND + MAX_CARDS
+B_EXP_PTS = B_COIN_PTS + 1
+B_DIE_PTS = B_COIN_PTS + 2
+B_MISSION_PTS = B_COIN_PTS + 3
+B_MISSIONS = B_COIN_PTS + 4
+B_DICE_PTS = B_COIN_PTS + 5
+B_DICE_USED = B_COIN_PTS + 6
+B_TORCH_USES = B_COIN_PTS + 7
+B_TURNS = B_COIN_PTS + 8
+B_PREPARES = B_COIN_PTS + 9
+B_EXPEDITIONS = B_COIN_PTS + 10
+B_TILES_DISC = B_COIN_PTS + 11
+B_TOOLS_DISC = B_COIN_PTS + 12
+B_CARDS = B_COIN_PTS + 13
+PB = B_COIN_PTS + 17
 
 MAX_PLAYERS = 4
 STATE_SIZE = P0 + MAX_PLAYERS * PB
 
 # Decisions (S_PHASE) and the choice codes a strategy sees in ``legal`` for each:
-PH_DIE_CARD = 1      # base game, after the roll: KEEP_ROLL or CHANGE_DIE + effect (0 tool, 1 torch, 2 coin)
+PH_DIE_CARD = 1      # base game, after the roll (and, with dice_card_same_turn, after an expedition's card step):
+                     # KEEP_ROLL or CHANGE_DIE + effect (0 tool, 1 torch, 2 coin)
 PH_VARIANT_CARD = 2  # no-dice variant: USE_CARD + effect (0 two tools, 1 relight, 2 coin) or NO_CARD
 PH_ACTION = 3        # PREPARE + column, or TAKE_FACEUP + k, TAKE_BLIND, TAKE_NOTHING (go on an expedition)
 PH_EXTRA_DICE = 4    # no-dice variant with variant_extra_dice_card: EXTRA_DICE + k or NO_EXTRA
@@ -125,4 +133,4 @@ NO_EXTRA = 84
 NO_TORCH = 4
 MAX_CHOICES = 32
 
-END_RUNNING, END_SIXTH, END_STACK, END_GUARD = 0, 1, 2, 3
+END_RUNNING, END_SIXTH, END_STACK, END_GUARD, END_DECK = 0, 1, 2, 3, 4

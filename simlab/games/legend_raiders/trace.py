@@ -1,20 +1,21 @@
 """One Legend Raiders game narrated in plain words from the kernel's event log.
 
-The header says plainly that the component data (tiles, cards, boards, die) is the spec's
-assumed placeholder data unless the run replaced it. Tiles are named by symbol and number
+The header names the rules doc and says plainly that the component data (tiles, cards, boards,
+die) is assumed placeholder data unless the run replaced it. Tiles are named by symbol and number
 (``B3``) with their cost in tool letters (C compass, M map, S shovel, R rope).
 """
-from .components import EFFECTS, N_MAP, PARAMS, SYMBOLS, TOOL_LETTER, TOOLS
-from .rules import (EV_BOARD, EV_CHANGE, EV_COIN, EV_COMPLETE, EV_DIE_POINTS, EV_DISCARD_TILE, EV_DRAW,
-                    EV_END, EV_EXTRA_DICE, EV_FACEUP, EV_FINAL, EV_MISSION, EV_PLACE, EV_PREPARE, EV_REFILL,
-                    EV_RETURN_TOOL, EV_ROLL, EV_STACK_EMPTY, EV_TAKE_CARD, EV_TORCH_ALL, EV_TRIGGER, EV_TURN,
-                    EV_VCARD)
+from .components import EFFECTS, PARAMS, RULES_FILE, SYMBOLS, TOOL_LETTER, TOOLS
+from .rules import (EV_BOARD, EV_CHANGE, EV_COIN, EV_COMPLETE, EV_DECK_OUT, EV_DECK_RESHUFFLE, EV_DIE_POINTS,
+                    EV_DISCARD_TILE, EV_DRAW, EV_END, EV_EXTRA_DICE, EV_FACEUP, EV_FINAL, EV_MISSION, EV_PLACE,
+                    EV_PREPARE, EV_REFILL, EV_RETURN_TOOL, EV_ROLL, EV_STACK_EMPTY, EV_TAKE_CARD, EV_TORCH_ALL,
+                    EV_TRIGGER, EV_TURN, EV_VCARD)
 
-COMPONENT_PARAMS = ("die_faces", "tile_symbol", "tile_cost", "card_kind", "card_need", "card_points", "expertise",
-                    "slot_coins", "map_coins")
+COMPONENT_PARAMS = ("symbols", "die_faces", "tile_symbol", "tile_cost", "card_kind", "card_need", "card_different",
+                    "card_points", "expertise", "slot_coins", "map_coins")
 END_WHY = {1: "a player completed the 6th discovery and the round has been finished",
            2: "the tile stack ran out (empty_stack_rule=end_trigger) and the round has been finished",
-           3: "the max_rounds safety stop was reached"}
+           3: "the max_rounds safety stop was reached",
+           4: "the expedition deck ran out (empty_deck_rule=end_trigger) and the round has been finished"}
 VARIANT_EFFECT = ("draw 2 tools", "relight their own torch", "+1 per discovery this turn")
 
 
@@ -39,11 +40,15 @@ class Names:
     def __init__(self, values):
         self.v = values
         sym = values["tile_symbol"]
-        seen = [0, 0, 0, 0]
+        seen = [0] * len(SYMBOLS)
         self.tile_names = []
-        for t in range(28):
+        for t in range(values["tiles"]):
             seen[sym[t]] += 1
             self.tile_names.append(f"{SYMBOLS[sym[t]]}{seen[sym[t]]}")
+
+    def expertise(self, board):
+        k = self.v["expertise_tools"]
+        return " and ".join(TOOLS[t] for t in self.v["expertise"][k * board:k * board + k])
 
     def cost(self, tile):
         c = self.v["tile_cost"][4 * tile:4 * tile + 4]
@@ -58,9 +63,13 @@ class Names:
         if card < 0:
             return "nothing"
         kind = self.v["card_kind"][card]
-        need = self.v["card_need"][4 * card:4 * card + 4]
-        symbols = "".join(SYMBOLS[s] * need[s] for s in range(4))
+        ns = self.v["symbols"]
+        need = self.v["card_need"][ns * card:ns * card + ns]
+        symbols = "".join(SYMBOLS[s] * need[s] for s in range(ns))
         if kind == 0:
+            different = self.v["card_different"][card]
+            if different:
+                symbols += (" + " if symbols else "") + f"{different} different symbols"
             return f"mission {symbols} ({self.v['card_points'][card]} VP)"
         if kind == 1:
             return f"discovery card {symbols}"
@@ -73,10 +82,10 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
                and not (p == "die_faces" and values["variant"] == "no_dice")]  # no die in the variant
     lines = [f"Legend Raiders, {n_players} players, "
              + ("no-dice variant" if values["variant"] == "no_dice" else "base game with the die")
-             + f", empty_stack_rule={values['empty_stack_rule']}."]
+             + f", empty_stack_rule={values['empty_stack_rule']}. Rules: {RULES_FILE}."]
     if assumed:
-        lines.append("NOTE: the component data is ASSUMED, not the real game's: the spec's placeholder values of "
-                     + ", ".join(assumed) + " (status assumption; replace them with --set).")
+        lines.append("NOTE: the component data is ASSUMED, not the real game's (no public source): the placeholder "
+                     "values of " + ", ".join(assumed) + " (status assumption; replace them with --set).")
     else:
         lines.append("NOTE: all component tables were replaced by the run's own values.")
     tools = [[0] * 4 for _ in range(n_players)]
@@ -85,7 +94,7 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
     points = [0] * n_players
     torch = [1] * n_players
     cards = [0] * n_players
-    expertise = [0] * n_players
+    expertise = [""] * n_players
     rnd = 0
 
     def name(p):
@@ -94,18 +103,23 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
     def status():
         for p in range(n_players):
             tiles = ", ".join(names.tile_names[t] for t in held[p] if t >= 0) or "none"
-            lines.append(f"    {name(p)}: {points[p]} pts so far, {done[p]} discoveries, dig sites [{tiles}], "
+            lines.append(f"    {name(p)}: {plural(points[p], 'point')} so far, "
+                         f"{plural(done[p], 'discovery', 'discoveries')}, dig sites [{tiles}], "
                          f"backpack [{tools_words(tools[p])}], torch {'lit' if torch[p] else 'unlit'}, "
-                         f"{cards[p]} cards")
+                         f"{plural(cards[p], 'card')}")
 
     for ev in events:
         kind, a, b, c, d, e, f, g = (int(x) for x in ev[:8])
         if kind == EV_BOARD:
-            expertise[a] = c
-            lines.append(f"Setup: {name(a)} takes character board {b + 1} (expertise: {TOOLS[c]}), torch lit.")
+            expertise[a] = names.expertise(b)
+            lines.append(f"Setup: {name(a)} takes character board {b + 1} (expertise: {expertise[a]}), torch lit.")
         elif kind == EV_REFILL:
             where = "Setup: HQ" if rnd == 0 else "    HQ"
-            lines.append(f"{where} column {a + 1} gets {names.tile(b)} with {tools_words(unpack_tools(c))}.")
+            if b < 0 and values["hq_refill"] == "tile_needed":
+                lines.append(f"{where} column {a + 1} stays empty: no tile is left to refill it "
+                             f"(hq_refill=tile_needed).")
+            else:
+                lines.append(f"{where} column {a + 1} gets {names.tile(b)} with {tools_words(unpack_tools(c))}.")
         elif kind == EV_FACEUP:
             if rnd == 0:
                 lines.append(f"Setup: face-up expedition card {a + 1}: {names.card(b)}.")
@@ -164,6 +178,15 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
                 c, f"takes face-up card {c + 1}")
             secret = f" (face down: {names.card(b)})" if b >= 0 else ""
             lines.append(f"    goes on an expedition: {how}{secret}.")
+        elif kind == EV_DECK_OUT:
+            if b:
+                lines.append("    The expedition deck has run out: under empty_deck_rule=end_trigger the end is "
+                             "triggered, the round is played to its end.")
+            else:
+                lines.append("    The expedition deck has run out: face-up places emptied from now on stay empty.")
+        elif kind == EV_DECK_RESHUFFLE:
+            lines.append(f"    The expedition deck is empty: the {plural(b, 'used dice card')} that left the game "
+                         f"{'is' if b == 1 else 'are'} shuffled into a new deck (empty_deck_rule=reshuffle).")
         elif kind == EV_EXTRA_DICE:
             cards[a] += 1
             lines.append(f"    also takes the face-up {names.card(b)} (variant_extra_dice_card).")
@@ -179,10 +202,10 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
             done[a] = n_done
             points[a] += coins + exp_pts
             wild = f" and the lit torch for a {TOOLS[pay]} (now unlit)" if pay < 4 else ""
-            map_note = f" on map space {n_done}" if n_done <= N_MAP else " beyond the map"
+            map_note = f" on map space {n_done}" if n_done <= values["map_spaces"] else " beyond the map"
             lines.append(f"    completes {names.tile_names[tile]} from dig site {slot + 1}, paying "
                          f"{tools_words(cost)}{wild}; it goes face down{map_note}: {plural(coins, 'coin')} showing"
-                         f" + {exp_pts} expertise ({TOOLS[expertise[a]]}) = {plural(coins + exp_pts, 'point')} "
+                         f" + {exp_pts} expertise ({expertise[a]}) = {plural(coins + exp_pts, 'point')} "
                          f"[{plural(n_done, 'discovery', 'discoveries')}].")
         elif kind == EV_DIE_POINTS:
             points[a] += b
@@ -193,7 +216,8 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
                          f"is played to its end so everyone has the same number of turns.")
         elif kind == EV_STACK_EMPTY:
             if b == 1:
-                lines.append(f"    The tile stack is empty: the {c} discarded tiles are shuffled into a new stack.")
+                lines.append(f"    The tile stack is empty: the {plural(c, 'discarded tile')} "
+                             f"{'is' if c == 1 else 'are'} shuffled into a new stack.")
             elif b == 2:
                 lines.append("    The tile stack is empty: under empty_stack_rule=end_trigger the end is triggered.")
             else:

@@ -28,7 +28,8 @@ _SOURCES = ("amulet", "money", "book", "jewel", "crown", "skull", "start")
 SEAT_COLUMNS = (
     Column("curses", "curse cubes at game end"),
     Column("eliminated", "0 in the game; 1 eliminated with too many curse cubes; 2 eliminated by the healer fee"),
-    Column("healer", "healer card taken (1..14 = spec section 3 row; 0 none: no cubes or eliminated)"),
+    Column("healer", "healer card taken (1..14 = row of the healer table, docs/rules/loot_island.md section "
+                     "5.4; 0 none: no cubes or eliminated)"),
     Column("healer_fee", "gold paid to the healer"),
     Column("gross_gold", "treasure value incl. crown prize and start tile, before the healer fee (0 if eliminated "
                          "by curses)"),
@@ -87,7 +88,7 @@ GAME = GameSpec(
     variants={"healers-face-up": {"healers_face_up": True}, "events-face-up": {"events_face_up": True},
               "start-hand": {"start_hand_variant": True}, "no-allen": {"allen": False},
               "no-events": {"events_enabled": False}},
-    rules_file="shared/rules/loot_island.md",
+    rules_file="docs/rules/loot_island.md",
     bench_players=(4, 2),
     eliminated_column="eliminated",
 )

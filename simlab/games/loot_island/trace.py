@@ -4,12 +4,12 @@ Map cards are written ``A7`` (colour A, value 7), ``B*`` a wild; symbols follow 
 ``[+1]`` counts as 2 cards, ``[draw]``, ``[cube-]`` discard a curse cube, ``[chest]``.
 Treasures are written ``#16 money bag (12 gold, curse 4)``.
 """
-from .components import (COLOUR_NAMES, EVENT_NAMES, ISLET_ACTION_NAMES, PER_COLOUR, TYPE_NAMES)
-from .rules import (CW_B4, CW_BOTTOM, CW_ISLET_MOVE, CW_PLAY, CW_TOP, EV_A1_DRAW, EV_A2_REVEAL, EV_B10_DISCARD,
-                    EV_CARD, EV_CLEANUP, EV_COMPASS, EV_CROWNS, EV_DECKOUT, EV_EFFECT, EV_ELIM, EV_EVENT,
-                    EV_EXPLORE, EV_FINAL, EV_HAND, EV_HEALER, EV_ISLET, EV_ISLET_FLIP, EV_ISLET_RESULT, EV_PASS, EV_PLAY, EV_REFILL,
-                    EV_ROUND, EV_SCORE, EV_SETUP, EV_SHIP, EV_TAKE, FX_A3, FX_B8, FX_COPY_DISCARD, FX_COPY_DRAW,
-                    FX_DISCARD, FX_DRAW, FX_ONE_CURSE, SHIP_B1, SHIP_B2, SHIP_ISLET, TAKE_A2, TAKE_ISLET)
+from .board import (CW_B4, CW_BOTTOM, CW_ISLET_MOVE, CW_PLAY, CW_TOP, EV_A1_DRAW, EV_A2_REVEAL, EV_B10_DISCARD, EV_CARD,
+                    EV_CLEANUP, EV_COMPASS, EV_CROWNS, EV_DECKOUT, EV_EFFECT, EV_ELIM, EV_EVENT, EV_EXPLORE, EV_FINAL,
+                    EV_HAND, EV_HEALER, EV_ISLET, EV_ISLET_FLIP, EV_ISLET_RESULT, EV_PASS, EV_PLAY, EV_REFILL, EV_ROUND,
+                    EV_SCORE, EV_SETUP, EV_SHIP, EV_TAKE, FX_A3, FX_B8, FX_COPY_DISCARD, FX_COPY_DRAW, FX_DISCARD,
+                    FX_DRAW, FX_ONE_CURSE, SHIP_B1, SHIP_B2, SHIP_ISLET, TAKE_A2, TAKE_ISLET)
+from .components import COLOUR_NAMES, EVENT_NAMES, ISLET_ACTION_NAMES, PER_COLOUR, TYPE_NAMES
 from .state import SKIP, SUPPLY
 
 EVENT_TEXT = {
@@ -86,8 +86,8 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
         elif kind == EV_ROUND:
             lines.append("")
             ev_text = f"event {EVENT_NAMES[e]} ({EVENT_TEXT[EVENT_NAMES[e]]})" if e >= 0 else "no event"
-            lines.append(f"=== Round {a}: the ship at corner {b} points at coast {d + 1} (landings {d + 1}a, {d + 1}b); "
-                         f"{ev_text}.")
+            lines.append(f"=== Round {a}: the ship at corner {b} points at coast {d + 1} "
+                         f"(landings {d + 1}a, {d + 1}b); {ev_text}.")
         elif kind == EV_EVENT:
             lines.append(f"  Event {EVENT_NAMES[a]} is revealed for round {b}.")
         elif kind == EV_SHIP:
@@ -184,7 +184,7 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
         elif kind == EV_HEALER:
             lines.append(f"  {who(a)} ({d} cubes) takes healer {b + 1}: fee {c}.")
         elif kind == EV_CROWNS:
-            crosses = [b, c, d, e, f][:n_players + (1 if allen else 0)]
+            crosses = [a, b, c, d, e][:n_players + (1 if allen else 0)]
             lines.append(f"  Crown crosses (seats{', Allen' if allen else ''}): {crosses}.")
         elif kind == EV_SCORE:
             if b:

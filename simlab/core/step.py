@@ -1,0 +1,49 @@
+"""The step interface every game offers: its forward model, as numba first-class functions.
+
+A game is played one decision at a time (the Pgx / OpenSpiel shape). Its state is one flat int32
+array that holds the pending decision (who decides, what kind, its context, and whatever the rules
+need to resume), so it can be copied and played forward from anywhere. The functions, with the
+exact types below so that generic code (the search player) can take any game's as arguments::
+
+    to_move(state) -> seat                      # the seat whose decision is pending; -1: game over
+    legal(state, cfg, out) -> n                 # the pending decision's legal choice codes
+    apply(state, cfg, code, streams, log)       # apply one, then advance (chance from the streams,
+                                                #   automatic steps) to the next decision or the end
+    observe(state, seat, obs)                   # what `seat` may see; hidden entries never leave
+    determinize(obs, seat, cfg, rng, state)     # a full state consistent with `seat`'s observation
+    returns(state, cfg, out)                    # each seat's tie-split win share (the utility)
+    rollout(state, cfg, seat, legal, n, policy, rng) -> index
+                                                # a fast default policy for play-outs: 0 = uniform,
+                                                #   k = the game's k-th built-in heuristic
+    state_size() -> int                         # entries of a state (and of an observation)
+
+Together they are the game's *model* (TAG's forward model): the tuple a strategy receives with
+every decision, so that a search player can look ahead without a single engine change and without
+ever seeing the true hidden state (it only gets its observation and samples the rest).
+"""
+from numba import types
+
+STATE = types.int32[::1]
+CFG = types.int64[::1]
+STREAMS = types.uint64[:, ::1]
+LOG = types.int32[:, ::1]
+RNG = types.uint64[::1]
+
+TO_MOVE_SIGNATURE = types.int64(STATE)
+LEGAL_SIGNATURE = types.int64(STATE, CFG, types.int32[::1])
+APPLY_SIGNATURE = types.none(STATE, CFG, types.int64, STREAMS, LOG)
+OBSERVE_SIGNATURE = types.none(STATE, types.int64, types.int32[::1])
+DETERMINIZE_SIGNATURE = types.none(types.int32[::1], types.int64, CFG, RNG, STATE)
+RETURNS_SIGNATURE = types.none(STATE, CFG, types.float64[::1])
+ROLLOUT_SIGNATURE = types.int64(STATE, CFG, types.int64, types.int32[::1], types.int64, types.int64, RNG)
+STATE_SIZE_SIGNATURE = types.int64()
+
+MODEL_SIGNATURES = (TO_MOVE_SIGNATURE, LEGAL_SIGNATURE, APPLY_SIGNATURE, OBSERVE_SIGNATURE,
+                    DETERMINIZE_SIGNATURE, RETURNS_SIGNATURE, ROLLOUT_SIGNATURE, STATE_SIZE_SIGNATURE)
+MODEL_TYPE = types.Tuple(tuple(types.FunctionType(s) for s in MODEL_SIGNATURES))
+
+# Index of each function in a model tuple.
+TO_MOVE, LEGAL, APPLY, OBSERVE, DETERMINIZE, RETURNS, ROLLOUT, STATE_SIZE = range(8)
+
+MAX_CHOICES = 1024       # no game lists more legal choices at one decision
+CODE_LIMIT = 1 << 16     # choice codes are below this (the search indexes marks by code)

@@ -1,0 +1,365 @@
+"""Phase 2 (actions): the turn options, playing map cards to a landing (compasses, the two placements
+of a 1, card effects), passing, and the turn loop. Islets are in ``islets``."""
+import numpy as np
+from numba import njit
+
+from .board import (CW_PLAY, EV_CARD, EV_COMPASS, EV_EFFECT, EV_PASS, EV_PLAY, EV_TAKE, FX_B8, FX_COPY_DISCARD,
+                    FX_COPY_DRAW, FX_DISCARD, FX_DRAW, FX_ONE_CURSE, TAKE_A2, ask, card_symbol, card_value, compass_pos,
+                    draw_map, drop_curses, event_now, is_allen, keep_treasure, lb, log_ev, on_island, pull_compass,
+                    push_compass, remove_from_row, set_ctx, take_curses)
+from .components import (COPY_ACTOR, EV_A2, EV_B4, EV_B6, EV_B7, EV_B8, EV_B9, N_ISLET, N_MAP, O, PER_COLOUR, SYM_CHEST,
+                         SYM_DISCARD, SYM_DOUBLE, SYM_DRAW)
+from .events import b4_returns
+from .invariants import check_invariants
+from .islets import use_islet
+from .state import (B_ALLEN_USES, B_CURSES, B_HAND_N, B_PASS_ROUND1, B_PASSED, B_PLAYED, B_START_TAKEN, B_SUPPLY,
+                    B_TAKEN, COPY_SKIP, D_A2, D_ACTION, D_CARD, D_COPY, D_SOURCE, ISLET_ALLEN, ISLET_OWN, ISLET_UP,
+                    L_CARDS, L_CHESTS, L_COLOUR, L_COMP, L_COUNT, L_LAST, L_N, L_NCOMP, M_COL, M_HAND, P0, PASS, PB,
+                    PH_ACTION, PLAY_ALLEN, PLAY_OWN, S_A2, S_A2_N, S_ALLEN, S_DECKOUT, S_FIRST_PASSED, S_ISLET, S_MLOC,
+                    S_MUST_PASS, S_PHASE, S_PLAYERS, S_ROUND, S_STAGE, S_STAGE_N, S_START, S_TURNS, STOP, SUPPLY)
+
+
+@njit(cache=True)
+def last_is_one(state, cfg, landing):
+    """Is the column empty or does it end in a 1 (placing a 1 normally)?"""
+    base = lb(landing)
+    n = state[base + L_N]
+    if n == 0:
+        return True
+    if state[base + L_LAST] != 1:
+        return False
+    last = state[base + L_CARDS + n - 1]
+    return card_value(cfg, last) == 1 or cfg[O.wild_one_is_one]
+
+
+@njit(cache=True)
+def eligible(state, cfg, landing, m):
+    """May map card ``m`` be part of a play on ``landing`` (colour aside)?"""
+    v = card_value(cfg, m)
+    return v == 0 or v == 1 or v >= state[lb(landing) + L_LAST]
+
+
+@njit(cache=True)
+def colour_ok(state, landing, c):
+    col = state[lb(landing) + L_COLOUR]
+    if col >= 0:
+        return col == c
+    return state[lb(landing ^ 1) + L_COLOUR] != c
+
+
+@njit(cache=True)
+def action_choices(state, cfg, p, legal):
+    """The phase-2 turn options of seat ``p`` (own cards, and Allen's cards in the 2-player game)."""
+    n = 0
+    legal[n] = PASS
+    n += 1
+    if state[S_MUST_PASS]:
+        return n
+    e = event_now(state, cfg)
+    owners = 2 if state[S_ALLEN] else 1
+    low = np.zeros(4, dtype=np.int64)       # per colour: has a 1 or a wild
+    top = np.zeros(4, dtype=np.int64)       # per colour: highest numbered value
+    cnt = np.zeros(4, dtype=np.int64)
+    for o in range(owners):
+        h = p if o == 0 else state[S_PLAYERS]
+        low[:] = 0
+        top[:] = 0
+        cnt[:] = 0
+        total = 0
+        for m in range(N_MAP):
+            if state[S_MLOC + m] == M_HAND + h:
+                c = m // PER_COLOUR
+                v = card_value(cfg, m)
+                cnt[c] += 1
+                total += 1
+                if v <= 1:
+                    low[c] = 1
+                elif v > top[c]:
+                    top[c] = v
+        if total == 0:
+            continue
+        base_play = PLAY_OWN if o == 0 else PLAY_ALLEN
+        for landing in range(8):
+            last = state[lb(landing) + L_LAST]
+            for c in range(4):
+                if cnt[c] == 0 or not colour_ok(state, landing, c):
+                    continue
+                if low[c] or top[c] >= last:
+                    legal[n] = base_play + landing * 4 + c
+                    n += 1
+        base_islet = ISLET_OWN if o == 0 else ISLET_ALLEN
+        need = 1 if e == EV_B9 else 2
+        extra = 1 if e == EV_B7 else 0
+        for i in range(N_ISLET):
+            if state[S_ISLET + i] != ISLET_UP:
+                continue
+            for c in range(4):
+                if cnt[c] >= need and total >= need + extra:
+                    legal[n] = base_islet + i * 4 + c
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def place_compass(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, reason):
+    """Put ``h``'s compass on top at ``landing``: from the supply, else moved from another landing."""
+    base = P0 + h * PB
+    limit_ok = event_now(state, cfg) != EV_B4 or on_island(state, cfg, h) < 2
+    if state[base + B_SUPPLY] > 0 and limit_ok:
+        state[base + B_SUPPLY] -= 1
+        push_compass(state, landing, h)
+        log_ev(state, log, EV_COMPASS, h, landing, SUPPLY, reason)
+        return
+    n = 0
+    for l2 in range(8):
+        if l2 != landing and compass_pos(state, l2, h) >= 0:
+            legal[n] = l2
+            n += 1
+    set_ctx(state, landing, 1 if is_allen(state, h) else 0)
+    src = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_SOURCE, n)
+    pull_compass(state, src, h)
+    push_compass(state, landing, h)
+    log_ev(state, log, EV_COMPASS, h, landing, src, reason)
+
+
+@njit(cache=True)
+def everyone_curse(state, log):
+    """A 1 placed normally: every player (on the landing or not, passed or not) takes a cube."""
+    for q in range(state[S_PLAYERS]):
+        take_curses(state, q, 1)
+    log_ev(state, log, EV_EFFECT, FX_ONE_CURSE, -1, 1)
+
+
+@njit(cache=True)
+def discard_amount(state, cfg):
+    return 2 if event_now(state, cfg) == EV_B6 else 1
+
+
+@njit(cache=True)
+def landing_effect(state, cfg, rng, log, landing, sym):
+    """A played card's draw or discard symbol: every human with a compass there gets it."""
+    base = lb(landing)
+    for k in range(state[base + L_NCOMP]):
+        q = state[base + L_COMP + k]
+        if is_allen(state, q):
+            continue
+        if sym == SYM_DRAW:
+            got = draw_map(state, rng, q, 1)
+            log_ev(state, log, EV_EFFECT, FX_DRAW, q, got)
+        else:
+            d = drop_curses(state, q, discard_amount(state, cfg))
+            log_ev(state, log, EV_EFFECT, FX_DISCARD, q, d)
+
+
+@njit(cache=True)
+def put_card(state, cfg, landing, m, front):
+    """Move card ``m`` from its hand into the column (at the front or the end) and update counts."""
+    base = lb(landing)
+    loc = state[S_MLOC + m]
+    state[P0 + (loc - M_HAND) * PB + B_HAND_N] -= 1
+    n = state[base + L_N]
+    if front:
+        for j in range(n, 0, -1):
+            state[base + L_CARDS + j] = state[base + L_CARDS + j - 1]
+        state[base + L_CARDS] = m
+    else:
+        state[base + L_CARDS + n] = m
+        v = card_value(cfg, m)
+        if v == 0:
+            v = state[base + L_LAST] if n > 0 else 1
+        state[base + L_LAST] = v
+    state[base + L_N] = n + 1
+    sym = card_symbol(cfg, m)
+    state[base + L_COUNT] += 2 if sym == SYM_DOUBLE else 1
+    if sym == SYM_CHEST:
+        state[base + L_CHESTS] += 1
+    state[base + L_COLOUR] = m // PER_COLOUR
+    state[S_MLOC + m] = M_COL + landing
+
+
+@njit(cache=True)
+def copy_choices(state, cfg, landing, legal):
+    """What a 1 placed at the front may copy: COPY_SKIP and each effect present in the column."""
+    base = lb(landing)
+    has_draw = False
+    has_disc = False
+    for j in range(state[base + L_N]):
+        m = state[base + L_CARDS + j]
+        v = card_value(cfg, m)
+        if v <= 1:  # a wild has no effect of its own; a 1 has none to copy
+            continue
+        s = card_symbol(cfg, m)
+        if s == SYM_DRAW:
+            has_draw = True
+        elif s == SYM_DISCARD:
+            has_disc = True
+    n = 0
+    legal[n] = COPY_SKIP
+    n += 1
+    if has_draw:
+        legal[n] = SYM_DRAW
+        n += 1
+    if has_disc:
+        legal[n] = SYM_DISCARD
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def place_one_card(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, m):
+    """Place one card of a play and carry out its effect (the two placements of a 1 included)."""
+    v = card_value(cfg, m)
+    if v == 1 and not last_is_one(state, cfg, landing):
+        put_card(state, cfg, landing, m, True)
+        log_ev(state, log, EV_CARD, h, landing, m, 1, 1)
+        if is_allen(state, h) and cfg[O.one_copy_allen] != COPY_ACTOR:
+            return
+        n = copy_choices(state, cfg, landing, legal)
+        if n == 1:
+            return
+        set_ctx(state, landing, 1 if is_allen(state, h) else 0)
+        sym = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_COPY, n)
+        if sym == SYM_DRAW:
+            got = draw_map(state, rng, p, 1)
+            log_ev(state, log, EV_EFFECT, FX_COPY_DRAW, p, got)
+        elif sym == SYM_DISCARD:
+            d = drop_curses(state, p, discard_amount(state, cfg))
+            log_ev(state, log, EV_EFFECT, FX_COPY_DISCARD, p, d)
+        return
+    put_card(state, cfg, landing, m, False)
+    log_ev(state, log, EV_CARD, h, landing, m, 0, state[lb(landing) + L_LAST])
+    if v == 1:
+        everyone_curse(state, log)
+        return
+    if v == 0:
+        return
+    s = card_symbol(cfg, m)
+    if s == SYM_DRAW or s == SYM_DISCARD:
+        landing_effect(state, cfg, rng, log, landing, s)
+
+
+@njit(cache=True)
+def play_cards(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, c):
+    """Seat ``p`` plays cards of colour ``c`` from ``h``'s hand (``h`` = p, or Allen) to ``landing``."""
+    if compass_pos(state, landing, h) < 0:
+        place_compass(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, CW_PLAY)
+    state[S_STAGE_N] = 0
+    while True:  # choose the cards one at a time; the set goes down in ascending order
+        n = 0
+        for m in range(c * PER_COLOUR, (c + 1) * PER_COLOUR):
+            if state[S_MLOC + m] != M_HAND + h or not eligible(state, cfg, landing, m):
+                continue
+            staged = False
+            for j in range(state[S_STAGE_N]):
+                if state[S_STAGE + j] == m:
+                    staged = True
+            if not staged:
+                legal[n] = m
+                n += 1
+        if state[S_STAGE_N] > 0:
+            legal[n] = STOP
+            n += 1
+        if n == 0:
+            break
+        set_ctx(state, landing, c, 1 if is_allen(state, h) else 0, state[S_STAGE_N])
+        code = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_CARD, n)
+        if code == STOP:
+            break
+        state[S_STAGE + state[S_STAGE_N]] = code
+        state[S_STAGE_N] += 1
+    k = state[S_STAGE_N]
+    order = np.empty(k, dtype=np.int64)
+    for j in range(k):  # numbered cards ascending, wilds last
+        m = state[S_STAGE + j]
+        v = card_value(cfg, m)
+        order[j] = (v if v > 0 else 11) * 256 + m
+    order.sort()
+    log_ev(state, log, EV_PLAY, p, h, landing, c, k)
+    for j in range(k):
+        place_one_card(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, landing, order[j] % 256)
+    state[P0 + h * PB + B_PLAYED] += k
+    if is_allen(state, h):
+        state[P0 + p * PB + B_ALLEN_USES] += 1
+    state[S_STAGE_N] = 0
+
+
+@njit(cache=True)
+def do_pass(state, cfg, seat_slot, fns, sp, rng, legal, log, p, order):
+    """Seat ``p`` passes: the first passer takes the start tile (B8: the others take 2 cubes);
+    under A2 the passer must take and keep one of the face-up treasures."""
+    base = P0 + p * PB
+    state[base + B_PASSED] = 1
+    state[S_MUST_PASS] = 0
+    took = 1 if state[S_FIRST_PASSED] == 0 else 0
+    log_ev(state, log, EV_PASS, p, took, state[base + B_HAND_N])
+    if took:
+        state[S_FIRST_PASSED] = 1
+        state[S_START] = p
+        state[base + B_START_TAKEN] += 1
+        if event_now(state, cfg) == EV_B8:
+            for q in range(state[S_PLAYERS]):
+                if q != p:
+                    take_curses(state, q, 2)
+            log_ev(state, log, EV_EFFECT, FX_B8, p, 2)
+    if state[S_ROUND] == 1:
+        state[base + B_PASS_ROUND1] = order
+    if event_now(state, cfg) == EV_A2 and state[S_A2_N] > 0:
+        n = 0
+        for j in range(state[S_A2_N]):
+            legal[n] = state[S_A2 + j]
+            n += 1
+        set_ctx(state, 0)
+        t = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_A2, n)
+        remove_from_row(state, S_A2, S_A2_N, t)
+        state[base + B_TAKEN] += 1
+        keep_treasure(state, cfg, p, t)
+        log_ev(state, log, EV_TAKE, p, t, 1, state[base + B_CURSES], TAKE_A2)
+
+
+@njit(cache=True)
+def phase2(state, cfg, seat_slot, fns, sp, rng, legal, log):
+    """Actions: from the start player clockwise until everyone has passed."""
+    state[S_PHASE] = PH_ACTION
+    n = state[S_PLAYERS]
+    state[S_FIRST_PASSED] = 0
+    state[S_MUST_PASS] = 0
+    for p in range(n):
+        state[P0 + p * PB + B_PASSED] = 0
+    if event_now(state, cfg) == EV_B4:
+        b4_returns(state, cfg, seat_slot, fns, sp, rng, legal, log)
+    first = state[S_START]
+    passed = 0
+    turns = 0
+    k = 0
+    while passed < n:
+        p = (first + k) % n
+        k += 1
+        if state[P0 + p * PB + B_PASSED]:
+            continue
+        turns += 1
+        if turns > 10000:
+            raise ValueError("phase 2 does not end")
+        state[S_TURNS] += 1
+        while True:  # one turn (B9: the islet user passes right after)
+            m = action_choices(state, cfg, p, legal)
+            set_ctx(state, 0)
+            code = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_ACTION, m)
+            if code == PASS:
+                do_pass(state, cfg, seat_slot, fns, sp, rng, legal, log, p, passed)
+                passed += 1
+                break
+            h = p if (code < PLAY_ALLEN or (ISLET_OWN <= code < ISLET_ALLEN)) else n
+            if code < ISLET_OWN:
+                x = (code - PLAY_OWN) % 100
+                play_cards(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, x // 4, x % 4)
+            else:
+                x = (code - ISLET_OWN) % 100
+                use_islet(state, cfg, seat_slot, fns, sp, rng, legal, log, p, h, x // 4, x % 4)
+            if cfg[O.debug_checks]:
+                err = check_invariants(state, cfg)
+                if err != 0:
+                    raise ValueError("invariant broken in phase 2")
+            if state[S_DECKOUT]:
+                return
+            if not state[S_MUST_PASS]:
+                break

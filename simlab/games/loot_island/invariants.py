@@ -1,0 +1,123 @@
+"""The invariant checker run after every turn and exploration when ``debug_checks`` is on."""
+import numpy as np
+from numba import njit
+
+from .board import card_symbol, is_allen, lb, n_actors
+from .components import N_MAP, N_TREASURE, O, PER_COLOUR, SYM_CHEST, SYM_DOUBLE, T_CROWN
+from .state import (B_CURSES, B_HAND_N, B_SUPPLY, L_CARDS, L_CHESTS, L_COLOUR, L_COMP, L_COUNT, L_N, L_NCOMP, M_COL,
+                    M_DISC, M_DRAW, M_HAND, P0, PB, S_A2, S_A2_N, S_MDISC, S_MDISC_N, S_MDRAW, S_MDRAW_N, S_MLOC,
+                    S_PLAYERS, S_REVEAL, S_REVEAL_N, S_TDECK, S_TDECK_N, S_TDISC, S_TDISC_N, S_TLOC, T_A2, T_BOX,
+                    T_DECK, T_DISC, T_KEPT, T_REVEAL)
+
+
+@njit(cache=True)
+def check_invariants(state, cfg):
+    """0 when every map card and treasure is in exactly one place, compasses are conserved, cubes
+    are non-negative, columns are consistent and Allen holds only crowns; else an error code."""
+    n = state[S_PLAYERS]
+    na = n_actors(state)
+    seen = np.zeros(N_MAP, dtype=np.int64)
+    for j in range(state[S_MDRAW_N]):
+        m = state[S_MDRAW + j]
+        seen[m] += 1
+        if state[S_MLOC + m] != M_DRAW:
+            return 1
+    for j in range(state[S_MDISC_N]):
+        m = state[S_MDISC + j]
+        seen[m] += 1
+        if state[S_MLOC + m] != M_DISC:
+            return 2
+    for landing in range(8):
+        base = lb(landing)
+        cnt = 0
+        chests = 0
+        col = state[base + L_COLOUR]
+        for j in range(state[base + L_N]):
+            m = state[base + L_CARDS + j]
+            seen[m] += 1
+            if state[S_MLOC + m] != M_COL + landing:
+                return 3
+            if m // PER_COLOUR != col:
+                return 4
+            s = card_symbol(cfg, m)
+            cnt += 2 if s == SYM_DOUBLE else 1
+            chests += 1 if s == SYM_CHEST else 0
+        if cnt != state[base + L_COUNT] or chests != state[base + L_CHESTS]:
+            return 5
+        if state[base + L_N] == 0 and col != -1:
+            return 6
+        if landing % 2 == 0 and col >= 0 and col == state[lb(landing + 1) + L_COLOUR]:
+            return 7
+    hand = np.zeros(6, dtype=np.int64)
+    for m in range(N_MAP):
+        loc = state[S_MLOC + m]
+        if M_HAND <= loc < M_COL:
+            if loc - M_HAND >= na:
+                return 8
+            hand[loc - M_HAND] += 1
+            seen[m] += 1
+        if seen[m] != 1:
+            return 9
+    for a in range(na):
+        if hand[a] != state[P0 + a * PB + B_HAND_N]:
+            return 10
+    tseen = np.zeros(N_TREASURE, dtype=np.int64)
+    for j in range(state[S_TDECK_N]):
+        t = state[S_TDECK + j]
+        tseen[t] += 1
+        if state[S_TLOC + t] != T_DECK:
+            return 11
+    for j in range(state[S_TDISC_N]):
+        t = state[S_TDISC + j]
+        tseen[t] += 1
+        if state[S_TLOC + t] != T_DISC:
+            return 12
+    for j in range(state[S_REVEAL_N]):
+        t = state[S_REVEAL + j]
+        tseen[t] += 1
+        if state[S_TLOC + t] != T_REVEAL:
+            return 13
+    for j in range(state[S_A2_N]):
+        t = state[S_A2 + j]
+        tseen[t] += 1
+        if state[S_TLOC + t] != T_A2:
+            return 14
+    used = cfg[O.treasure_decks + n - 2]
+    for t in range(N_TREASURE):
+        loc = state[S_TLOC + t]
+        in_use = (used >> (cfg[O.treasure_deck + t] - 1)) & 1
+        if loc == T_BOX:
+            tseen[t] += 1
+            if in_use:
+                return 15
+        elif loc >= T_KEPT:
+            tseen[t] += 1
+            a = loc - T_KEPT
+            if a >= na:
+                return 16
+            if is_allen(state, a) and cfg[O.treasure_type + t] != T_CROWN:
+                return 17
+        if tseen[t] != 1:
+            return 18
+    for a in range(na):
+        base = P0 + a * PB
+        on = 0
+        for landing in range(8):
+            c = 0
+            for k in range(state[lb(landing) + L_NCOMP]):
+                if state[lb(landing) + L_COMP + k] == a:
+                    c += 1
+            if c > 1:
+                return 19
+            on += c
+        if on + state[base + B_SUPPLY] != cfg[O.compasses] or state[base + B_SUPPLY] < 0:
+            return 20
+        if state[base + B_CURSES] < 0:
+            return 21
+        if is_allen(state, a) and state[base + B_CURSES] != 0:
+            return 22
+    for landing in range(8):
+        for k in range(state[lb(landing) + L_NCOMP]):
+            if state[lb(landing) + L_COMP + k] >= na:
+                return 23
+    return 0

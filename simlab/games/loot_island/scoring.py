@@ -1,0 +1,245 @@
+"""End of the game, steps 2-4: curse elimination, healers, treasure value (books, jewels, crowns,
+skulls, start tile) and the healer fee (and, under the reading ``crown_ranking`` = after_fee, the
+crown places ranked again without the players the fee eliminated)."""
+import numpy as np
+from numba import njit
+
+from .board import EV_CROWNS, EV_ELIM, EV_HEALER, ask, log_ev, n_actors, set_ctx
+from .components import CROWNS_AFTER_FEE, N_TREASURE, O, T_BOOK, T_CROWN, T_JEWEL, T_SKULL
+from .state import (B_CROSSES, B_CURSES, B_ELIM, B_FEE, B_GOLD, B_GROSS, B_HEALER, B_NET, D_HEALER, ELIM_CURSES,
+                    ELIM_FEE, ELIM_NONE, P0, PB, PH_END, S_HEALER_OWNER, S_HEALERS, S_PHASE, S_PLAYERS, S_START, S_TLOC,
+                    T_KEPT)
+
+
+@njit(cache=True)
+def _sort_desc(a, n):
+    for i in range(1, n):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] < x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+@njit(cache=True)
+def book_value(cfg, ids, n):
+    """Best pairing of books with other treasures' curse numbers (each used once, no book-book)."""
+    mult = np.zeros(n + 1, dtype=np.int64)
+    curse = np.zeros(n + 1, dtype=np.int64)
+    nb = 0
+    nc = 0
+    for j in range(n):
+        t = ids[j]
+        if cfg[O.treasure_type + t] == T_BOOK:
+            mult[nb] = cfg[O.treasure_book + t]
+            nb += 1
+        else:
+            curse[nc] = cfg[O.treasure_curse + t]
+            nc += 1
+    _sort_desc(mult, nb)
+    _sort_desc(curse, nc)
+    total = 0
+    for j in range(min(nb, nc)):
+        total += mult[j] * curse[j]
+    return total
+
+
+@njit(cache=True)
+def jewel_bonus(cfg, k):
+    """Best split of ``k`` jewels into sets of 2 and 3."""
+    best = 0
+    for t3 in range(k // 3 + 1):
+        rest = k - 3 * t3
+        for t2 in range(rest // 2 + 1):
+            v = t3 * cfg[O.jewel_bonus + 1] + t2 * cfg[O.jewel_bonus]
+            if v > best:
+                best = v
+    return best
+
+
+@njit(cache=True)
+def skull_bonus(cfg, k1, k2, k3, others):
+    """Best split of skulls of three kinds into sets of distinct kinds, times other types owned."""
+    b1 = cfg[O.skull_bonus]
+    b2 = cfg[O.skull_bonus + 1]
+    b3 = cfg[O.skull_bonus + 2]
+    best = 0
+    for s3 in range(min(k1, min(k2, k3)) + 1):
+        r1 = k1 - s3
+        r2 = k2 - s3
+        r3 = k3 - s3
+        for s12 in range(min(r1, r2) + 1):
+            for s13 in range(min(r1 - s12, r3) + 1):
+                for s23 in range(min(r2 - s12, r3 - s13) + 1):
+                    singles = (r1 - s12 - s13) + (r2 - s12 - s23) + (r3 - s13 - s23)
+                    v = s3 * b3 + (s12 + s13 + s23) * b2 + singles * b1
+                    if v > best:
+                        best = v
+    return best * others
+
+
+@njit(cache=True)
+def treasure_value(cfg, ids, n, parts):
+    """Gold of a set of kept treasures, without crown places and start tile.
+
+    ``parts[0..5]`` receive gold by type (amulet, money, book, jewel, crown base, skull)."""
+    types = np.zeros(6, dtype=np.int64)
+    kinds = np.zeros(4, dtype=np.int64)
+    for j in range(6):
+        parts[j] = 0
+    for j in range(n):
+        t = ids[j]
+        ty = cfg[O.treasure_type + t]
+        types[ty] += 1
+        parts[ty] += cfg[O.treasure_gold + t]
+        if ty == T_SKULL:
+            kinds[cfg[O.treasure_skull + t]] += 1
+    parts[T_BOOK] += book_value(cfg, ids, n)
+    parts[T_JEWEL] += jewel_bonus(cfg, types[T_JEWEL])
+    others = 0
+    for ty in range(5):
+        if types[ty] > 0:
+            others += 1
+    if types[T_SKULL] > 0:
+        parts[T_SKULL] += skull_bonus(cfg, kinds[1], kinds[2], kinds[3], others)
+    total = 0
+    for j in range(6):
+        total += parts[j]
+    return total
+
+
+@njit(cache=True)
+def crown_prizes(cfg, crosses, active, n, prize):
+    """Crown places among the ``active`` entries: ties share the places' prizes, rounded down;
+    0 crosses get nothing."""
+    for j in range(n):
+        prize[j] = 0
+    for j in range(n):
+        if not active[j] or crosses[j] <= 0:
+            continue
+        better = 0
+        tied = 0
+        for q in range(n):
+            if not active[q]:
+                continue
+            if crosses[q] > crosses[j]:
+                better += 1
+            elif crosses[q] == crosses[j]:
+                tied += 1
+        s = 0
+        for place in range(better, better + tied):
+            if place < 6:
+                s += cfg[O.crown_prizes + place]
+        prize[j] = s // tied
+
+
+@njit(cache=True)
+def healer_fee(cfg, h, cubes):
+    return cfg[O.healer_per_cube + h] * cubes + cfg[O.healer_fixed + h]
+
+
+@njit(cache=True)
+def kept_ids(state, a, ids):
+    n = 0
+    for t in range(N_TREASURE):
+        if state[S_TLOC + t] == T_KEPT + a:
+            ids[n] = t
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def final_scoring(state, cfg, seat_slot, fns, sp, rng, legal, log):
+    """End steps 2-4: curse elimination, healer choice, treasure value, fee (elimination below 0)."""
+    state[S_PHASE] = PH_END
+    n = state[S_PLAYERS]
+    start = state[S_START]
+    for p in range(n):
+        base = P0 + p * PB
+        if state[base + B_CURSES] >= cfg[O.curse_threshold]:
+            state[base + B_ELIM] = ELIM_CURSES
+            log_ev(state, log, EV_ELIM, p, ELIM_CURSES, state[base + B_CURSES])
+    # healers: fewest cubes first, ties by nearness to the start player clockwise
+    order = np.empty(n, dtype=np.int64)
+    m = 0
+    for p in range(n):
+        base = P0 + p * PB
+        if state[base + B_ELIM] == ELIM_NONE and state[base + B_CURSES] > 0:
+            order[m] = state[base + B_CURSES] * 16 + (p - start + n) % n
+            m += 1
+    sub = order[:m]
+    sub.sort()
+    for j in range(m):
+        p = (sub[j] % 16 + start) % n
+        k = 0
+        for i in range(n):
+            if state[S_HEALER_OWNER + i] < 0:
+                legal[k] = state[S_HEALERS + i]
+                k += 1
+        set_ctx(state, 0)
+        h = ask(state, cfg, seat_slot, fns, sp, rng, legal, p, D_HEALER, k)
+        for i in range(n):
+            if state[S_HEALERS + i] == h:
+                state[S_HEALER_OWNER + i] = p
+        state[P0 + p * PB + B_HEALER] = h
+        fee = healer_fee(cfg, h, state[P0 + p * PB + B_CURSES])
+        state[P0 + p * PB + B_FEE] = fee
+        log_ev(state, log, EV_HEALER, p, h, fee, state[P0 + p * PB + B_CURSES])
+    # crowns: every player still in (and Allen)
+    na = n_actors(state)
+    crosses = np.zeros(6, dtype=np.int64)
+    active = np.zeros(6, dtype=np.int64)
+    prize = np.zeros(6, dtype=np.int64)
+    for a in range(na):
+        crosses[a] = state[P0 + a * PB + B_CROSSES]
+        active[a] = 1 if state[P0 + a * PB + B_ELIM] == ELIM_NONE else 0
+    crown_prizes(cfg, crosses, active, na, prize)
+    log_ev(state, log, EV_CROWNS, crosses[0], crosses[1], crosses[2], crosses[3], crosses[4], prize[0], prize[1])
+    ids = np.zeros(N_TREASURE, dtype=np.int64)
+    parts = np.zeros(6, dtype=np.int64)
+    for p in range(n):
+        base = P0 + p * PB
+        if state[base + B_ELIM] != ELIM_NONE:
+            continue
+        k = kept_ids(state, p, ids)
+        treasure_value(cfg, ids, k, parts)
+        parts[T_CROWN] += prize[p]
+        total = 0
+        for j in range(6):
+            state[base + B_GOLD + j] = parts[j]
+            total += parts[j]
+        st = cfg[O.start_tile_bonus] if state[S_START] == p else 0
+        state[base + B_GOLD + 6] = st
+        total += st
+        state[base + B_GROSS] = total
+        state[base + B_NET] = total - state[base + B_FEE]
+        if state[base + B_NET] < 0:
+            state[base + B_ELIM] = ELIM_FEE
+            log_ev(state, log, EV_ELIM, p, ELIM_FEE, state[base + B_NET])
+    if cfg[O.crown_ranking] == CROWNS_AFTER_FEE:
+        rerank_crowns(state, cfg, crosses, active, prize)
+
+
+@njit(cache=True)
+def rerank_crowns(state, cfg, crosses, active, prize):
+    """Reading ``crown_ranking`` = after_fee: the crown places are given again among the players the
+    healer fee left in. Prizes never rise with the place (``check``), so removing a player never
+    lowers anyone's prize and one re-ranking cannot eliminate anybody else."""
+    n = state[S_PLAYERS]
+    out = False
+    for p in range(n):
+        if state[P0 + p * PB + B_ELIM] == ELIM_FEE:
+            active[p] = 0
+            out = True
+    if not out:
+        return
+    before = prize.copy()
+    crown_prizes(cfg, crosses, active, n_actors(state), prize)
+    for p in range(n):
+        base = P0 + p * PB
+        if state[base + B_ELIM] == ELIM_NONE:
+            gain = prize[p] - before[p]
+            state[base + B_GOLD + T_CROWN] += gain
+            state[base + B_GROSS] += gain
+            state[base + B_NET] += gain
