@@ -49,7 +49,8 @@ from simlab.games.karuba.components import COLS, N_CELLS, N_TILES, O
 from simlab.games.karuba.rules import (BEACH_CELL, BEACH_SIDE, EAST_COLUMN, TEMPLE_CELL, TEMPLE_SIDE,
                                        WEST_COLUMN, _spread, token_value)
 from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_EXPL, B_OPEN, B_TILE, B_TREASURE, DISCARD_ONLY,
-                                       MOVE_BASE, P0, PB, S_BEACH, S_PLAYERS, S_ROUND, S_TAKEN, S_TEMPLE, S_TILE)
+                                       MOVE_BASE, P0, PB, S_BEACH, S_PLAYERS, S_ROUND, S_SEQ, S_TAKEN, S_TEMPLE,
+                                       S_TILE)
 
 ALL = (1 << N_CELLS) - 1
 MAXL = 32          # tile levels: at most 30 cells + 1
@@ -727,18 +728,49 @@ def find_code(legal, n_legal, code):
     return -1
 
 
+@njit(cache=True, inline="always")
+def tie_key(state, colour):
+    """The colour's key for breaking a tie between explorers: a hash of its beach and temple spaces
+    and of the game's first two tiles.
+
+    The four colours are interchangeable, so a tie must not go to the lower colour index (it gave
+    brown 11-15 points more temple arrivals than yellow from the same spaces). The key depends on
+    where the colour stands, not on which colour it is; it stays the same all game, so ties keep
+    favouring the same explorer (a consistent plan, as the colour index gave); it changes from game
+    to game with the tile order, so no space is favoured on average; and it is the same for two
+    seats in the same state (mirrors stay mirrors).
+    """
+    x = np.int64((state[S_BEACH + colour] * 11 + state[S_TEMPLE + colour]) * 1296 + state[S_SEQ] * 36
+                 + state[S_SEQ + 1])
+    x = (x * 2654435761) & 0x7FFFFFFF
+    x ^= x >> 15
+    x = (x * 2246822519) & 0x7FFFFFFF
+    return x ^ (x >> 13)
+
+
+@njit(cache=True, inline="always")
+def beats(state, v, c, best_v, best_c):
+    """Does colour ``c`` with value ``v`` beat the best so far (``best_c`` = -1: none)? Equal
+    values go to the higher ``tie_key``, never to the lower colour index."""
+    if v != best_v or best_c < 0:
+        return v > best_v
+    return c != best_c and tie_key(state, c) > tie_key(state, best_c)
+
+
 @njit(cache=True)
 def best_temple_step(state, cfg, work):
     """Index of the legal temple step with the most valuable top token (-1: none)."""
     best = -1
+    best_c = -1
     best_v = -1
     n_players = state[S_PLAYERS]
     for c in range(4):
         i = work[V_TEMPLE + c]
         if i >= 0:
             v = token_value(cfg, n_players, state[S_TAKEN + c])
-            if v > best_v:
+            if beats(state, v, c, best_v, best_c):
                 best_v = v
+                best_c = c
                 best = i
     return best
 
@@ -770,7 +802,7 @@ def start(state, cfg, seat, legal, n_legal):
 
 
 @njit(cache=True)
-def best_walk(info, work, done_bonus, focus):
+def best_walk(state, info, work, done_bonus, focus):
     """(colour, cell, value) of the walking move with the most progress; prefers finished routes
     (``done_bonus``) and explorers with a higher ``focus``. Colour -1 when no move gains."""
     best_c = -1
@@ -781,7 +813,7 @@ def best_walk(info, work, done_bonus, focus):
         v = float(work[V_PROG + c]) * (0.5 + focus[c])
         if info[c, I_R] == 0:
             v += done_bonus
-        if v > best_v:
+        if beats(state, v, c, best_v, best_c):
             best_v = v
             best_c = c
     if best_c < 0:
@@ -838,7 +870,7 @@ def builder(state, cfg, seat, legal, n_legal, params, rng):
     if cell >= 0 and pv > 0.05 and not walkable_with_move(info, work):
         return find_code(legal, n_legal, cell)
     walk_options(state, seat, masks, info, work)
-    mc, mcell, mv = best_walk(info, work, 0.5, ONES)
+    mc, mcell, mv = best_walk(state, info, work, 0.5, ONES)
     if mc >= 0 and info[mc, I_R] == 0 and params[5] * mv > pv:
         if tiles_left(state) + 1 <= work_left(info, work) + 2:
             return find_code(legal, n_legal, move_code(mc, mcell))
@@ -856,7 +888,7 @@ def builder(state, cfg, seat, legal, n_legal, params, rng):
 @njit(cache=True)
 def pick_targets(state, cfg, info, n_targets, others, focus):
     """``focus[c]`` = 1 for the ``n_targets`` explorers with the cheapest routes (ties: the more
-    valuable top token), ``others`` for the rest, 0 for explorers home or lost."""
+    valuable top token, then ``tie_key``), ``others`` for the rest, 0 for explorers home or lost."""
     n_players = state[S_PLAYERS]
     for c in range(4):
         r = info[c, I_R]
@@ -869,7 +901,7 @@ def pick_targets(state, cfg, info, n_targets, others, focus):
             if r < 0 or r >= INF or focus[c] == 1.0:
                 continue
             key = r * 16 - token_value(cfg, n_players, state[S_TAKEN + c])
-            if key < best_key:
+            if beats(state, -key, c, -best_key, best):
                 best_key = key
                 best = c
         if best >= 0:
@@ -901,7 +933,7 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
     best_p = 0
     for c in range(4 if race else 0):  # race: a target on a walkable route moves at once
         if focus[c] == 1.0 and info[c, I_R] == 0 and work[V_CELL + c] >= 0 and work[V_PROG + c] >= params[4]:
-            if work[V_PROG + c] > best_p:
+            if beats(state, work[V_PROG + c], c, best_p, best_c):
                 best_p = work[V_PROG + c]
                 best_c = c
     if best_c >= 0:
@@ -913,7 +945,7 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
         return find_code(legal, n_legal, cell)
     if not race:
         walk_options(state, seat, masks, info, work)
-    mc, mcell, mv = best_walk(info, work, 0.5, focus)
+    mc, mcell, mv = best_walk(state, info, work, 0.5, focus)
     if mc >= 0:
         return find_code(legal, n_legal, move_code(mc, mcell))
     return fallback(legal, n_legal, info, places, values, discard)
@@ -975,7 +1007,9 @@ def best_treasure_move(state, cfg, seat, masks, info, work, w_treasure, w_off):
                     v -= 2.0 * w_off
                 elif d >= now:
                     v -= w_off * (d - now + 1)
-            if v > best_v:
+            # cells of one colour in ascending order (a position), colours by value then tie_key
+            better = v > best_v if c == best_c else beats(state, v, c, best_v, best_c)
+            if better:
                 best_v = v
                 best_c = c
                 best_cell = cell
@@ -1038,7 +1072,7 @@ def collector(state, cfg, seat, legal, n_legal, params, rng):
     if cell >= 0 and pv > 0.05:
         return find_code(legal, n_legal, cell)
     walk_options(state, seat, masks, info, work)
-    mc, mcell, mv = best_walk(info, work, 0.5, ONES)
+    mc, mcell, mv = best_walk(state, info, work, 0.5, ONES)
     if mc >= 0:
         return find_code(legal, n_legal, move_code(mc, mcell))
     if hunting:

@@ -1,6 +1,7 @@
 """Hand-built Karuba positions for rule tests: islands set up and tiles laid directly."""
 import numpy as np
 
+from simlab.core.rng import N_STREAMS, root_key, seed_streams
 from simlab.games.karuba import rules
 from simlab.games.karuba.components import PARAMS
 from simlab.games.karuba.state import MAX_CHOICES, P0, PB, S_ROUND, S_TILE, STATE_SIZE
@@ -16,6 +17,14 @@ def cell(row, col):
     return (row - 1) * 6 + (col - 1)
 
 
+def streams(deal=0, seed=1):
+    """A game's block of random streams (chance purposes and strategy slots), seeded as the kernel
+    seeds deal ``deal`` of a run with root seed ``seed``."""
+    block = np.zeros((N_STREAMS, 4), dtype=np.uint64)
+    seed_streams(root_key(seed), deal, block)
+    return block
+
+
 def make_cfg(**overrides):
     values = PARAMS.resolve({"beaches": SEED_BEACHES, "temples": SEED_TEMPLES, **overrides})
     return PARAMS.pack(values)
@@ -24,8 +33,7 @@ def make_cfg(**overrides):
 def new_game(n_players=4, **overrides):
     cfg = make_cfg(**overrides)
     state = np.zeros(STATE_SIZE, dtype=np.int32)
-    rng = np.array([1, 2, 3, 4], dtype=np.uint64)
-    rules.setup(state, cfg, n_players, rng)
+    rules.setup(state, cfg, n_players, streams())
     return state, cfg
 
 

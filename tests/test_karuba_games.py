@@ -11,6 +11,8 @@ from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_CRYSTAL, B_DISCARD
                                        PB, S_END, S_PLAYERS, S_ROUND, S_SEQ, S_TAKEN, STATE_SIZE)
 from strategies.karuba import random_play
 
+from karuba_helpers import streams
+
 MIX = ("builder", "racer", "collector", "random")
 
 
@@ -52,7 +54,7 @@ def test_invariants_hold_after_every_round_of_random_games(players):
     chosen = np.zeros(players, dtype=np.int32)
     no_log = np.zeros((0, 8), dtype=np.int32)
     for game in range(15):
-        rng = np.array([game + 1, 7, 3, players], dtype=np.uint64)
+        rng = streams(game, players)
         state = np.zeros(STATE_SIZE, dtype=np.int32)
         rules.setup(state, cfg, players, rng)
         while state[S_END] == END_RUNNING:

@@ -10,7 +10,8 @@ from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B
                                        END_RUNNING, END_TILES, P0, PB, S_BEACH, S_BONUS, S_END, S_GOLD_SHORT,
                                        S_GOLD_USED, S_ROUND, S_SEQ, S_TAKEN, S_TEMPLE, S_TILE)
 
-from karuba_helpers import BLUE, BROWN, PURPLE, YELLOW, block, cell, lay, legal, make_cfg, move_code, new_game
+from karuba_helpers import (BLUE, BROWN, PURPLE, YELLOW, block, cell, lay, legal, make_cfg, move_code, new_game,
+                            streams)
 
 # A setup with blue's path running straight along row 2: beach 20 (west of r2c1) to temple 80
 # (east of r2c6). Brown 60/70, purple 110/60, yellow 90/10 as in the seed's example.
@@ -68,7 +69,7 @@ def test_rule_setup_all_islands_identical_and_one_shared_tile_sequence():
 def test_rule_setup_random_placements_respect_distance_rule(rule, lo, hi):
     cfg = make_cfg(beaches=(0, 0, 0, 0), temples=(0, 0, 0, 0), distance_rule=rule)
     state = np.zeros(P0 + 4 * PB, dtype=np.int32)
-    rng = np.array([9, 8, 7, 6], dtype=np.uint64)
+    rng = streams(9)
     seen_sums = set()
     for _ in range(300):
         rules.setup(state, cfg, 4, rng)
@@ -85,7 +86,7 @@ def test_setup_draws_are_the_same_for_every_colour_and_avoid_fixed_spaces():
     """Random setups are drawn jointly, so no colour is favoured by the order of the draws."""
     cfg = make_cfg(beaches=(0, 0, 30, 0), temples=(0, 0, 0, 0))
     state = np.zeros(P0 + 4 * PB, dtype=np.int32)
-    rng = np.array([3, 1, 4, 1], dtype=np.uint64)
+    rng = streams(3)
     counts = np.zeros((4, 11))
     for _ in range(6000):
         rules.setup(state, cfg, 4, rng)
@@ -100,7 +101,7 @@ def test_setup_draws_are_the_same_for_every_colour_and_avoid_fixed_spaces():
 def test_rule_setup_label30_reading_keeps_labels_30_apart():
     cfg = make_cfg(beaches=(0, 0, 0, 0), temples=(0, 0, 0, 0), distance_rule="label30")
     state = np.zeros(P0 + 4 * PB, dtype=np.int32)
-    rng = np.array([5, 5, 5, 5], dtype=np.uint64)
+    rng = streams(5)
     for _ in range(200):
         rules.setup(state, cfg, 3, rng)
         for c in range(4):
@@ -479,7 +480,7 @@ def place_gold_round(state, cfg, cells, rng=None):
     chosen = np.array([cell(1, c) if c else DISCARD_ONLY for c in cells], dtype=np.int32)
     for p, code in enumerate(chosen):
         rules.apply_choice(state, p, code, cfg)
-    rng = np.array([1, 2, 3, 4], dtype=np.uint64) if rng is None else rng
+    rng = streams() if rng is None else rng
     rules.hand_out_gold(state, cfg, chosen, rng, np.zeros((0, 8), np.int32), 0)
     return [int(state[block(p) + B_TREASURE + chosen[p]]) if c else None for p, c in enumerate(cells)]
 
@@ -508,7 +509,7 @@ def test_assumption_gold_shortage_draw_serves_the_remaining_nuggets_favouring_no
     """Gold supply (rules doc section 6) with gold_shortage=draw: the remaining nuggets go to placers drawn from the
     game's stream; every seat is served equally often."""
     served = np.zeros(4)
-    rng = np.array([7, 7, 7, 7], dtype=np.uint64)
+    rng = streams(7)
     for _ in range(4000):
         state, cfg = new_game(4, gold_supply=1, gold_shortage="draw", **ROW2)
         got = place_gold_round(state, cfg, [1, 1, 1, 1], rng)

@@ -4,13 +4,16 @@ import numpy as np
 import pytest
 
 import strategies.karuba as K
-from simlab.core.rng import randint, root_key, seed_stream
+from simlab.core.rng import STRATEGY_STREAM, randint
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import get_strategy
 from simlab.games.karuba import GAME, rules
+from simlab.games.karuba.components import N_TILES
 from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_EXPL, B_OCC, B_TREASURE, DISCARD_ONLY, MAX_CHOICES,
                                        MOVE_BASE, P0, S_BEACH, S_END, S_PLAYERS, S_ROUND, S_SEQ, S_TEMPLE, S_TILE,
                                        STATE_SIZE)
+
+from karuba_helpers import streams
 
 HEURISTICS = ("builder", "racer", "collector")
 EW, NS, NE_CURVE, CROSS = 1, 17, 9, 7  # tile numbers: straight E-W, straight N-S, curve N-E, cross
@@ -193,6 +196,15 @@ def test_collector_walks_onto_treasure_on_its_route():
     assert code == MOVE_BASE + 0 * 32 + 3          # the racer runs past it
 
 
+def give_tie(state, colour, other):
+    """Set the game's first tile so that ``colour`` wins a tie with ``other`` (``tie_key``)."""
+    for tile in range(1, N_TILES + 1):
+        state[S_SEQ] = tile
+        if K.tie_key(state, colour) > K.tie_key(state, other):
+            return
+    raise AssertionError("no first tile gives the tie to this colour")
+
+
 def test_racer_builds_only_for_its_target_while_the_builder_serves_everyone():
     cfg = make_cfg()
     # brown: beach 60 up column 0 to jungle 10, needs a N-S tile on cell 12;
@@ -211,23 +223,28 @@ def test_racer_builds_only_for_its_target_while_the_builder_serves_everyone():
     strat = get_strategy("karuba", "racer")
     legal = np.zeros(MAX_CHOICES, dtype=np.int32)
     n = rules.legal_choices(state, 0, cfg, legal)
-    i = strat.decide(state, cfg, 0, legal, n, strat.vector({"targets": 1, "others": 0.0}),
-                     np.ones(4, dtype=np.uint64))
-    assert legal[i] != 22                          # brown (first among equals) is its only target
-    assert legal[i] != 12                          # and it does not spoil brown's gap either
+    # brown and blue are equals; the tie goes to the higher tie_key (set by the game's first tiles)
+    for target in (0, 1):
+        give_tie(state, target, 1 - target)
+        i = strat.decide(state, cfg, 0, legal, n, strat.vector({"targets": 1, "others": 0.0}),
+                         np.ones(4, dtype=np.uint64))
+        if target == 1:
+            assert legal[i] == 22                  # blue is its only target: the tile closes blue's gap
+        else:
+            assert legal[i] != 22                  # brown is its only target
+            assert legal[i] != 12                  # and it does not spoil brown's gap either
 
 
 def random_positions(n_games, seed):
     """States met by seat 0 in games where every seat plays uniformly at random."""
     cfg = make_cfg()
-    key = root_key(seed)
-    rng = np.zeros(4, dtype=np.uint64)
     legal = np.zeros(MAX_CHOICES, dtype=np.int32)
     out = []
     for g in range(n_games):
-        seed_stream(key, g, rng)
+        block = streams(g, seed)
+        rng = block[STRATEGY_STREAM]
         state = np.zeros(STATE_SIZE, dtype=np.int32)
-        rules.setup(state, cfg, 3, rng)
+        rules.setup(state, cfg, 3, block)
         while state[S_END] == 0:
             state[S_ROUND] += 1
             state[S_TILE] = state[S_SEQ + state[S_ROUND] - 1]

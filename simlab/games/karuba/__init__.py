@@ -4,6 +4,7 @@ from simlab.core.game import Column, GameSpec
 
 from . import rules
 from .components import COLOURS, PARAMS
+from .state import CHANCE_STREAMS
 from .trace import narrate
 
 
@@ -67,4 +68,5 @@ GAME = GameSpec(
     default_seats=("builder", "racer", "collector", "random"),
     variants={"bonus-tiles": {"bonus_tiles": True}, "strict-distance": {"distance_rule": "ring4"}},
     rules_file="docs/rules/karuba.md",
+    chance_streams=CHANCE_STREAMS,
 )

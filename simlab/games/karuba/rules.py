@@ -10,13 +10,13 @@ from numba import njit
 
 from simlab.core.bits import bit_index
 from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, PLAY_SIGNATURE, emit, legal_index
-from simlab.core.rng import randint, shuffle
+from simlab.core.rng import STRATEGY_STREAM, randint, shuffle
 
 from .components import ANY_MIX, COLS, GOLD_DRAW, N_CELLS, N_EDGE, N_TILES, O, RING3, RING4, ROWS
 from .state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B_DISCARDED, B_EXPL, B_FATE, B_GOLD, B_HOME,
                     B_BONUS_PTS, B_MOVES, B_OCC, B_OPEN, B_PLACED, B_TILE, B_TOKENS, B_TREASURE, BONUS_OPEN,
                     BONUS_REMOVED, DISCARD_ONLY, END_HOME, END_RUNNING, END_TILES, MAX_CHOICES, MOVE_BASE, P0, PB,
-                    S_ARRIVALS, S_BEACH, S_BONUS, S_BONUS_ROUND, S_END, S_GOLD_SHORT, S_GOLD_USED, S_PLAYERS, S_ROUND, S_SEQ,
+                    R_GOLD, R_SPACES, R_TILES, S_ARRIVALS, S_BEACH, S_BONUS, S_BONUS_ROUND, S_END, S_GOLD_SHORT, S_GOLD_USED, S_PLAYERS, S_ROUND, S_SEQ,
                     S_TAKEN, S_TEMPLE, S_TILE, STATE_SIZE)
 
 N, E, S, W = 1, 2, 4, 8
@@ -53,15 +53,24 @@ def gap_ok(rule, beach_label, temple_label):
 
 
 @njit(cache=True)
-def setup(state, cfg, n_players, rng):
-    """Fresh islands: fixed or randomly drawn legal explorer/temple spaces, shuffled tiles."""
+def setup(state, cfg, n_players, streams):
+    """Fresh islands: fixed or randomly drawn legal explorer/temple spaces, shuffled tiles.
+
+    The spaces draw from ``streams[R_SPACES]``, the tile order from ``streams[R_TILES]``: the tile
+    order of a deal is the same whatever the distance rule or the fixed spaces.
+    """
     state[:] = 0
     state[S_PLAYERS] = n_players
     for k in range(4):
         state[S_BONUS + k] = BONUS_OPEN if cfg[O.bonus_tiles] else BONUS_REMOVED
     rule = cfg[O.distance_rule]
+    spaces = streams[R_SPACES]
     # Draw the random spaces of all colours jointly and reject the whole setup if any pair breaks
     # the rules: every legal setup is then equally likely and no colour is favoured by draw order.
+    # Every try draws a beach and a temple for every colour, fixed or not, and finishes after a
+    # clash: try k always uses draws 8k..8k+7, so two configurations that differ in the distance
+    # rule or in fixed spaces see the same random spaces try by try and, where both accept the
+    # same try, the same setup (ring3 vs ring4: whenever the ring3 setup is also ring4-legal).
     fixed_beach = 0
     fixed_temple = 0
     for c in range(4):
@@ -69,29 +78,29 @@ def setup(state, cfg, n_players, rng):
             fixed_beach |= 1 << (cfg[O.beaches + c] // 10 - 1)
         if cfg[O.temples + c] > 0:
             fixed_temple |= 1 << (cfg[O.temples + c] // 10 - 1)
-    while True:
+    ok = False
+    while not ok:
         used_beach = 0
         used_temple = 0
         ok = True
         for c in range(4):
+            drawn_b = randint(spaces, N_EDGE)
+            drawn_t = randint(spaces, N_EDGE)
             b = cfg[O.beaches + c]
             t = cfg[O.temples + c]
-            bi = b // 10 - 1 if b > 0 else randint(rng, N_EDGE)
-            ti = t // 10 - 1 if t > 0 else randint(rng, N_EDGE)
+            bi = b // 10 - 1 if b > 0 else drawn_b
+            ti = t // 10 - 1 if t > 0 else drawn_t
             taken_b = used_beach | (fixed_beach if b == 0 else 0)
             taken_t = used_temple | (fixed_temple if t == 0 else 0)
             if (taken_b >> bi) & 1 or (taken_t >> ti) & 1 or not gap_ok(rule, 10 * (bi + 1), 10 * (ti + 1)):
                 ok = False
-                break
             used_beach |= 1 << bi
             used_temple |= 1 << ti
             state[S_BEACH + c] = bi
             state[S_TEMPLE + c] = ti
-        if ok:
-            break
     for i in range(N_TILES):
         state[S_SEQ + i] = i + 1
-    shuffle(rng, state[S_SEQ:S_SEQ + N_TILES], N_TILES)
+    shuffle(streams[R_TILES], state[S_SEQ:S_SEQ + N_TILES], N_TILES)
     for p in range(n_players):
         base = P0 + p * PB
         for c in range(4):
@@ -284,7 +293,7 @@ def apply_choice(state, seat, code, cfg):
 
 
 @njit(cache=True)
-def hand_out_gold(state, cfg, chosen, rng, log, n_ev):
+def hand_out_gold(state, cfg, chosen, streams, log, n_ev):
     """Gold nuggets for this round's placements of a gold tile, from a supply that may run out.
 
     Everyone places at the same time, so when fewer nuggets remain than players placed the gold
@@ -309,7 +318,7 @@ def hand_out_gold(state, cfg, chosen, rng, log, n_ev):
     if n > left:
         served = left if cfg[O.gold_shortage] == GOLD_DRAW else 0
         for i in range(served):  # a partial shuffle: the first ``served`` placers are served
-            j = i + randint(rng, n - i)
+            j = i + randint(streams[R_GOLD], n - i)
             placers[i], placers[j] = placers[j], placers[i]
         for i in range(served, n):
             p = placers[i]
@@ -425,8 +434,12 @@ def score_parts(state, seat, cfg):
 
 
 @njit(cache=True)
-def play_round(state, cfg, seat_slot, fns, seat_params, rng, legal, chosen, log, n_ev):
-    """Reveal the next tile; every seat decides on the same pre-round state, then all apply."""
+def play_round(state, cfg, seat_slot, fns, seat_params, streams, legal, chosen, log, n_ev):
+    """Reveal the next tile; every seat decides on the same pre-round state, then all apply.
+
+    A seat with one legal choice (only the pure discard) takes it without asking its strategy.
+    The strategy in slot ``k`` draws from its own stream ``streams[STRATEGY_STREAM + k]``.
+    """
     n_players = state[S_PLAYERS]
     rnd = state[S_ROUND] + 1
     state[S_ROUND] = rnd
@@ -435,9 +448,11 @@ def play_round(state, cfg, seat_slot, fns, seat_params, rng, legal, chosen, log,
     n_ev = emit(log, n_ev, EV_TILE, rnd, tile, steps_of(tile, cfg))
     for p in range(n_players):
         n = legal_choices(state, p, cfg, legal)
-        slot = seat_slot[p]
-        i = fns[slot](state, cfg, p, legal, n, seat_params[slot], rng)
-        i = legal_index(i, n, p, slot)
+        i = 0
+        if n > 1:
+            slot = seat_slot[p]
+            i = fns[slot](state, cfg, p, legal, n, seat_params[slot], streams[STRATEGY_STREAM + slot])
+            i = legal_index(i, n, p, slot)
         chosen[p] = legal[i]
     for p in range(n_players):
         code = chosen[p]
@@ -451,7 +466,7 @@ def play_round(state, cfg, seat_slot, fns, seat_params, rng, legal, chosen, log,
             n_ev = emit(log, n_ev, EV_DISCARD, p, tile)
         elif code >= MOVE_BASE:
             n_ev = emit(log, n_ev, EV_MOVE, p, colour, start, (code - MOVE_BASE) % 32, found, tile)
-    n_ev = hand_out_gold(state, cfg, chosen, rng, log, n_ev)
+    n_ev = hand_out_gold(state, cfg, chosen, streams, log, n_ev)
     return end_round(state, cfg, log, n_ev)
 
 
@@ -495,16 +510,15 @@ def write_rows(state, cfg, rows):
 
 @njit(PLAY_SIGNATURE, cache=True)
 def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
-    rng = streams[0]  # one stream for all chance and every strategy, until the game names its purposes
     state = np.zeros(STATE_SIZE, dtype=np.int32)
     legal = np.zeros(MAX_CHOICES, dtype=np.int32)
     chosen = np.zeros(n_players, dtype=np.int32)
-    setup(state, cfg, n_players, rng)
+    setup(state, cfg, n_players, streams)
     n_ev = 0
     for c in range(4):
         n_ev = emit(log, n_ev, EV_SETUP, c, 10 * (state[S_BEACH + c] + 1), 10 * (state[S_TEMPLE + c] + 1))
     while state[S_END] == END_RUNNING:
-        n_ev = play_round(state, cfg, seat_slot, fns, seat_params, rng, legal, chosen, log, n_ev)
+        n_ev = play_round(state, cfg, seat_slot, fns, seat_params, streams, legal, chosen, log, n_ev)
     n_ev = emit(log, n_ev, EV_END, state[S_END], state[S_ROUND])
     write_rows(state, cfg, rows)
     for p in range(n_players):

@@ -73,3 +73,11 @@ END_RUNNING, END_TILES, END_HOME = 0, 1, 2
 DISCARD_ONLY = 30
 MOVE_BASE = 32
 MAX_CHOICES = 30 + 1 + 4 * 31
+
+# Karuba's chance, one random stream per purpose (rows of the kernel's ``streams``; their names,
+# in this order, are ``GameSpec.chance_streams``). Each purpose draws only from its own row, so a
+# rule or setting that changes how many numbers one purpose draws leaves the others untouched.
+R_SPACES = 0   # the setup's explorer and temple spaces: 8 draws per try of the rejection loop
+R_TILES = 1    # the leader's shuffle of the 36 tiles (35 draws, always the same tile order for a deal)
+R_GOLD = 2     # which placers get the last gold nuggets (``gold_shortage`` = draw only)
+CHANCE_STREAMS = ("setup spaces", "tile order", "gold shortage draw")
