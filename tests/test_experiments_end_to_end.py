@@ -86,6 +86,17 @@ def test_karuba_temples_report_has_heat_maps_listings_and_rule_comparison(tmp_pa
     assert "`distance_rule` = label30, ring3, ring4" in md
 
 
+def test_report_on_a_mirror_run_judges_the_seats(cli_run, tmp_path):
+    code, out, err = cli_run("run", "loot-island", "-p", "3", "-n", "300", "-s", "hunter,hunter,hunter", "--executor",
+                             "serial", "-q", "--out", str(tmp_path / "m"))
+    assert code == 0, err
+    code, out, err = cli_run("report", str(tmp_path / "m"))
+    assert code == 0, err
+    assert re.search(r"Start player's win share, 3 players, hunter mirror: [\d.]+% \[", out)
+    md = (tmp_path / "m" / "report" / "report.md").read_text()
+    assert "In mirror matches the start player" in md[:md.index("## What it rests on")]
+
+
 def test_pairing_report_measures_every_comparison(tmp_path):
     """Issue 12 item 2: the five paired comparisons, each with its correlation and half-width ratio."""
     from simlab.analysis.experiment import run_experiment
@@ -111,6 +122,7 @@ def test_cli_lists_runs_and_reports(cli_run, tmp_path):
     assert code == 0, err
     code, out, err = cli_run("report", str(tmp_path / "r"))
     assert code == 0, err
-    assert "Start player (seat 1) win rate, 3 players" in out
+    assert "No seat verdict: seat fairness is read only from a mirror match" in out
+    assert "Start player" not in out
     md = (tmp_path / "r" / "report" / "report.md").read_text()
     assert "simlab run karuba --players 3 --seats builder,racer,collector --games 300 --seed 1 --rotate" in md

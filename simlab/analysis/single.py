@@ -27,19 +27,25 @@ def report_run(run_dir: str | Path, out: str | Path | None = None) -> tuple[Repo
     if not frame.attrs.get("complete", True):
         rep.findings.append(f"The run is incomplete ({n_games:,} of {config.games:,} games); complete it with "
                             f"`simlab run ... --out {run_dir} --resume`.")
-    seats = sections.seat_advantage(rep, frame, rotated=config.rotated)
+    mirror = len(set(config.seats)) == 1
+    if mirror:   # seat fairness is read only where every seat plays the same strategy
+        rep.bottom_line.append(sections.mirror_bottom_line(sections.mirror_seats(rep, {config.seats[0]: frame})))
+    else:
+        rep.findings.append("No seat verdict: seat fairness is read only from a mirror match (every seat the same "
+                            "strategy), and this run mixes " + ", ".join(md_escape(s) for s in sorted(set(config.seats)))
+                            + f"; e.g. `simlab run {config.game} --players {config.players} --seats "
+                            + ",".join([config.seats[0]] * config.players) + "`.")
     sections.ties(rep, frame)
     sections.lengths_and_scores(rep, frame, spec.length_column)
     rank = sections.strategies(rep, frame)
     sections.usage(rep, frame, measures.seat_columns(spec))
-    rep.bottom_line.append(sections.seat_bottom_line(seats))
-    mixed = not config.rotated and len(set(config.seats)) > 1
-    if mixed:
-        rep.bottom_line.append("Seats were not rotated, so these seat differences mix seat and strategy effects.")
-        rep.caveats.append("Seats were not rotated: each strategy kept its seat, so seat and strategy effects are "
-                           "mixed. Rerun with --rotate to separate them.")
+    if not mirror and not config.rotated:
+        rep.caveats.append("Seats were not rotated: each strategy kept its seat, so strategy results mix seat and "
+                           "strategy effects. Rerun with --rotate or --duplicate to separate them.")
     if rank is not None:
         rep.bottom_line.append(sections.strategies_bottom_line(rank))
+    if not rep.bottom_line:
+        rep.bottom_line.append("This run gives no seat verdict (it is not a mirror match) and no strategy ranking.")
     run = Run("run", config, run_dir)
     rep.rests_on = sections.rests_on([run], " (rotated through the seats)" if config.rotated else " (in fixed seats)")
     add_caveats(rep, [run], run_command(config, run_dir))
