@@ -374,10 +374,10 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
                        .rename("all_level").reset_index().assign(strategy=s) for s, f in mirrors.items()])
     shares = shares.merge(level, on=["strategy", "players"])
     blind = level[level["all_level"] == 1.0]
-    for r in blind.itertuples():
-        rep.findings.append(f"The {md_escape(r.strategy)} mirror at {r.players} players cannot judge the seats: every game "
-                            "ended with all seats level (the strategy plays the same game in every seat), so equal "
-                            "shares there are true by construction and give no verdict.")
+    for strategy, b in blind.groupby("strategy", sort=True):
+        rep.findings.append(f"The {md_escape(strategy)} mirror at {join([str(n) for n in sorted(b['players'])])} players "
+                            "cannot judge the seats: every game ended with all seats level (the strategy plays the same "
+                            "game in every seat), so equal shares there are true by construction and give no verdict.")
     for (strategy, n), g in shares[shares["all_level"] < 1.0].groupby(["strategy", "players"], sort=True):
         first = g[g["seat"] == 1].iloc[0]
         e = Estimate(first["win_share"], first["lo"], first["hi"], int(first["games"]), "clustered by deal")
@@ -461,7 +461,7 @@ def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong:
     for r in deal.itertuples():
         rep.verdict(f"Share of outcome variance due to the deal, {r.players} players (default mix, duplicate)",
                     Estimate(r.share, r.lo, r.hi, int(r.deals), "bootstrap over deals"),
-                    note="the rest is the strategies (skill) and the seat rotation within a deal")
+                    note="The rest is the strategies (skill) and the seat rotation within a deal.")
     fig, axes = new_figure(10, 3.6, ncols=2)
     labels = [str(n) for n in gap["players"]]
     dot_interval(axes[0][0], labels, gap["elo_gap"], gap["elo_lo"], gap["elo_hi"], unit=NUMBER, xlabel="players",
