@@ -123,7 +123,7 @@ def test_cli_lists_runs_and_reports(cli_run, tmp_path):
     assert code == 0, err
     code, out, err = cli_run("report", str(tmp_path / "r"))
     assert code == 0, err
-    assert "No seat verdict: seat fairness is read only from a mirror match" in out
     assert "Start player" not in out
     md = (tmp_path / "r" / "report" / "report.md").read_text()
+    assert "No seat verdict: seat fairness is read only from a mirror match" in md
     assert "simlab run karuba --players 3 --seats builder,racer,collector --games 300 --seed 1 --rotate" in md
