@@ -4,7 +4,7 @@ Seat fairness from mirror matches only (every seat the same strategy, one mirror
 heuristic, every player count): a seat effect cannot be read from a mix, where it is confounded
 with who sits where. A heads-up strategy-vs-strategy matrix with a ranking. Luck and skill from
 duplicate play (every deal in every seat rotation): the Elo gap from random play to the strongest
-heuristic, and the share of the default mix's outcome variance due to the deal. Game length,
+heuristic, and the share of the default mix's outcome variance due to luck. Game length,
 score and margin distributions and usage from the same default-mix games.
 """
 from __future__ import annotations

@@ -32,7 +32,7 @@ def test_overview_report_opens_with_bottom_line_then_findings_charts_tables_cave
     assert order == sorted(order)
     bottom = md[md.index("## Bottom line"):md.index("## What it rests on")]
     assert re.search(r"In mirror matches the start player|No mirror match could judge the seats", bottom)
-    assert "strongest" in bottom and "Elo above random play" in bottom and "the deal explains" in bottom
+    assert "strongest" in bottom and "Elo above random play" in bottom and "luck explains" in bottom
     verdicts = md[md.index("## Findings"):md.index("## Charts")]
     for n in (2, 3, 4):   # each mirror gives a seat verdict, or says why it cannot
         for strategy in ("builder", "racer", "collector"):
@@ -43,7 +43,7 @@ def test_overview_report_opens_with_bottom_line_then_findings_charts_tables_cave
                                                     "judge the seats", verdicts)
         assert re.search(rf"Rating gap from random play to \w+, {n} players \(Elo points\): [\d.]+ \[[\d.]+, [\d.]+\]",
                          verdicts)
-        assert f"Share of outcome variance due to the deal, {n} players" in verdicts
+        assert f"Share of outcome variance due to luck, {n} players" in verdicts
     assert "Start player (seat 1) win rate" not in md, "no seat verdict from a mix"
     assert re.search(r"(are tied for|is) strongest", verdicts)
 

@@ -96,8 +96,11 @@ def test_deal_luck_separates_skill_from_the_luck_of_the_deal():
     skilled = deal_luck(duplicate(600, 3, [0, 3, 6], deal_sd=0.0, seed=1), column="score", reps=50)
     lucky = deal_luck(duplicate(600, 3, [0, 0, 0], deal_sd=3.0, seed=2), column="score", reps=50)
     share = lambda t, c: t.loc[t["component"].str.startswith(c), "share"].iloc[0]
-    assert share(skilled, "skill") > 0.85 and share(skilled, "luck") < 0.05
-    assert share(lucky, "luck") > 0.8 and share(lucky, "skill") < 0.05
+    assert share(skilled, "skill") > 0.85 and share(skilled, "deal suits") < 0.05
+    assert share(lucky, "deal suits") > 0.8 and share(lucky, "skill") < 0.05
+    for t in (skilled, lucky):   # luck is everything the strategies do not explain: the deal and the seat
+        assert share(t, "luck") == pytest.approx(1 - share(t, "skill"))
+        assert share(t, "luck") == pytest.approx(share(t, "deal suits") + share(t, "seat within"))
 
 
 def test_pairing_gain_reports_the_correlation_and_the_narrower_paired_interval():

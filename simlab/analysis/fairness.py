@@ -19,9 +19,9 @@ The rules of measurement this module encodes:
   a weak one from how often the strong one finishes ahead of the weak one in the same game.
   On a log-odds scale it keeps separating games where a plain win rate saturates near 100%.
 * **Deal luck**: from duplicate play (every deal played in every seat rotation) the variance of
-  a strategy's result splits into what its identity explains (skill), what the deal explains
-  beyond it (luck of the draw) and what changes between rotations of one deal (seat, the
-  strategies' own randomness, interaction).
+  a strategy's result splits into what its identity explains (skill), how much a deal suits one
+  strategy more than another, and what changes between rotations of one deal (which seat holds
+  the better chance, turn order, the strategies' own randomness); luck is the last two together.
 """
 from __future__ import annotations
 
@@ -204,6 +204,9 @@ def skill_gap(frame: pd.DataFrame, strong: str, weak: str = "random", level: flo
     return pd.DataFrame(rows)
 
 
+COMPONENTS = ("skill (strategy)", "deal suits a strategy", "seat within the deal")
+
+
 def deal_luck(frame: pd.DataFrame, column: str = "win_share", reps: int = 200, seed: int = 0,
               level: float = LEVEL) -> pd.DataFrame:
     """Variance shares of a duplicate run's results: strategy (skill), deal (luck), rotation.
@@ -216,8 +219,10 @@ def deal_luck(frame: pd.DataFrame, column: str = "win_share", reps: int = 200, s
       (the part of the deal means' spread that rotation noise alone would produce);
     * skill: S = variance over k of the strategy means.
 
-    Shares are S, L, R over S + L + R, with bootstrap intervals over deals. The skill share
-    depends on the field of strategies: a field of equals has no skill variance by construction.
+    Shares are S, L, R over S + L + R, with bootstrap intervals over deals, plus ``luck`` = L + R
+    (everything the strategies do not explain: what the deal gives each strategy and each seat,
+    turn order included). The skill share depends on the field of strategies: a field of equals
+    has no skill variance by construction.
     """
     if "deal" not in frame:
         raise ValueError("deal luck needs a duplicate run (simlab run ... --duplicate)")
@@ -253,9 +258,13 @@ def deal_luck(frame: pd.DataFrame, column: str = "win_share", reps: int = 200, s
         boots = np.array([shares(cube[rng.integers(0, len(cube), len(cube))]) for _ in range(reps)])
         lo = np.quantile(boots, (1 - level) / 2, axis=0)
         hi = np.quantile(boots, 1 - (1 - level) / 2, axis=0)
-        for i, part in enumerate(("skill (strategy)", "luck (deal)", "rotation (seat and play)")):
+        for i, part in enumerate(COMPONENTS):
             rows.append({"players": n, "component": part, "share": float(point[i]), "lo": float(lo[i]),
                          "hi": float(hi[i]), "deals": len(cube)})
+        luck = boots[:, 1] + boots[:, 2]
+        rows.append({"players": n, "component": "luck (deal and seat)", "share": float(point[1] + point[2]),
+                     "lo": float(np.quantile(luck, (1 - level) / 2)), "hi": float(np.quantile(luck, 1 - (1 - level) / 2)),
+                     "deals": len(cube)})
     return pd.DataFrame(rows)
 
 

@@ -447,7 +447,8 @@ def mirror_bottom_line(shares: pd.DataFrame) -> str:
 def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong: str) -> pd.DataFrame:
     """Skill: the Elo gap from random play to ``strong`` in duplicate games against random players
     (does not saturate the way a win-rate share does). Luck: in duplicate games of the default
-    field, the share of outcome variance due to the deal, against the strategies and the rotation."""
+    field, the share of outcome variance due to luck (the deal, for each strategy and each seat)
+    against the strategies (skill)."""
     from . import fairness as F
 
     gap = F.skill_gap(duel, strong, "random")
@@ -457,16 +458,18 @@ def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong:
         rep.verdict(f"Rating gap from random play to {md_escape(strong)}, {r.players} players (Elo points)", e,
                     unit=NUMBER, note=f"{md_escape(strong)} finishes ahead of a random player in "
                                       f"{fmt_share(r.ahead, r.ahead_lo, r.ahead_hi)} of their meetings")
-    deal = luck[luck["component"] == "luck (deal)"]
+    deal = luck[luck["component"] == "luck (deal and seat)"]
     for r in deal.itertuples():
-        rep.verdict(f"Share of outcome variance due to the deal, {r.players} players (default mix, duplicate)",
+        rep.verdict(f"Share of outcome variance due to luck, {r.players} players (default mix, duplicate)",
                     Estimate(r.share, r.lo, r.hi, int(r.deals), "bootstrap over deals"),
-                    note="The rest is the strategies (skill) and the seat rotation within a deal.")
+                    note="Luck: what a deal gives each strategy and each seat (its chance and turn order); the rest "
+                         "is the strategies (skill).")
     fig, axes = new_figure(10, 3.6, ncols=2)
     labels = [str(n) for n in gap["players"]]
     dot_interval(axes[0][0], labels, gap["elo_gap"], gap["elo_lo"], gap["elo_hi"], unit=NUMBER, xlabel="players",
                  ylabel=f"Elo gap, random to {strong}", what="{} players, Elo gap")
-    for i, comp in enumerate(luck["component"].unique()):
+    parts = [c for c in luck["component"].unique() if c != "luck (deal and seat)"]
+    for i, comp in enumerate(parts):
         g = luck[luck["component"] == comp]
         dot_interval(axes[0][1], [str(n) for n in g["players"]], g["share"], g["lo"], g["hi"], xlabel="players",
                      ylabel="share of outcome variance", label=comp, offset=(i - 1) * 0.12,
@@ -483,8 +486,9 @@ def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong:
     rep.table("What the outcome variance is due to (default mix, duplicate play)", formatted(luck, {
         "players": "players", "component": "component", "deals": "deals",
         "share [95% CI]": lambda r: ci(r, "share")}),
-        note="Every deal (all chance) played in every seat rotation: the strategies' mean results (skill), the "
-             "deal's effect on each strategy (luck) and the spread between rotations of one deal (seat and play).")
+        note="Every deal (all chance) played in every seat rotation: the strategies' mean results (skill), how much "
+             "a deal suits one strategy more than another, and the spread between the rotations of one deal (which "
+             "seat holds the better chance, and turn order); luck is the last two together.")
     return gap.merge(deal[["players", "share", "lo", "hi"]].rename(
         columns={"share": "deal_share", "lo": "deal_lo", "hi": "deal_hi"}), on="players")
 
@@ -494,5 +498,5 @@ def luck_bottom_line(s: pd.DataFrame, strong: str) -> str:
     rows = [s.iloc[0], s.iloc[-1]] if len(s) > 1 else [s.iloc[0]]
     return (f"{md_escape(strong)} is rated "
             + join([f"{fmt_number(r.elo_gap, r.elo_lo, r.elo_hi, 0)} Elo above random play at {int(r.players)} players "
-                    f"(the deal explains {fmt_share(r.deal_share, r.deal_lo, r.deal_hi)} of the outcome variance of "
+                    f"(luck explains {fmt_share(r.deal_share, r.deal_lo, r.deal_hi)} of the outcome variance of "
                     "the default mix)" for r in rows]) + ".")
