@@ -463,7 +463,7 @@ def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong:
         rep.verdict(f"Share of outcome variance due to luck, {r.players} players (default mix, duplicate)",
                     Estimate(r.share, r.lo, r.hi, int(r.deals), "bootstrap over deals"),
                     note="Luck: what a deal gives each strategy and each seat (its chance and turn order); the rest "
-                         "is the strategies (skill).")
+                         "is the strategies (skill)")
     fig, axes = new_figure(10, 3.6, ncols=2)
     labels = [str(n) for n in gap["players"]]
     dot_interval(axes[0][0], labels, gap["elo_gap"], gap["elo_lo"], gap["elo_hi"], unit=NUMBER, xlabel="players",
