@@ -107,7 +107,7 @@ def analyse(ctx: Context):
     ax = axes[0][0]
     for i, column in enumerate(("win_share", "score")):
         g = t[t["column"] == column]
-        dot_interval(ax, [c.split(":")[0] + ": " + c.split(":")[1].split(",")[0].strip() for c in g["comparison"]],
+        dot_interval(ax, [c.split(", ")[0] for c in g["comparison"]],
                      g["ratio"], g["lo"], g["hi"], unit=NUMBER, ylabel="paired / unpaired half-width",
                      xlabel="comparison", label=column.replace("_", " "), offset=(i - 0.5) * 0.15,
                      band=band if i == 0 else None, what="{}")
