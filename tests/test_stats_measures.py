@@ -28,13 +28,6 @@ def test_win_rate_by_seat_counts_shared_wins_and_uses_the_average_as_fair_refere
     assert t.loc[1, "lo"] < 0.75 < t.loc[1, "hi"]
 
 
-def test_balance_index_is_one_minus_the_largest_seat_gap():
-    f = frame([([5, 3], "ab"), ([2, 4], "ba"), ([6, 6], "ab"), ([7, 1], "ba")])
-    b = M.balance_index(f, reps=200).iloc[0]
-    assert b["balance_index"] == pytest.approx(1 - (0.75 - 0.5))
-    assert b["best_seat"] == 1 and b["worst_seat"] == 2 and b["lo"] <= b["balance_index"] <= b["hi"]
-
-
 def test_tie_rate_margin_and_length():
     f = frame([([5, 3, 1], "abc"), ([4, 4, 0], "abc"), ([9, 2, 8], "abc")])
     assert M.tie_rate(f).iloc[0]["tie_rate"] == pytest.approx(1 / 3)
@@ -76,17 +69,3 @@ def test_combine_keeps_game_ids_unique_across_runs():
     c = M.combine([a, a.copy()], ["r1", "r2"])
     assert c["game"].nunique() == 4 and set(c["run"]) == {"r1", "r2"}
     assert M.head_to_head(c).set_index(["a", "b"]).loc[("a", "b"), "meetings"] == 4
-
-
-def test_skill_section_says_when_luck_grows_with_the_player_count():
-    from simlab.analysis.report import Report
-    from simlab.analysis.sections import skill
-
-    rng = np.random.default_rng(2)
-    sure_two = [([9, 1], ["h", "random"])] * 400                                   # skill decides 2p games
-    coin_four = [(list(rng.permutation([4, 3, 2, 1])), ["h", "random", "random", "random"]) for _ in range(400)]
-    rep = Report("t", "t")
-    skill(rep, frame(sure_two + coin_four), "h")
-    trend = [v for v in rep.verdicts if v.subject.startswith("Change in skill share from 2 to 4 players")]
-    assert len(trend) == 1 and trend[0].estimate.hi < 0
-    assert trend[0].note.startswith("luck weighs more with more players")

@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .stats import LEVEL, Estimate, difference_of_means, mean, proportion
+from .stats import Estimate, difference_of_means, mean, proportion
 
 
 def combine(frames: list[pd.DataFrame], labels: list[str] | None = None) -> pd.DataFrame:
@@ -61,32 +61,6 @@ def win_by_seat(frame: pd.DataFrame) -> pd.DataFrame:
             e = proportion(int(s["win"].sum()), len(s))
             rows.append({"players": n, "seat": int(seat) + 1, "games": e.n, "win_rate": e.value, "lo": e.lo,
                          "hi": e.hi, "fair": fair, "mean_score": float(s["score"].mean())})
-    return pd.DataFrame(rows)
-
-
-def balance_index(frame: pd.DataFrame, reps: int = 400, seed: int = 0) -> pd.DataFrame:
-    """1 - (largest minus smallest seat win rate), per player count; bootstrap interval over games.
-
-    1 means every seat wins equally often; 0.9 means some seat wins 10 points more often than
-    another. The bootstrap resamples whole games (Poisson weights), so seat rates stay paired.
-    """
-    rows = []
-    rng = np.random.default_rng(seed)
-    for n, g in _by_players(frame):
-        w = g.pivot(index="game", columns="seat", values="win").to_numpy(np.float64)
-        rates = w.mean(axis=0)
-        value = 1 - (rates.max() - rates.min())
-        boots = np.empty(reps)
-        block = max(1, min(reps, 2_000_000 // max(1, len(w))))
-        for start in range(0, reps, block):
-            k = min(block, reps - start)
-            weights = rng.poisson(1.0, size=(k, len(w))).astype(np.float64)
-            r = (weights @ w) / np.maximum(weights.sum(axis=1, keepdims=True), 1)
-            boots[start:start + k] = 1 - (r.max(axis=1) - r.min(axis=1))
-        lo, hi = np.quantile(boots, [(1 - LEVEL) / 2, 1 - (1 - LEVEL) / 2])
-        worst, best = int(rates.argmin()) + 1, int(rates.argmax()) + 1
-        rows.append({"players": n, "games": len(w), "balance_index": value, "lo": float(lo), "hi": float(hi),
-                     "best_seat": best, "worst_seat": worst})
     return pd.DataFrame(rows)
 
 

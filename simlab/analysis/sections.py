@@ -1,9 +1,9 @@
 """Standard report sections: each adds findings, a chart and a table for one balance measure.
 
 Used by the ``overview`` experiment and by ``simlab report RUN_DIR``; any experiment can call them.
-Every finding names its band (see :mod:`.wording`): a seat's win rate against the fairness band
-``SEAT_BAND`` around the fair rate, a paired variant effect against the minimum effect that
-matters (``SEAT_BAND`` too, in points).
+Every finding names its band (see :mod:`.wording`): a seat's win share in a mirror match against
+the fairness band ``SEAT_BAND`` around 1/n, a paired variant effect against the minimum effect
+that matters (``SEAT_BAND`` too, in points).
 The ``*_bottom_line`` functions give an experiment a plain sentence for its bottom line.
 """
 from __future__ import annotations
@@ -15,8 +15,7 @@ from . import measures as M
 from .charts import dot_interval, integer_histogram, new_figure, tip
 from .report import Report, ci, formatted, md_escape, num, pct
 from .stats import Estimate, paired_column_difference
-from .wording import (CHANGE, NUMBER, POINTS, TIE, Band, best_of, compare, difference, fmt_estimate, fmt_number,
-                      fmt_ratio, fmt_count, fmt_share, join)
+from .wording import CHANGE, NUMBER, POINTS, Band, best_of, fmt_count, fmt_estimate, fmt_number, fmt_ratio, fmt_share, join
 
 SEAT_BAND = 0.02       # a seat is "fair" if its win rate is within 2 points of the fair rate
 USAGE_FLAG = 0.5       # standardized winners-vs-others difference above which a column is flagged
@@ -34,76 +33,6 @@ def rests_on(runs, seating: str = "", only: tuple[str, ...] = ()) -> list[str]:
         items.append("ASSUMED rule readings and component data (no published source; their values are in the "
                      f"caveats): {', '.join(f'`{k}`' for k in assumed)}.")
     return items
-
-
-def _start_players(seats: pd.DataFrame):
-    """(players, seat-1 estimate, fair rate) per player count."""
-    for n, g in seats.groupby("players"):
-        first = g.iloc[0]
-        yield int(n), Estimate(first["win_rate"], first["lo"], first["hi"], int(first["games"]), "Wilson"), first["fair"]
-
-
-def seat_advantage(rep: Report, frame: pd.DataFrame, rotated: bool = True) -> pd.DataFrame:
-    """Win rate by seat and player count; first-player finding; balance index finding; chart."""
-    seats = M.win_by_seat(frame)
-    bal = M.balance_index(frame)
-    for n, e, fair in _start_players(seats):
-        lean = "the start player is favoured" if e.lo > fair else "the start player is handicapped" if e.hi < fair else ""
-        rep.verdict(f"Start player (seat 1) win rate, {n} players", e, fair, Band.fairness(fair, SEAT_BAND), note=lean)
-    for _, b in bal.iterrows():
-        e = Estimate(b["balance_index"], b["lo"], b["hi"], int(b["games"]), "bootstrap")
-        # information only: the gap between the luckiest and the unluckiest seat is positive even in a fair
-        # game, so no floor can judge it (the start player's finding above is the fairness verdict)
-        rep.verdict(f"Balance index (1 - largest seat win-rate gap), {int(b['players'])} players", e, 1.0, unit=NUMBER,
-                    reference_label="perfect balance",
-                    note=f"seat {int(b['best_seat'])} wins most often, seat {int(b['worst_seat'])} least often; the "
-                         "index sits below 1 even in a fair game, by the luck of the seats")
-    counts = sorted(seats["players"].unique())
-    fig, axes = new_figure(min(4.0 * len(counts), 14), 3.6, ncols=len(counts))
-    for ax, n in zip(axes[0], counts):
-        g = seats[seats["players"] == n]
-        fair = g["fair"].iloc[0]
-        dot_interval(ax, [str(s) for s in g["seat"]], g["win_rate"], g["lo"], g["hi"], ylabel="win rate",
-                     xlabel="seat (1 = start player)", reference=fair, band=Band.fairness(fair, SEAT_BAND),
-                     what=f"{n} players, seat {{}}")
-        ax.set_title(f"{n} players")
-    axes[0][0].legend(fontsize=7)
-    rep.chart("seat-win-rates", fig, "Win rate by seat with 95% Wilson intervals; dashed: fair rate; green: "
-              f"fairness band (±{SEAT_BAND * 100:g} points)" + (" (strategies rotated through the seats)" if rotated else ""),
-              title="Win rate by seat")
-    rep.table("Win rate by seat", formatted(seats, {
-        "players": "players", "seat": "seat", "games": "games", "win rate [95% CI]": lambda r: ci(r, "win_rate"),
-        "fair": lambda r: pct(r["fair"]), "mean score": lambda r: num(r["mean_score"])}),
-        note="A shared win counts as a win for every winner, so the fair rate is the average win rate of all seats.")
-    rep.table("Balance index by player count", formatted(bal, {
-        "players": "players", "games": "games",
-        "balance index [95% CI]": lambda r: ci(r, "balance_index", unit=NUMBER, digits=3),
-        "best seat": "best_seat", "worst seat": "worst_seat"}))
-    return seats
-
-
-def seat_bottom_line(seats: pd.DataFrame) -> str:
-    """One sentence on the start player at every player count, read against the fairness band."""
-    band = f"the ±{SEAT_BAND * 100:g}-point fairness band"
-    groups: dict[str, list] = {"out": [], "in": [], "und": []}
-    for n, e, fair in _start_players(seats):
-        groups[Band.fairness(fair, SEAT_BAND).judge(e).css].append((n, e, fair))
-
-    def furthest(group):
-        n, e, fair = max(group, key=lambda t: abs(t[1].value - t[2]))
-        return f"{fmt_estimate(e)} against a fair {fmt_share(fair)} at {n} players"
-
-    def counts(group):
-        return join([str(t[0]) for t in group]) + " players"
-
-    bits = [f"is {'favoured' if e.value > fair else 'handicapped'} at {n} players ({fmt_estimate(e)} against a fair "
-            f"{fmt_share(fair)}, outside {band})" for n, e, fair in groups["out"]]
-    if groups["in"]:
-        bits.append(f"is within {band} at {counts(groups['in'])} (furthest from fair: {furthest(groups['in'])})")
-    if groups["und"]:
-        bits.append(f"cannot yet be placed inside or outside {band} at {counts(groups['und'])}: the interval crosses "
-                    f"an edge (furthest from fair: {furthest(groups['und'])}), and more games would settle it")
-    return "The start player " + "; ".join(bits) + "."
 
 
 def ties(rep: Report, frame: pd.DataFrame) -> None:
@@ -215,56 +144,6 @@ def strategy_mix(rep: Report, frame: pd.DataFrame) -> None:
         "players": "players", "strategy": "strategy", "seats played": "seats_played",
         "win rate [95% CI]": lambda r: ci(r, "win_rate"), "fair": lambda r: pct(r["fair"]),
         "mean score [95% CI]": lambda r: ci(r, "mean_score", "score_lo", "score_hi", NUMBER)}))
-
-
-def _skill_estimates(s: pd.DataFrame) -> dict[int, Estimate]:
-    return {int(r.players): Estimate(r.skill, r.skill_lo, r.skill_hi, int(r.games), "Wilson, transformed")
-            for r in s.itertuples()}
-
-
-def skill(rep: Report, frame: pd.DataFrame, strong: str) -> pd.DataFrame:
-    """Skill vs luck from games of one strong heuristic against random play, by player count."""
-    s = M.skill_share(frame, strong)
-    name = md_escape(strong)
-    est = _skill_estimates(s)
-    for r in s.itertuples():
-        rep.verdict(f"Skill share, {r.players} players ({name} vs random play: 0 = pure luck, 1 = the heuristic always "
-                    f"wins)", est[int(r.players)], unit=NUMBER,
-                    note=f"{name} wins {pct(r.win_rate)} against a fair {pct(r.fair)}")
-    if len(s) >= 2:  # does luck grow with the player count? (the Loot Island reviewer's claim, for any game)
-        few, many = min(est), max(est)
-        d = difference(est[many], est[few])
-        trend = {"lower": "luck weighs more with more players", "higher": "skill weighs more with more players",
-                 TIE: "no clear change with the player count (a statistical tie)"}[compare(d)]
-        rep.verdict(f"Change in skill share from {few} to {many} players", d, 0.0, unit=CHANGE,
-                    note=f"{trend} (with these strategies)")
-    fig, axes = new_figure(10, 3.6, ncols=2)
-    labels = [str(n) for n in s["players"]]
-    dot_interval(axes[0][0], labels, s["skill"], s["skill_lo"], s["skill_hi"], unit=NUMBER, xlabel="players",
-                 ylabel="skill share (0 = luck, 1 = skill)", reference=0.0, reference_label="pure luck", what="{} players, skill share")
-    dot_interval(axes[0][1], labels, s["beats_random"], s["beats_lo"], s["beats_hi"], xlabel="players",
-                 ylabel=f"{strong} ahead of a random player", reference=0.5, reference_label="even",
-                 what="{} players, ahead of a random player")
-    for ax in axes[0]:
-        ax.legend(fontsize=8)
-    rep.chart("skill-vs-luck", fig, f"Skill vs luck by player count: {strong} against random players, 95% intervals",
-              title="Skill vs luck")
-    rep.table("Skill vs luck", formatted(s, {
-        "players": "players", "games": "games", f"{strong} win rate [95% CI]": lambda r: ci(r, "win_rate"),
-        "fair": lambda r: pct(r["fair"]), "skill share [95% CI]": lambda r: ci(r, "skill", "skill_lo", "skill_hi", NUMBER),
-        "ahead of a random player [95% CI]": lambda r: ci(r, "beats_random", "beats_lo", "beats_hi"),
-        "score gap": lambda r: num(r["score_gap"])}),
-        note="skill share = (win rate - fair rate) / (1 - fair rate).")
-    return s
-
-
-def skill_bottom_line(s: pd.DataFrame, strong: str) -> str:
-    """One sentence: how much the strong heuristic's skill shows against random play, by player count."""
-    est = _skill_estimates(s)
-    counts = sorted(est)
-    shown = [counts[0], counts[-1]] if len(counts) > 1 else counts
-    return (f"Against random players {md_escape(strong)} has a skill share (0 = pure luck, 1 = it always wins) of "
-            + join([f"{fmt_estimate(est[n], NUMBER)} at {n} players" for n in shown]) + ".")
 
 
 def usage(rep: Report, frame: pd.DataFrame, columns: list[str]) -> None:
