@@ -11,22 +11,29 @@ from .state import (B_CURSES, B_HAND_N, B_SUPPLY, L_CARDS, L_CHESTS, L_COLOUR, L
 
 
 @njit(cache=True)
+def pile_ok(state, start, count, loc, where, seen):
+    """Every card of the pile at ``state[start : start + count]`` is counted in ``seen`` and records
+    ``where`` as its place (``state[loc + card]``): a card listed in a pile it does not think it is in
+    fails."""
+    for j in range(count):
+        c = state[start + j]
+        seen[c] += 1
+        if state[loc + c] != where:
+            return False
+    return True
+
+
+@njit(cache=True)
 def check_invariants(state, cfg):
     """0 when every map card and treasure is in exactly one place, compasses are conserved, cubes
     are non-negative, columns are consistent and Allen holds only crowns; else an error code."""
     n = state[S_PLAYERS]
     na = n_actors(state)
     seen = np.zeros(N_MAP, dtype=np.int64)
-    for j in range(state[S_MDRAW_N]):
-        m = state[S_MDRAW + j]
-        seen[m] += 1
-        if state[S_MLOC + m] != M_DRAW:
-            return 1
-    for j in range(state[S_MDISC_N]):
-        m = state[S_MDISC + j]
-        seen[m] += 1
-        if state[S_MLOC + m] != M_DISC:
-            return 2
+    if not pile_ok(state, S_MDRAW, state[S_MDRAW_N], S_MLOC, M_DRAW, seen):
+        return 1
+    if not pile_ok(state, S_MDISC, state[S_MDISC_N], S_MLOC, M_DISC, seen):
+        return 2
     for landing in range(8):
         base = lb(landing)
         cnt = 0
@@ -62,26 +69,14 @@ def check_invariants(state, cfg):
         if hand[a] != state[P0 + a * PB + B_HAND_N]:
             return 10
     tseen = np.zeros(N_TREASURE, dtype=np.int64)
-    for j in range(state[S_TDECK_N]):
-        t = state[S_TDECK + j]
-        tseen[t] += 1
-        if state[S_TLOC + t] != T_DECK:
-            return 11
-    for j in range(state[S_TDISC_N]):
-        t = state[S_TDISC + j]
-        tseen[t] += 1
-        if state[S_TLOC + t] != T_DISC:
-            return 12
-    for j in range(state[S_REVEAL_N]):
-        t = state[S_REVEAL + j]
-        tseen[t] += 1
-        if state[S_TLOC + t] != T_REVEAL:
-            return 13
-    for j in range(state[S_A2_N]):
-        t = state[S_A2 + j]
-        tseen[t] += 1
-        if state[S_TLOC + t] != T_A2:
-            return 14
+    if not pile_ok(state, S_TDECK, state[S_TDECK_N], S_TLOC, T_DECK, tseen):
+        return 11
+    if not pile_ok(state, S_TDISC, state[S_TDISC_N], S_TLOC, T_DISC, tseen):
+        return 12
+    if not pile_ok(state, S_REVEAL, state[S_REVEAL_N], S_TLOC, T_REVEAL, tseen):
+        return 13
+    if not pile_ok(state, S_A2, state[S_A2_N], S_TLOC, T_A2, tseen):
+        return 14
     used = cfg[O.treasure_decks + n - 2]
     for t in range(N_TREASURE):
         loc = state[S_TLOC + t]
