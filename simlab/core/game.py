@@ -37,7 +37,7 @@ class GameSpec:
     narrate: Callable               # (events, n_players, values, seat_labels) -> str
     check: Callable                 # (values, n_players) -> None, raises SimlabError
     length_column: str              # the column that measures game length (for summaries)
-    default_seats: tuple[str, ...]  # a sensible heuristic mix
+    default_seats: tuple[str, ...]  # a heuristic mix, no random seat: it would only add a near-certain loser
     variants: dict[str, dict] = field(default_factory=dict)  # name -> parameter overrides
     rules_file: str = ""
     bench_players: tuple[int, ...] = (4,)  # player counts the benchmark measures

@@ -128,7 +128,7 @@ GAME = GameSpec(
     narrate=narrate,
     check=check,
     length_column="rounds",
-    default_seats=("hunter", "racer", "coiner", "random"),
+    default_seats=("hunter", "racer", "coiner", "hunter"),
     variants={"no-dice": {"variant": "no_dice"},
               "stack-tools-only": {"empty_stack_rule": "tools_only"},
               "stack-ends-game": {"empty_stack_rule": "end_trigger"},

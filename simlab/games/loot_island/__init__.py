@@ -85,7 +85,7 @@ GAME = GameSpec(
     narrate=narrate,
     check=check,
     length_column="turns",
-    default_seats=("hunter", "cautious", "collector", "random", "hunter"),
+    default_seats=("hunter", "cautious", "collector", "hunter", "cautious"),
     variants={"healers-face-up": {"healers_face_up": True}, "events-face-up": {"events_face_up": True},
               "start-hand": {"start_hand_variant": True}, "no-allen": {"allen": False},
               "no-events": {"events_enabled": False}},
