@@ -67,7 +67,7 @@ def analyse(ctx: Context):
         rep.findings.append("No luck-and-skill measure: it needs a 'random' strategy and at least one heuristic.")
 
     # 5. usage: winners vs others for every numeric seat column, in the default-mix runs
-    sections.usage(rep, table, measures.seat_columns(spec))
+    sections.usage(rep, table, spec)
     rep.caveats.append("Seat fairness comes only from mirror matches (every seat the same strategy): in a mix a seat "
                        "effect is confounded with who sits where. The mirrors can disagree: a seat's edge depends on "
                        "how the strategy plays, so each verdict names its strategy.")

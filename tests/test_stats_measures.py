@@ -69,3 +69,34 @@ def test_combine_keeps_game_ids_unique_across_runs():
     c = M.combine([a, a.copy()], ["r1", "r2"])
     assert c["game"].nunique() == 4 and set(c["run"]) == {"r1", "r2"}
     assert M.head_to_head(c).set_index(["a", "b"]).loc[("a", "b"), "meetings"] == 4
+
+
+def test_usage_averages_only_counts_and_decodes_the_named_bits_of_bitmasks():
+    """Issue 13: a mean of a bitmask or a category code is meaningless (the Loot Island overview
+    printed a mean of 596,782 for a treasure bitmask); masks are decoded bit by bit instead."""
+    from simlab.core.game import available_games, get_game
+
+    karuba = get_game("karuba")
+    cols = M.seat_columns(karuba)
+    assert "bonus_tiles" not in cols and "home_round_blue" not in cols and "temples" in cols
+    assert "bonus_tiles: fastest collector" in cols and "bonus_tiles: fastest runner" in cols
+    f = pd.DataFrame({"bonus_tiles": [0, 1, 2, 9, 15]})
+    d = M.decode_bits(f, karuba)
+    assert d["bonus_tiles: fastest collector"].tolist() == [0, 1, 0, 1, 1]
+    assert d["bonus_tiles: best collector"].tolist() == [0, 0, 1, 0, 1]
+    assert d["bonus_tiles: fastest runner"].tolist() == [0, 0, 0, 1, 1]
+    loot = M.seat_columns(get_game("loot-island"))
+    assert not any(c.startswith("kept_") for c in loot) and "eliminated" not in loot and "healer" not in loot
+    for name in available_games():           # every game declares what its columns are
+        for c in get_game(name).columns:
+            if "bitmask" in c.meaning:
+                assert c.kind == "mask", c.name
+            if "(0 = never)" in c.meaning or "(0 never)" in c.meaning:
+                assert c.kind == "when", c.name
+
+
+def test_a_column_of_an_unknown_kind_is_refused():
+    from simlab.core.game import Column
+
+    with pytest.raises(ValueError, match="kind"):
+        Column("x", "something", kind="average")

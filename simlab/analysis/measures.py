@@ -232,5 +232,19 @@ def usage(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
 
 
 def seat_columns(spec) -> list[str]:
-    """The game's per-seat numeric columns (game-level columns are equal for winners and others)."""
-    return [c.name for c in spec.columns if c.per == "seat"]
+    """The game's per-seat columns whose mean means something (counts, amounts, points, 0/1 flags),
+    and the named bits of its bitmasks (see :func:`decode_bits`). Game-level columns are equal for
+    winners and others; codes, rounds with 0 = never and raw bitmasks cannot be averaged."""
+    return [c.name for c in spec.columns if c.per == "seat" and c.kind == "count"] + list(bit_columns(spec))
+
+
+def bit_columns(spec) -> dict[str, tuple[str, int]]:
+    """``"mask: bit name" -> (mask column, bit)`` for every named bit of the game's per-seat bitmasks."""
+    return {f"{c.name}: {name}": (c.name, k) for c in spec.columns if c.per == "seat" and c.kind == "mask"
+            for k, name in enumerate(c.bits)}
+
+
+def decode_bits(frame: pd.DataFrame, spec) -> pd.DataFrame:
+    """``frame`` with a 0/1 column per named bit of the game's per-seat bitmasks (1 = the bit is set)."""
+    bits = bit_columns(spec)
+    return frame.assign(**{name: (frame[col].to_numpy(np.int64) >> k) & 1 for name, (col, k) in bits.items()})

@@ -146,16 +146,21 @@ def strategy_mix(rep: Report, frame: pd.DataFrame) -> None:
         "mean score [95% CI]": lambda r: ci(r, "mean_score", "score_lo", "score_hi", NUMBER)}))
 
 
-def usage(rep: Report, frame: pd.DataFrame, columns: list[str]) -> None:
-    """Winners vs others for each numeric seat column: dead options and strongly winning features."""
+def usage(rep: Report, frame: pd.DataFrame, spec) -> None:
+    """Winners vs others for each seat column that can be averaged (counts, amounts, flags, and the
+    named bits of bitmasks decoded one by one): dead options and strongly winning features."""
+    columns = M.seat_columns(spec)
     if not columns:
         return
-    u = M.usage(frame, columns)
-    dead = sorted(set(u.loc[u["never_varies"], "column"]))
-    if dead:
-        rep.findings.append(f"Columns that never vary (dead options, features these strategies never use, or parts "
-                            f"switched off by the rules in force): "
-                            f"{', '.join(dead)}.")
+    u = M.usage(M.decode_bits(frame, spec), columns)
+    counts = sorted(u["players"].unique())
+    dead = u[u["never_varies"]].groupby("column", sort=True)["players"].apply(sorted)
+    if len(dead):
+        def where(ns):
+            return "" if ns == counts else f" (at {join([str(n) for n in ns])} players)"
+        rep.findings.append("Columns that never vary (dead options, features these strategies never use, or parts "
+                            "switched off by the rules in force): "
+                            + ", ".join(f"{md_escape(c)}{where(ns)}" for c, ns in dead.items()) + ".")
     strong = u[(u["std_diff"].abs() >= USAGE_FLAG) & ~u["never_varies"]].sort_values("std_diff", key=abs, ascending=False)
     if len(strong):
         items = [f"{r.column} ({r.players}p: {r.winners:.2f} vs {r.others:.2f}, d = {r.std_diff:+.2f})"

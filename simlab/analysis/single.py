@@ -7,7 +7,7 @@ from simlab.core.game import get_game
 from simlab.core.results import load, read_manifest
 from simlab.core.runner import RunConfig
 
-from . import measures, sections
+from . import sections
 from .experiment import Run, add_caveats, run_command
 from .report import Report, md_escape
 from .wording import fmt_count
@@ -38,7 +38,7 @@ def report_run(run_dir: str | Path, out: str | Path | None = None) -> tuple[Repo
     sections.ties(rep, frame)
     sections.lengths_and_scores(rep, frame, spec.length_column)
     rank = sections.strategies(rep, frame)
-    sections.usage(rep, frame, measures.seat_columns(spec))
+    sections.usage(rep, frame, spec)
     if not mirror and not config.rotated:
         rep.caveats.append("Seats were not rotated: each strategy kept its seat, so strategy results mix seat and "
                            "strategy effects. Rerun with --rotate or --duplicate to separate them.")

@@ -16,12 +16,27 @@ from .params import ParamTable
 
 @dataclass(frozen=True)
 class Column:
-    """One result column the game adds. ``per`` is "seat" or "game" (same on every seat row)."""
+    """One result column the game adds. ``per`` is "seat" or "game" (same on every seat row).
+
+    ``kind`` says what a mean of the column means, so summaries average only what can be averaged:
+    ``count`` (an amount, count, points or a 0/1 flag), ``when`` (a round, 0 = never: a mean mixes
+    "never" into "early"), ``code`` (a category such as a card id or a reason) and ``mask`` (a
+    bitmask; ``bits`` names its bits from bit 0 up, when they have names worth reporting).
+    """
 
     name: str
     meaning: str
     per: str = "seat"
     dtype: str = "int16"
+    kind: str = "count"
+    bits: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.kind not in COLUMN_KINDS:
+            raise ValueError(f"column {self.name}: kind {self.kind!r} is not one of {', '.join(COLUMN_KINDS)}")
+
+
+COLUMN_KINDS = ("count", "when", "code", "mask")
 
 
 @dataclass(frozen=True)

@@ -41,12 +41,12 @@ SEAT_COLUMNS = (
     Column("position", "final space of the ship (0 = Port Royal)"),
     Column("lap", "0 on the race lap; negative when the ship ended behind the start line (it sailed backward out "
                   "of Port Royal and never crossed the line forward again; -2 if it also sailed backward round the "
-                  "whole island): it scores -5 whatever its space shows"),
+                  "whole island): it scores -5 whatever its space shows", kind="code"),
     Column("space_points", "points of the final space (-5 before the red line, 15 for finishing)"),
     Column("gold", "doubloons in the holds at the end (1 point each)"),
     Column("treasure_points", "points of the treasure cards held (cursed ones negative)"),
     Column("treasure_cards", "treasure cards held at the end, powers included"),
-    Column("finished_round", "round the ship reached Port Royal (0 = never)"),
+    Column("finished_round", "round the ship reached Port Royal (0 = never)", kind="when"),
     Column("combats", "battles fought, attacking or defending (the ghost ship included)"),
     Column("combats_won", "battles won"),
     Column("attacks", "battles started by ending a move on an occupied space"),
@@ -60,12 +60,12 @@ SEAT_COLUMNS = (
 )
 GAME_COLUMNS = (
     Column("rounds", "rounds played", "game"),
-    Column("end_reason", "1 a ship reached Port Royal, 2 the round cap (max_rounds) was hit", "game"),
-    Column("ender", "seat that first reached Port Royal and ended the game (-1 none, 6 the ghost ship)", "game"),
+    Column("end_reason", "1 a ship reached Port Royal, 2 the round cap (max_rounds) was hit", "game", kind="code"),
+    Column("ender", "seat that first reached Port Royal and ended the game (-1 none, 6 the ghost ship)", "game", kind="code"),
     Column("bank_short", "loads that found the printed stock (80/45/45) short", "game"),
-    Column("ghost_position", "final space of the ghost ship (-1 no ghost ship)", "game"),
+    Column("ghost_position", "final space of the ghost ship (-1 no ghost ship)", "game", kind="code"),
     Column("ghost_lap", "lap of the ghost ship: 0 on the race lap, negative behind the start line, 1 when it "
-                        "sailed on past Port Royal", "game"),
+                        "sailed on past Port Royal", "game", kind="code"),
     Column("ghost_gold", "doubloons on the ghost ship at the end", "game"),
     Column("ghost_combats", "battles the ghost ship fought", "game"),
     Column("ghost_wins", "battles the ghost ship won", "game"),

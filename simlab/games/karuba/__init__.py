@@ -31,7 +31,7 @@ def check(values: dict, n_players: int) -> None:
 
 SEAT_COLUMNS = (
     Column("temples", "explorers that reached their temple"),
-    *(Column(f"home_round_{c}", f"round the {c} explorer reached its temple (0 = never)") for c in COLOURS),
+    *(Column(f"home_round_{c}", f"round the {c} explorer reached its temple (0 = never)", kind="when") for c in COLOURS),
     Column("token_points", "face value of temple treasure tokens"),
     Column("crystals", "crystals scored, tie compensation included"),
     Column("compensation", "crystals received to even out same-round temple ties"),
@@ -40,15 +40,16 @@ SEAT_COLUMNS = (
     Column("tiles_discarded", "tiles discarded to move an explorer (or no one)"),
     Column("explorer_moves", "moves made, all explorers together"),
     Column("bonus_points", "points from bonus tiles"),
-    Column("bonus_tiles", "bonus tiles taken, a bitmask: 1 fastest collector, 2 best collector, 4 path builder, 8 runner"),
+    Column("bonus_tiles", "bonus tiles taken, a bitmask: 1 fastest collector, 2 best collector, 4 path builder, 8 runner",
+           kind="mask", bits=("fastest collector", "best collector", "path builder", "fastest runner")),
 )
 GAME_COLUMNS = (
     Column("rounds", "tiles revealed (game length in rounds)", "game"),
-    Column("end_reason", "1 last tile played, 2 a player had all explorers home", "game"),
+    Column("end_reason", "1 last tile played, 2 a player had all explorers home", "game", kind="code"),
     Column("gold_used", "gold nuggets taken from the supply by all players (the box has 12)", "game"),
     Column("gold_short", "placed gold tiles that got no nugget because the supply ran short", "game"),
-    *(Column(f"beach_{c}", f"beach space of the {c} explorer", "game") for c in COLOURS),
-    *(Column(f"temple_{c}", f"jungle space of the {c} temple", "game") for c in COLOURS),
+    *(Column(f"beach_{c}", f"beach space of the {c} explorer", "game", kind="code") for c in COLOURS),
+    *(Column(f"temple_{c}", f"jungle space of the {c} temple", "game", kind="code") for c in COLOURS),
 )
 
 GAME = GameSpec(

@@ -103,13 +103,13 @@ SEAT_COLUMNS = (
 )
 GAME_COLUMNS = (
     Column("rounds", "rounds played (game length)", "game"),
-    Column("trigger_seat", "seat that triggered the end with a 6th discovery (-1: none)", "game"),
+    Column("trigger_seat", "seat that triggered the end with a 6th discovery (-1: none)", "game", kind="code"),
     Column("end_reason", "1 a 6th discovery, 2 empty tile stack (empty_stack_rule=end_trigger), 3 max_rounds guard, "
-           "4 empty expedition deck (empty_deck_rule=end_trigger)", "game"),
-    Column("stack_out_round", "round a refill first found the tile stack empty (0 never)", "game"),
+           "4 empty expedition deck (empty_deck_rule=end_trigger)", "game", kind="code"),
+    Column("stack_out_round", "round a refill first found the tile stack empty (0 never)", "game", kind="when"),
     Column("reshuffles", "times the tile discard pile became the new stack", "game"),
     Column("tiles_left", "tiles left in the stack at the end", "game"),
-    Column("deck_out_round", "round the expedition deck first ran out (0 never)", "game"),
+    Column("deck_out_round", "round the expedition deck first ran out (0 never)", "game", kind="when"),
 )
 
 GAME = GameSpec(

@@ -28,9 +28,9 @@ def check(values: dict, n_players: int) -> None:
 _SOURCES = ("amulet", "money", "book", "jewel", "crown", "skull", "start")
 SEAT_COLUMNS = (
     Column("curses", "curse cubes at game end"),
-    Column("eliminated", "0 in the game; 1 eliminated with too many curse cubes; 2 eliminated by the healer fee"),
+    Column("eliminated", "0 in the game; 1 eliminated with too many curse cubes; 2 eliminated by the healer fee", kind="code"),
     Column("healer", "healer card taken (1..14 = row of the healer table, docs/rules/loot_island.md section "
-                     "5.4; 0 none: no cubes or eliminated)"),
+                     "5.4; 0 none: no cubes or eliminated)", kind="code"),
     Column("healer_fee", "gold paid to the healer"),
     Column("gross_gold", "treasure value incl. crown prize and start tile, before the healer fee (0 if eliminated "
                          "by curses)"),
@@ -51,19 +51,19 @@ SEAT_COLUMNS = (
     Column("allen_uses", "turns the player played Allen's cards (2 players)"),
     Column("cards_played", "own map cards played to the island"),
     Column("a1_drawn", "1 if the player drew event A1's two extra cards"),
-    Column("kept_1_25", "bitmask of kept treasures numbered 1..25 (bit k = number k + 1)", dtype="int32"),
-    Column("kept_26_50", "bitmask of kept treasures numbered 26..50 (bit k = number k + 26)", dtype="int32"),
-    Column("kept_51_74", "bitmask of kept treasures numbered 51..74 (bit k = number k + 51)", dtype="int32"),
+    Column("kept_1_25", "bitmask of kept treasures numbered 1..25 (bit k = number k + 1)", dtype="int32", kind="mask"),
+    Column("kept_26_50", "bitmask of kept treasures numbered 26..50 (bit k = number k + 26)", dtype="int32", kind="mask"),
+    Column("kept_51_74", "bitmask of kept treasures numbered 51..74 (bit k = number k + 51)", dtype="int32", kind="mask"),
 )
 GAME_COLUMNS = (
     Column("allen_crosses", "crown crosses Allen collected (-1: no Allen)", "game"),
-    Column("events", "bitmask of events revealed: bit 0..3 = A1..A4, bit 4..17 = B1..B14", "game", "int32"),
-    Column("islets_in_game", "bitmask of islets T1..T7 in the game", "game"),
-    Column("islets_used_mask", "bitmask of islets T1..T7 used at least once", "game"),
-    Column("healers_dealt", "bitmask of healer cards 1..14 dealt (bit k = healer k + 1)", "game"),
+    Column("events", "bitmask of events revealed: bit 0..3 = A1..A4, bit 4..17 = B1..B14", "game", "int32", "mask"),
+    Column("islets_in_game", "bitmask of islets T1..T7 in the game", "game", kind="mask"),
+    Column("islets_used_mask", "bitmask of islets T1..T7 used at least once", "game", kind="mask"),
+    Column("healers_dealt", "bitmask of healer cards 1..14 dealt (bit k = healer k + 1)", "game", kind="mask"),
     Column("no_winner", "1 if every player was eliminated: nobody wins", "game"),
     Column("deck_out", "1 if the treasure deck ran dry and the game jumped to its end", "game"),
-    Column("start_player_end", "seat holding the start-player tile at game end (tie-break origin)", "game"),
+    Column("start_player_end", "seat holding the start-player tile at game end (tie-break origin)", "game", kind="code"),
     Column("turns", "phase-2 turns taken, all rounds", "game"),
     Column("rounds", "rounds played (5 unless the treasure deck ran dry)", "game"),
 )
