@@ -3,9 +3,11 @@
 Every 2-player comparison is run twice on common random numbers (``Context.compare``: same root
 seed, games and seats, parameter ``allen`` on and off), and rows are paired by game id and seat:
 
-* the mirror match hunter vs hunter (the strongest heuristic against itself): seat advantage,
-  scores, crown crosses and places (who takes the first crown place: a player or Allen), how
-  decisive games are (winning margin, close games, shared wins), eliminations;
+* seat fairness from mirror matches only (every seat the same heuristic: hunter, collector and
+  cautious): the start player's tie-split win share with and without Allen, and its paired change;
+* the hunter mirror match (the strongest heuristic against itself): scores, crown crosses and
+  places (who takes the first crown place: a player or Allen), how decisive games are (winning
+  margin, close games, shared wins), eliminations split by cause (curses vs the healer fee);
 * skill vs luck: hunter against random play, with and without Allen;
 * heuristic vs heuristic: hunter against collector (the closest heuristic pair), with and without;
 * whether using Allen pays: the hunter's ``allen_weight`` swept against a default hunter (Allen on),
@@ -19,24 +21,32 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 
+from simlab.analysis import fairness as F
 from simlab.analysis import measures as M
 from simlab.analysis import sections
 from simlab.analysis.charts import dot_interval, integer_histogram, new_figure
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import ci, formatted, num, pct
 from simlab.analysis.stats import Estimate, mean, paired_difference, proportion
-from simlab.analysis.wording import CHANGE, NUMBER, POINTS, Band, best_of, fmt_estimate, fmt_ratio, fmt_share
+from simlab.analysis.wording import (CHANGE, NUMBER, POINTS, Band, best_of, compare, fmt_estimate, fmt_number,
+                                    fmt_ratio, fmt_share, join)
 
 STRONG, SECOND, WEAK = "hunter", "collector", "random"
+MIRRORS = (STRONG, SECOND, "cautious")   # every heuristic, each in a mirror match: the only fair test of seats
 WEIGHTS = (0.0, 0.75, 1.5, 3.0)          # hunter's allen_weight values swept (1.5 is its default)
 USE_BINS = (0, 1, 4, 8, 12, 16, 1000)    # allen_uses bins: 0, 1-3, 4-7, 8-11, 12-15, 16+
 BAND = sections.SEAT_BAND
 OFF = "Allen off"
 
 
+ELIMINATED = {"elimination rate": (1, 2), "out by curses": (1,), "out by the healer fee": (2,)}
+
+
 def with_out(frame: pd.DataFrame) -> pd.DataFrame:
-    """Add ``elimination rate`` (1 if eliminated for any reason) so it can be averaged and paired."""
-    return frame.assign(**{"elimination rate": (frame["eliminated"] > 0).astype(int)}, strategy=frame["strategy"].astype(str))
+    """Add 0/1 columns for being eliminated (any cause, by curses, by the healer fee) so they can be
+    averaged and paired: the two causes rest on different data (the healer fee on ASSUMED cards)."""
+    out = {k: frame["eliminated"].isin(codes).astype(int) for k, codes in ELIMINATED.items()}
+    return frame.assign(**out, strategy=frame["strategy"].astype(str))
 
 
 def crown_places(frame: pd.DataFrame) -> pd.DataFrame:
@@ -71,13 +81,48 @@ def paired_games(base: pd.DataFrame, var: pd.DataFrame, column: str) -> Estimate
     return paired_difference(b[column], a[column])
 
 
-def seat_verdicts(rep, frame: pd.DataFrame, label: str) -> pd.DataFrame:
-    seats = M.win_by_seat(frame)
-    for _, r in seats.iterrows():
-        rep.verdict(f"{label}: seat {int(r['seat'])} win rate{' (start player)' if r['seat'] == 1 else ''}",
-                    Estimate(r["win_rate"], r["lo"], r["hi"], int(r["games"]), "Wilson"), r["fair"],
-                    Band.fairness(r["fair"], BAND))
-    return seats.assign(arm=label)
+def start_player(frame: pd.DataFrame) -> pd.Series:
+    """Per game, the start player's tie-split share of the win (a shared win counts 1/k)."""
+    return frame.assign(ws=F.win_share(frame)).loc[lambda f: f["seat"] == 0].set_index("game")["ws"]
+
+
+def mirror_seats(rep, mirrors: dict, three: pd.DataFrame) -> pd.DataFrame:
+    """Seat fairness from the mirror matches only: the start player's win share with and without
+    Allen (fair = exactly 1/n) and its paired change, per heuristic; the 3-player hunter mirror for
+    comparison. At 2 players the second seat's share is the first's mirror image: judged once."""
+    rows, effect = [], Band.effect(BAND)
+    for s, arms in mirrors.items():
+        on, off = arms.base.frame(), arms.variant.frame()
+        for arm, f in (("with Allen", on), ("without Allen", off)):
+            r = F.seat_shares(f).query("seat == 1").iloc[0]
+            e = Estimate(r["win_share"], r["lo"], r["hi"], int(r["games"]), "clustered by game")
+            rep.verdict(f"Start player's win share, 2 players {arm}, {s} mirror", e, 0.5, Band.fairness(0.5, BAND))
+            rows.append({"strategy": s, "arm": arm, "players": 2, "win_share": e.value, "lo": e.lo, "hi": e.hi,
+                         "games": e.n, "fair": 0.5})
+        a, b = start_player(on), start_player(off)
+        d = paired_difference(b.loc[a.index], a)
+        rep.verdict(f"{OFF}, {s} mirror: change in the start player's win share ({fmt_share(a.mean())} -> "
+                    f"{fmt_share(b.mean())}), paired by game", d, 0.0, effect, unit=POINTS)
+        rows.append({"strategy": s, "arm": "change (without - with)", "players": 2, "win_share": d.value,
+                     "lo": d.lo, "hi": d.hi, "games": d.n, "fair": 0.0})
+    r = F.seat_shares(three).query("seat == 1").iloc[0]
+    e = Estimate(r["win_share"], r["lo"], r["hi"], int(r["games"]), "clustered by game")
+    rep.verdict(f"Start player's win share, 3 players (no Allen), {STRONG} mirror", e, 1 / 3, Band.fairness(1 / 3, BAND))
+    rows.append({"strategy": STRONG, "arm": "3 players (no Allen)", "players": 3, "win_share": e.value, "lo": e.lo,
+                 "hi": e.hi, "games": e.n, "fair": 1 / 3})
+    t = pd.DataFrame(rows)
+    fig, axes = new_figure(6.5, 3.8)
+    for i, arm in enumerate(("with Allen", "without Allen")):
+        g = t[t["arm"] == arm]
+        dot_interval(axes[0][0], list(g["strategy"]), g["win_share"], g["lo"], g["hi"], ylabel="start player's win share",
+                     xlabel="heuristic in every seat (2 players)", label=arm, offset=(i - 0.5) * 0.18,
+                     reference=0.5 if i == 0 else None, band=Band.fairness(0.5, BAND) if i == 0 else None,
+                     what=f"{arm}, {{}} mirror")
+    axes[0][0].legend(fontsize=7)
+    rep.chart("start-player", fig, "The start player's win share in 2-player mirror matches (every seat the same "
+              f"heuristic; a shared win split), with and without Allen, 95% intervals; green: fairness band "
+              f"(50% ± {BAND * 100:g} points)", title="Seat fairness: the start player with and without Allen")
+    return t
 
 
 def by_uses(frame: pd.DataFrame) -> pd.DataFrame:
@@ -103,7 +148,9 @@ def analyse(ctx: Context):
                      "data (healer cards, islet values, map-card symbols, crown prizes 4th-5th; see the caveats): "
                      "healer fees and islets shape scores and eliminations, so the size of the effects may move "
                      "with them.")
-    mirror = ctx.compare("mirror", ctx.config(2, (STRONG, STRONG), {"allen": True}), {"allen": False}, label="no-allen")
+    mirrors = {s: ctx.compare(f"mirror-{s}", ctx.config(2, (s, s), {"allen": True}), {"allen": False}, label="no-allen")
+               for s in MIRRORS}
+    mirror = mirrors[STRONG]
     skill = ctx.compare("skill", ctx.config(2, (STRONG, WEAK), {"allen": True}), {"allen": False}, label="no-allen")
     h2h = ctx.compare("h2h", ctx.config(2, (STRONG, SECOND), {"allen": True}), {"allen": False}, label="no-allen")
     sweep = {w: ctx.run(f"weight-{w:g}", ctx.config(2, (f"{STRONG}:allen_weight={w:g}", STRONG), {"allen": True}))
@@ -114,10 +161,11 @@ def analyse(ctx: Context):
     on, off, f3 = with_out(mirror.base.frame()), with_out(mirror.variant.frame()), with_out(three.frame())
     arms = {"2p with Allen": on, "2p without Allen": off, "3p (no Allen)": f3}
 
-    # 1. the paired effect on seats, scores, crosses and eliminations (mirror match)
-    table = sections.variant_effect(rep, on, off, f"{OFF} ({STRONG} vs {STRONG})",
-                                    columns=("score", "crosses", "gold_crown", "n_crown", "curses", "elimination rate"))
-    seats = pd.concat([seat_verdicts(rep, f, k) for k, f in arms.items()], ignore_index=True)
+    # 1. seats, from the mirror matches only; then the paired effect on scores, crosses and
+    # eliminations by cause in the hunter mirror
+    seats = mirror_seats(rep, mirrors, f3)
+    table = sections.variant_effect(rep, on, off, f"{OFF} ({STRONG} vs {STRONG})", by_seat=False,
+                                    columns=("score", "crosses", "gold_crown", "n_crown", "curses", *ELIMINATED))
 
     # 2. crown places: who takes the first place
     places = {k: crown_places(f) for k, f in arms.items()}
@@ -137,6 +185,9 @@ def analyse(ctx: Context):
                       ("margin", "mean winning margin")):
         d = paired_games(on, off, col)
         base_v, var_v = game_level(on)[col].mean(), game_level(off)[col].mean()
+        if game_level(on)[col].nunique() == 1 and game_level(off)[col].nunique() == 1 and base_v == var_v:
+            rep.findings.append(f"{what.capitalize()}: {fmt_share(base_v)} with and without Allen (never varies).")
+            continue
         pc = col != "margin"
         rep.verdict(f"{OFF}: change in {what} ({fmt_ratio(base_v, var_v) if pc else f'{num(base_v)} -> {num(var_v)}'}), "
                     "paired by game", d, 0.0, Band.effect(BAND) if pc else None, unit=POINTS if pc else CHANGE)
@@ -203,6 +254,8 @@ def analyse(ctx: Context):
     for i, (k, p) in enumerate(places.items()):
         counts = p["first_place"].value_counts()
         e = [proportion(int(counts.get(c, 0)), len(p)) for c in crowns.index]
+        e = [x if c != "Allen alone" or k == "2p with Allen" else Estimate(np.nan, np.nan, np.nan, 0, "")
+             for x, c in zip(e, crowns.index)]         # no point for Allen where he does not play
         dot_interval(axes[0][2], list(crowns.index), [x.value for x in e], [x.lo for x in e], [x.hi for x in e],
                      ylabel="share of games", xlabel="who holds the most crown crosses", label=k, offset=(i - 1) * 0.2,
                      what="first crown place: {}")
@@ -245,10 +298,12 @@ def analyse(ctx: Context):
               title="How much strategy matters")
 
     # tables
-    rep.table("Win rate by seat (hunter mirror match)", formatted(seats, {
-        "arm": "arm", "players": "players", "seat": "seat", "games": "games",
-        "win rate [95% CI]": lambda r: ci(r, "win_rate"), "fair": lambda r: pct(r["fair"]),
-        "mean score": lambda r: num(r["mean_score"])}))
+    rep.table("The start player's win share in mirror matches", formatted(seats, {
+        "heuristic (every seat)": "strategy", "arm": "arm", "players": "players", "games": "games",
+        "win share [95% CI]": lambda r: ci(r, "win_share", unit=POINTS if r["fair"] == 0 else None),
+        "fair": lambda r: "" if r["fair"] == 0 else pct(r["fair"])}),
+        note="Win share: a shared win counts 1/k for each of k winners, so the fair share is exactly 1/n. The "
+             "change rows are paired by game (same deal with and without Allen), in percentage points.")
     rep.table("Who holds the most crown crosses (share of games)",
               crowns.map(pct).reset_index(names="first crown place"),
               note="Among players still in (eliminated players take no crown place) and Allen; 'shared' = a tie for "
@@ -287,27 +342,49 @@ def analyse(ctx: Context):
         "difference [95% CI]": lambda r: ci(r, "difference", unit=r["unit"], digits=None if r["unit"] == POINTS else 3)}),
         show=False,
         name="paired-all")
-    # bottom line: seat 1 in the mirror match, skill against random play, whether using Allen pays
+    # bottom line: the start player's edge (mirrors), what Allen does to the game, whether his cards pay
     effect = Band.effect(BAND)
-    w = table[(table["column"] == "win") & (table["group"] == 0)].iloc[0]
-    e = Estimate(w["difference"], w["lo"], w["hi"], int(w["n"]), "paired normal")
-    d, wa, wb = changes[WEAK]
-    best = best_of({f"allen_weight={r.weight:g}": Estimate(r.win_rate, r.lo, r.hi, r.seats, "Wilson")
-                    for r in weights.itertuples()})
+    ch = seats[seats["arm"] == "change (without - with)"].set_index("strategy")
+    withs = seats[seats["arm"] == "with Allen"].set_index("strategy")
+    ests = {st: Estimate(r.win_share, r.lo, r.hi, int(r.games), "paired") for st, r in ch.iterrows()}
+    size = {st: "smaller" if -BAND <= e.lo and e.hi <= BAND else "larger" if e.hi < -BAND or e.lo > BAND
+            else "unsettled" for st, e in ests.items()}
+    shares = [f"{fmt_share(r.win_share, r.lo, r.hi)} ({st})" for st, r in withs.iterrows()]
+    groups = {k: [st for st in ests if size[st] == k] for k in ("smaller", "larger", "unsettled")}
+    moved = "; ".join(
+        (f"by less than the minimum effect that matters (±{BAND * 100:g} points) with {join(v)}" if k == "smaller" else
+         f"by more than ±{BAND * 100:g} points with {join(v)}" if k == "larger" else
+         f"by an amount not yet settled against ±{BAND * 100:g} points with {join(v)}")
+        for k, v in groups.items() if v)
+    changes = "; ".join(f"{st} {fmt_estimate(e, POINTS)}" for st, e in ests.items())
+    sc = table[table["column"] == "score"].iloc[0]
+    out_on, out_off = on["elimination rate"].mean(), off["elimination rate"].mean()
+    fee = [f["out by the healer fee"].sum() / max(f["elimination rate"].sum(), 1) for f in (off, on)]
+    fee_words = ("all of them by the healer fee" if min(fee) == 1.0 else
+                 f"{fmt_share(fee[0], digits=0)} and {fmt_share(fee[1], digits=0)} of them by the healer fee")
+    w0 = weights.set_index("weight").loc[0.0]
+    pays = w0["hi"] < w0["fair"]
+    best = best_of({f"{r.weight:g}": Estimate(r.win_rate, r.lo, r.hi, r.seats, "Wilson") for r in weights.itertuples()})
     rep.bottom_line = [
-        f"Removing Allen moves the start player's win rate in the {STRONG} mirror match from {fmt_share(w['baseline'])} "
-        f"to {fmt_share(w['variant'])}, a change of {fmt_estimate(e, POINTS)}: {effect.judge(e).text} "
-        f"(±{BAND * 100:g} points).",
-        f"Against random play {STRONG} wins {fmt_share(wa)} with Allen and {fmt_share(wb)} without, a change of "
-        f"{fmt_estimate(d, POINTS)}: {effect.judge(d).text}.",
-        f"Whether playing Allen's cards pays, each against a default {STRONG}: {best.sentence('best')}.",
+        f"With Allen the start player wins {join(shares)} of 2-player mirror matches (fair: 50%); removing him "
+        f"changes that {moved} ({changes}).",
+        f"Allen makes the 2-player game richer and safer: in the {STRONG} mirror, scores are "
+        f"{fmt_number(-sc['difference'], -sc['hi'], -sc['lo'])} gold higher with him, and eliminations fall from "
+        f"{fmt_share(out_off)} of players without him to {fmt_share(out_on)} with him ({fee_words}, which rests on "
+        "ASSUMED healer cards).",
+        ("Playing his cards pays: " if pays else "Whether playing his cards pays is not settled: ")
+        + f"a {STRONG} that never plays them (allen_weight=0) wins {fmt_share(w0['win_rate'], w0['lo'], w0['hi'])} "
+        f"against a default {STRONG}, and allen_weight {join(sorted(best.tied, key=float))} "
+        + ("is best" if len(best.tied) == 1 else "are statistically tied for best") + ".",
     ]
     rep.rests_on = sections.rests_on(ctx.runs, only=("crown_prizes", "map_symbols", "healer_per_cube", "healer_fixed",
                                                      "islet_action", "islet_value")) + [
+        f"Seat fairness only from mirror matches ({join(list(MIRRORS))} in every seat); the effects on scores, "
+        f"crosses and eliminations from the {STRONG} mirror.",
         "Common random numbers: both arms of each comparison play the same games (paired by game id and seat)."]
-    rep.caveats.append(f"Seats: the mirror match is {STRONG} vs {STRONG} (the strongest heuristic in a 2-player "
-                       "pilot), so every seat difference is a seat effect; the other matches rotate the strategies "
-                       "through the seats. Allen's own choices are made by the player whose turn it is.")
+    rep.caveats.append("Seats are judged only in mirror matches (every seat the same heuristic), where a seat "
+                       "difference can only be a seat effect; the other matches rotate the strategies through the "
+                       "seats. Allen's own choices are made by the player whose turn it is.")
     rep.caveats.append("Common random numbers: both arms start game g from the same random stream, but Allen's cards "
                        "change the draws from the first round on, so the pairing narrows the intervals less than in "
                        "a small rule change.")

@@ -32,7 +32,8 @@ def test_allen_effect_report_files_and_verdicts(allen):
                                    "## Caveats", "## Reproduce")]
     assert order == sorted(order)
     bottom = md[md.index("## Bottom line"):md.index("## What it rests on")]
-    assert "Removing Allen moves the start player's win rate" in bottom and " points [" in bottom
+    assert "With Allen the start player wins" in bottom and " points [" in bottom
+    assert "healer fee" in bottom and "allen_weight=0" in bottom
     rests = md[md.index("## What it rests on"):md.index("## Contents")]
     assert "`healer_per_cube`" in rests and "hunter" in rests
     verdicts = md[md.index("## Findings"):md.index("## Charts")]
@@ -40,17 +41,23 @@ def test_allen_effect_report_files_and_verdicts(allen):
     points = r"[+-][\d.]+ points \[[+-][\d.]+, [+-][\d.]+\]"
     effect = (r"minimum effect that matters \(±2.0 points\): \*\*(smaller than the minimum effect that matters|"
               r"larger than the minimum effect that matters|undecided: [^*]+)\*\*")
-    assert re.search(rf"Allen off \(hunter vs hunter\): change in seat 1's win rate .*paired on common random "
-                     rf"numbers: {points}; {effect}", verdicts)
+    for s in ("hunter", "collector", "cautious"):     # seats only from mirror matches, judged once at 2 players
+        assert re.search(rf"Allen off, {s} mirror: change in the start player's win share .*paired by game: "
+                         rf"{points}; {effect}", verdicts)
+        assert re.search(rf"Start player's win share, 2 players with Allen, {s} mirror: {pct}; fair reference 50.0%; "
+                         "fairness band", verdicts)
+    assert "seat 2" not in verdicts
     changes = [line for line in verdicts.splitlines() if ": change in" in line]
-    assert len(changes) >= 8 and not any("fairness" in c or "OUTSIDE" in c for c in changes)   # a change is not unfair
+    assert len(changes) >= 10 and not any("fairness" in c or "OUTSIDE" in c for c in changes)   # a change is not unfair
     assert re.search(rf"2p with Allen: Allen alone takes the first crown place .*: {pct}", verdicts)
-    assert re.search(rf"3p \(no Allen\): seat 3 win rate: {pct}; fair reference [\d.]+%", verdicts)
+    assert re.search(rf"Start player's win share, 3 players \(no Allen\), hunter mirror: {pct}; fair reference 33.3%",
+                     verdicts)
+    assert "change in the out by the healer fee" in verdicts or "out by the healer fee is" in verdicts
     assert "Allen off: change in hunter's win rate against random" in verdicts
     assert "Allen off: change in close games" in verdicts
     assert "hunter with allen_weight=0 against a default hunter" in verdicts
     assert "ASSUMED component data" in md[:md.index("## Bottom line")]
-    for chart in ("scores-margins-crowns", "allen-use", "skill"):
+    for chart in ("start-player", "scores-margins-crowns", "allen-use", "skill"):
         assert (out / f"{chart}.svg").stat().st_size > 1000 and f"({chart}.svg)" in md
     assert (out / "who-holds-the-most-crown-crosses-share-of-games.csv").exists()
     caveats = md[md.index("## Caveats"):]
@@ -60,7 +67,7 @@ def test_allen_effect_report_files_and_verdicts(allen):
 
 def test_allen_effect_arms_pair_the_same_games_and_the_off_arm_has_no_allen(allen):
     out = allen[0]
-    on, off = load(out / "runs" / "mirror-base"), load(out / "runs" / "mirror-no-allen")
+    on, off = load(out / "runs" / "mirror-hunter-base"), load(out / "runs" / "mirror-hunter-no-allen")
     assert sorted(on["game"].unique()) == sorted(off["game"].unique()) == list(range(60))
     assert (on[["game", "seat"]].to_numpy() == off[["game", "seat"]].to_numpy()).all()
     assert (off["allen_crosses"] == -1).all() and (off["allen_uses"] == 0).all()

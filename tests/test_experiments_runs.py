@@ -88,8 +88,14 @@ def test_variant_effect_section_reports_paired_differences_per_seat(tmp_path):
     ctx = _ctx(tmp_path, games=400)
     arms = ctx.compare("rule", ctx.config(2, ("random", "random")), {"distance_rule": "ring4"})
     rep = Report("t", "q")
-    table = variant_effect(rep, arms.base.frame(), arms.variant.frame(), "ring4", columns=("score", "rounds"))
-    assert len(rep.verdicts) == 2 + 2 and "paired on common random numbers" in rep.verdicts[0].sentence()
-    assert set(table["column"]) == {"win", "score", "rounds"} and len(rep.charts) == 1
+    table = variant_effect(rep, arms.base.frame(), arms.variant.frame(), "ring4",
+                           columns=("score", "tiles_placed", "rounds"))
+    # at 2 players only the start player's change is judged (the other seat's is its mirror image)
+    assert len(rep.verdicts) == 1 + 2 and "seat 1's win rate" in rep.verdicts[0].sentence()
+    assert "paired on common random numbers" in rep.verdicts[0].sentence()
+    # random play never brings all explorers home here: every game lasts all 36 rounds in both arms, a
+    # "no change" that would be true by construction, so it is a finding, not a verdict
+    assert (arms.base.frame()["rounds"] == 36).all() and any("rounds is 36" in f for f in rep.findings)
+    assert set(table["column"]) == {"win", "score", "tiles_placed"} and len(rep.charts) == 1
     r = table[table["column"] == "score"].iloc[0]
     assert r["difference"] == pytest.approx(r["variant"] - r["baseline"]) and r["lo"] <= r["difference"] <= r["hi"]

@@ -198,19 +198,30 @@ def is_share(values) -> bool:
 
 
 def variant_effect(rep: Report, base: pd.DataFrame, variant: pd.DataFrame, label: str,
-                   columns: tuple[str, ...] = ("score",), band: float = SEAT_BAND) -> pd.DataFrame:
-    """Paired effect of a rule variant on each seat's win rate and on ``columns`` (common random numbers:
-    both arms played with the same seed, rows paired by game id and seat). Changes in win rates and in
-    0/1 columns are in percentage points, read against the minimum effect that matters (``band``)."""
+                   columns: tuple[str, ...] = ("score",), band: float = SEAT_BAND, by_seat: bool = True) -> pd.DataFrame:
+    """Paired effect of a rule variant on each seat's win rate (``by_seat``) and on ``columns`` (common
+    random numbers: both arms played with the same seed, rows paired by game id and seat). Changes in
+    win rates and in 0/1 columns are in percentage points, read against the minimum effect that
+    matters (``band``). At 2 players only the start player's change is judged: the other seat's is
+    its mirror image, and judging both would count one finding twice."""
     rows = []
     effect = Band.effect(band)
-    wins = paired_column_difference(base, variant, "win", by="seat").assign(column="win", unit=POINTS)
-    for _, r in wins.iterrows():
-        e = Estimate(r["difference"], r["lo"], r["hi"], int(r["n"]), "paired normal")
-        rep.verdict(f"{label}: change in seat {int(r['group']) + 1}'s win rate ({fmt_ratio(r['baseline'], r['variant'])}), "
-                    "paired on common random numbers", e, 0.0, effect, unit=POINTS)
-    rows.append(wins)
+    if by_seat:
+        wins = paired_column_difference(base, variant, "win", by="seat").assign(column="win", unit=POINTS)
+        two = base["players"].nunique() == 1 and int(base["players"].iloc[0]) == 2
+        for _, r in wins.iterrows():
+            if two and int(r["group"]) != 0:
+                continue
+            e = Estimate(r["difference"], r["lo"], r["hi"], int(r["n"]), "paired normal")
+            rep.verdict(f"{label}: change in seat {int(r['group']) + 1}'s win rate "
+                        f"({fmt_ratio(r['baseline'], r['variant'])}), paired on common random numbers", e, 0.0,
+                        effect, unit=POINTS)
+        rows.append(wins)
     for col in columns:
+        if base[col].nunique() == 1 and variant[col].nunique() == 1 and base[col].iloc[0] == variant[col].iloc[0]:
+            rep.findings.append(f"{label}: {md_escape(col)} is {num(base[col].iloc[0])} in every game of both arms "
+                                "(nothing to compare).")
+            continue
         share = is_share(base[col]) and is_share(variant[col])
         d = paired_column_difference(base, variant, col).assign(column=col, unit=POINTS if share else CHANGE)
         r = d.iloc[0]
@@ -220,6 +231,8 @@ def variant_effect(rep: Report, base: pd.DataFrame, variant: pd.DataFrame, label
                     effect if share else None, unit=POINTS if share else CHANGE)
         rows.append(d)
     table = pd.concat(rows, ignore_index=True)
+    if not by_seat:
+        return table
     w = table[table["column"] == "win"]
     fig, axes = new_figure(5.5, 3.4)
     ax = axes[0][0]
