@@ -201,8 +201,9 @@ def variant_effect(rep: Report, base: pd.DataFrame, variant: pd.DataFrame, label
                    columns: tuple[str, ...] = ("score",), band: float = SEAT_BAND, by_seat: bool = True) -> pd.DataFrame:
     """Paired effect of a rule variant on each seat's win rate (``by_seat``) and on ``columns`` (common
     random numbers: both arms played with the same seed, rows paired by game id and seat). Changes in
-    win rates and in 0/1 columns are in percentage points, read against the minimum effect that
-    matters (``band``). At 2 players only the start player's change is judged: the other seat's is
+    win rates and in 0/1 columns are in percentage points; win rates are read against the minimum
+    effect that matters (``band``), other shares are not: a rare event's 30-fold change can be a
+    fraction of a point, so its fold is stated instead. At 2 players only the start player's change is judged: the other seat's is
     its mirror image, and judging both would count one finding twice."""
     rows = []
     effect = Band.effect(band)
@@ -228,7 +229,7 @@ def variant_effect(rep: Report, base: pd.DataFrame, variant: pd.DataFrame, label
         e = Estimate(r["difference"], r["lo"], r["hi"], int(r["n"]), "paired normal")
         change = fmt_ratio(r["baseline"], r["variant"]) if share else f"{num(r['baseline'])} -> {num(r['variant'])}"
         rep.verdict(f"{label}: change in {'the' if share else 'mean'} {col} ({change}), paired", e, 0.0,
-                    effect if share else None, unit=POINTS if share else CHANGE)
+                    None, unit=POINTS if share else CHANGE)
         rows.append(d)
     table = pd.concat(rows, ignore_index=True)
     if not by_seat:
