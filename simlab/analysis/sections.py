@@ -103,7 +103,8 @@ def strategies(rep: Report, frame: pd.DataFrame) -> pd.DataFrame | None:
             v = mat.iloc[i, j]
             if not pd.isna(v):
                 c = cells.loc[(names[i], names[j])]
-                tip(ax.text(j, i, f"{v:.0%}", ha="center", va="center", fontsize=8),
+                tip(ax.text(j, i, f"{v:.0%}", ha="center", va="center", fontsize=8,
+                            color="white" if abs(v - 0.5) > 0.3 else "black"),   # readable on the dark ends
                     f"{names[i]} ahead of {names[j]}: {fmt_share(v, c['lo'], c['hi'])} of "
                     f"{fmt_count(c['meetings'])} meetings")
     ax.set_xlabel("opponent B")
