@@ -1,329 +1,456 @@
-"""Karuba: how the explorers' beach and temple positions shape the game.
+"""Karuba: which beach-temple placements make a good game?
 
-Every Karuba game draws its setup at random among legal ones and records it (columns
-beach_<colour> and temple_<colour>), so one run per player count and distance rule samples all
-beach-temple pairs at once: each game gives four explorer observations (one per colour) on every
-player's island. For each pair (beach b, temple t) the experiment measures, among the explorers
-placed there: how often the strong heuristic's explorer reaches its temple and in which round,
-the same for random play (the skill gap in reaching), and, over the games that contain the pair,
-the strong heuristic's points, its score gap to random play, the shared-win rate and the game
-length; and (3-4 players) the planning gap: the strong heuristic's reach rate minus the middling
-heuristics' on the same pair, which separates "skill matters" from "the pair is easy". Game-level measures are averaged over the other three (random) pairs of each game.
-The three readings of the setup distance rule (ring3, ring4, label30) are compared.
+Every player copies the setup, so a placement is unfair to no one: it makes a better or a worse
+game for everybody. The experiment therefore measures game quality per beach-temple pair: how
+often a well-played explorer reaches its temple and in which round, how long the game lasts, and
+the planning gap (the strong planner's reach rate minus the middling heuristics' on the same pair
+and tile order: does the pair reward planning?).
+
+Design, and why:
+
+* **Mirror games, one per heuristic, on the same seed.** The islands never interact except
+  through the temple-token race and the game's end; in a mirror the identical players make the
+  same moves, arrive together and end the game together, so a pair is measured on its own,
+  undisturbed by a rival who ends the game early or takes a token first. Games are then the same
+  at every player count (``test_karuba_mirror_games_do_not_depend_on_the_player_count``), so
+  one player count (2) serves all. The builder, racer and collector mirrors share the root seed,
+  and Karuba draws the setup and the tile order from their own streams, so game ``g`` has the
+  same setup and tiles in all three: the planning gap is paired by game and colour.
+* **No random play.** Random play measures skill against no skill, which mostly follows how easy
+  a pair is; the gap between real heuristics is the quality measure (does planning pay here?).
+* Every game draws its setup at random among legal ones, so one run samples all beach-temple
+  pairs (four explorers per game).
+* **Quality band**: a pair is ordinary if its reach rate lies within ``QUALITY_HALF_WIDTH`` (10
+  percentage points) of the average drawn pair's: one explorer stranded in one more (or fewer)
+  game in ten is a difference a playtester notices. The report counts the pairs whose whole
+  interval lies outside the band. The easiest and hardest pairs are listed as information: picked
+  as the extremes, they lie far from the average by construction.
+* **The geometric rule**: each pair's geometry (how many squares apart the explorer's first square
+  and the temple's square are, steps apart along the numbered edge, opposite or adjacent coasts,
+  corner squares, turns a route needs) against its reach rate, by weighted least squares over
+  the pairs (weights: explorers), with R^2.
+* **Sensitivity**: the same runs under the other readings of ``temple_step`` (entering the temple
+  free) and ``distance_rule`` (ring4, label30), on the same seed, so reach and length changes are
+  paired by game.
 """
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 import pandas as pd
 
 from simlab.analysis import sections
-from simlab.analysis.charts import dot_interval, new_figure
+from simlab.analysis.charts import dot_interval, new_figure, tip, yerr
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import ci, formatted, num, pct
-from simlab.analysis.stats import Estimate, difference_of_means, mean, proportion
-from simlab.analysis.wording import CHANGE, NUMBER, POINTS, SHARE, Band, fmt_estimate, join
-from simlab.core.stats import Z95, mean_ci
+from simlab.analysis.stats import Estimate, mean, paired_difference, proportion
+from simlab.analysis.wording import NUMBER, POINTS, TIE, Band, compare, difference, fmt_estimate, fmt_share, join
+from simlab.core.stats import Z95
+from simlab.games.karuba.components import COLS, N_CELLS, N_EDGE
+from simlab.games.karuba.rules import BEACH_CELL, TEMPLE_CELL
 
 COLOURS = ("brown", "blue", "purple", "yellow")
-STRONG, WEAK, MIDDLE = "builder", "random", ("racer", "collector")
-RULES = ("ring3", "ring4", "label30")
-PLAYERS = (2, 3, 4)
-LABELS = list(range(10, 120, 10))
-SETUP_BAND = 0.10   # a pair is "ordinary" if its reach rate is within 10 points of the average pair (a quality band)
+HEURISTICS = ("builder", "racer", "collector")
+STRONG, MIDDLE = HEURISTICS[0], HEURISTICS[1:]
+MIRROR_PLAYERS = 2          # a mirror game is the same at every player count; 2 is the cheapest
+DEFAULT = "default"
+READINGS = {DEFAULT: {}, "temple_step 0": {"temple_step": 0}, "distance_rule ring4": {"distance_rule": "ring4"},
+            "distance_rule label30": {"distance_rule": "label30"}}
+QUALITY_HALF_WIDTH = 0.10   # a pair is ordinary if its reach rate is within 10 points of the average pair's
+NEAR, FAR = 3, 8            # the rule's groups: at most NEAR squares apart, at least FAR
+LABELS = list(range(10, 10 * N_EDGE + 1, 10))
+CORNERS = (0, COLS - 1, N_CELLS - COLS, N_CELLS - 1)   # the NW, NE, SW and SE squares
+FEATURES = {
+    "squares_apart": "squares apart (Manhattan distance from the explorer's first square to the temple's square)",
+    "edge_steps": "steps apart along the 22 numbered edge spaces",
+    "opposite_coasts": "beach and temple on opposite sides (west-east or south-north), not round one corner",
+    "turns": "fewest turns a route needs (0, 1 or 2)",
+    "corner_beach": "the explorer's first square is a corner square",
+    "corner_temple": "the temple's square is a corner square",
+}
 
 
-def seats(n: int) -> tuple[str, ...]:
-    """The strong heuristic, the middling ones, and random play (the no-skill reference)."""
-    return (STRONG,) + MIDDLE[:n - 2] + (WEAK,)
+def geometry(beach, temple) -> pd.DataFrame:
+    """Each pair's geometry on the island (docs/rules/karuba.md section 2): beach labels 10..50 lie
+    west of rows 1-5, 60..110 south of columns 1-6; temple labels 10..60 north of columns 1-6,
+    70..110 east of rows 1-5. Squares are (row, column) from the north-west, 0-based."""
+    b = np.asarray(beach, dtype=np.int64) // 10 - 1
+    t = np.asarray(temple, dtype=np.int64) // 10 - 1
+    bcell, tcell = BEACH_CELL[b], TEMPLE_CELL[t]
+    br, bc = np.divmod(bcell, COLS)
+    tr, tc = np.divmod(tcell, COLS)
+    west, north = b < 5, t < 6
+    # round the edge: beach i sits at position i, temple j at 2 * N_EDGE - 1 - j (the ring runs
+    # down the west coast, along the south, up the east edge and back along the north)
+    d = 2 * N_EDGE - 1 - t - b
+    opposite = west != north
+    aligned = np.where(west, br == tr, bc == tc)
+    return pd.DataFrame({
+        "beach_square": [f"r{r + 1}c{c + 1}" for r, c in zip(br, bc)],
+        "temple_square": [f"r{r + 1}c{c + 1}" for r, c in zip(tr, tc)],
+        "squares_apart": np.abs(br - tr) + np.abs(bc - tc),
+        "edge_steps": np.minimum(d, 2 * N_EDGE - d),
+        "opposite_coasts": opposite,
+        "turns": np.where(opposite, np.where(aligned, 0, 2), 1),
+        "corner_beach": np.isin(bcell, CORNERS),
+        "corner_temple": np.isin(tcell, CORNERS),
+    })
 
 
 def explorers(frame: pd.DataFrame) -> pd.DataFrame:
-    """One row per game, seat and colour: the colour's beach and temple, reached or not, and when."""
+    """One row per game and colour of a mirror run (seat 0: every seat plays the same game):
+    the colour's beach and temple, reached or not, when, and the game's length."""
+    first = frame[frame["seat"] == 0]
     parts = []
     for c in COLOURS:
-        d = frame[["game", "seat", "players", "strategy", f"beach_{c}", f"temple_{c}", f"home_round_{c}"]]
-        d = d.set_axis(["game", "seat", "players", "strategy", "beach", "temple", "round"], axis=1)
-        parts.append(d.assign(colour=c))
+        d = first[["game", f"beach_{c}", f"temple_{c}", f"home_round_{c}", "rounds"]]
+        parts.append(d.set_axis(["game", "beach", "temple", "round", "rounds"], axis=1).assign(colour=c))
     long = pd.concat(parts, ignore_index=True)
-    long["strategy"] = long["strategy"].astype(str)
-    long["reached"] = long["round"] > 0
+    long["reached"] = (long["round"] > 0).astype(float)
     return long
 
 
-def per_game(frame: pd.DataFrame) -> pd.DataFrame:
-    """Game-level outcomes: the strong and weak seats' scores, a shared win, the length."""
-    s = frame[frame["strategy"].astype(str) == STRONG].set_index("game")["score"]
-    w = frame[frame["strategy"].astype(str) == WEAK].set_index("game")["score"]
-    first = frame[frame["seat"] == 0].set_index("game")
-    return pd.DataFrame({"strong": s, "weak": w, "gap": s - w, "tie": frame.groupby("game")["shared_win"].any(),
-                         "rounds": first["rounds"]})
+def mirrors(frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The heuristics' explorers side by side, paired by game and colour (same seed: same setup)."""
+    base = explorers(frames[STRONG])
+    for h in MIDDLE:
+        other = explorers(frames[h])[["game", "colour", "beach", "temple", "reached"]]
+        base = base.merge(other.rename(columns={"reached": f"{h}_reached", "beach": "b2", "temple": "t2"}),
+                          on=["game", "colour"], validate="one_to_one")
+        if not ((base["b2"] == base["beach"]) & (base["t2"] == base["temple"])).all():
+            raise ValueError(f"the {h} and {STRONG} mirrors have different setups: run them on the same seed")
+        base = base.drop(columns=["b2", "t2"])
+    base["middle_reached"] = base[[f"{h}_reached" for h in MIDDLE]].mean(axis=1)
+    base["plan"] = base["reached"] - base["middle_reached"]
+    base["round_r"] = base["round"].where(base["reached"] > 0)
+    return base
 
 
-def _sums(frame: pd.DataFrame, keys: list[str], cols: dict[str, str]) -> pd.DataFrame:
-    """Per group: n, and the sum and sum of squares of each column (for normal intervals)."""
-    sq = frame.assign(**{f"{c}_sq": frame[c].astype(float) ** 2 for c in cols.values()})
-    agg = {"n": (keys[0], "size")}
-    for name, c in cols.items():
-        agg[f"{name}_s"] = (c, "sum")
-        agg[f"{name}_q"] = (f"{c}_sq", "sum")
-    return sq.groupby(keys).agg(**agg)
+def _normal(m: pd.Series, sd: pd.Series, n: pd.Series) -> tuple[pd.Series, pd.Series]:
+    half = Z95 * sd.fillna(np.inf) / np.sqrt(n)
+    return m - half, m + half
 
 
-def _proportion_gap(k1, n1, k2, n2):
-    """(p1 - p2, lo, hi, p2): difference of two independent proportions, normal interval (nan without data)."""
-    if not (n2 == n2) or not n2 or not n1:
-        return (np.nan,) * 4
-    p1, p2 = k1 / n1, k2 / n2
-    half = Z95 * np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
-    return (p1 - p2, p1 - p2 - half, p1 - p2 + half, p2)
+def pair_table(ex: pd.DataFrame) -> pd.DataFrame:
+    """Per beach-temple pair: reach rates (Wilson), round reached, game length and planning gap
+    (normal intervals), and the pair's geometry."""
+    g = ex.groupby(["beach", "temple"])
+    t = g.agg(explorers=("reached", "size"), reached=("reached", "sum"), round=("round_r", "mean"),
+              round_sd=("round_r", "std"), n_round=("round_r", "count"), length=("rounds", "mean"),
+              length_sd=("rounds", "std"), plan_gap=("plan", "mean"), plan_sd=("plan", "std"),
+              **{f"{h}_reach": (f"{h}_reached", "mean") for h in MIDDLE}).reset_index()
+    w = [proportion(k, n) for k, n in zip(t["reached"], t["explorers"])]
+    t["reach"], t["reach_lo"], t["reach_hi"] = ([e.value for e in w], [e.lo for e in w], [e.hi for e in w])
+    t["round_lo"], t["round_hi"] = _normal(t["round"], t["round_sd"], t["n_round"])
+    t["length_lo"], t["length_hi"] = _normal(t["length"], t["length_sd"], t["explorers"])
+    t["plan_lo"], t["plan_hi"] = _normal(t["plan_gap"], t["plan_sd"], t["explorers"])
+    return pd.concat([t, geometry(t["beach"], t["temple"])], axis=1)
 
 
-def pair_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """All measures per beach-temple pair (see the module docstring), from grouped sums."""
-    ex = explorers(frame)
-    strong = ex[ex["strategy"] == STRONG]
-    weak = ex[ex["strategy"] == WEAK][["game", "colour", "reached"]].rename(columns={"reached": "weak_reached"})
-    strong = strong.merge(weak, on=["game", "colour"], how="left", validate="one_to_one")
-    strong["reached_f"] = strong["reached"].astype(float)
-    strong["skill_d"] = strong["reached_f"] - strong["weak_reached"].astype(float)
-    strong["round_r"] = strong["round"].where(strong["reached"]).astype(float)
-    e = _sums(strong, ["beach", "temple"], {"reach": "reached_f", "skill": "skill_d", "weak": "weak_reached"})
-    rounds = strong.dropna(subset=["round_r"])
-    r = _sums(rounds, ["beach", "temple"], {"round": "round_r"}).rename(columns={"n": "n_reached"})
-    mid = ex[ex["strategy"].isin(MIDDLE)].groupby(["beach", "temple"])["reached"].agg(mid_s="sum", mid_n="size")
-    games = per_game(frame).reset_index()
-    setup = ex[ex["seat"] == 0][["game", "beach", "temple"]].merge(games, on="game")
-    setup["tie_f"] = setup["tie"].astype(float)
-    g = _sums(setup, ["beach", "temple"], {"points": "strong", "gap": "gap", "tie": "tie_f", "length": "rounds"})
-    t = e.join(r, how="left").join(g.rename(columns={"n": "n_game"})).join(mid, how="left").reset_index()
+def quality(t: pd.DataFrame, average: float) -> tuple[Band, dict[str, int]]:
+    """Every pair judged against the quality band around the average pair: counts by judgement."""
+    band = Band.quality(average - QUALITY_HALF_WIDTH, average + QUALITY_HALF_WIDTH)
+    counts = {"below": int((t["reach_hi"] < band.lo).sum()), "above": int((t["reach_lo"] > band.hi).sum())}
+    counts["inside"] = int(((t["reach_lo"] >= band.lo) & (t["reach_hi"] <= band.hi)).sum())
+    counts["undecided"] = len(t) - counts["below"] - counts["above"] - counts["inside"]
+    counts["outside"] = counts["below"] + counts["above"]
+    return band, counts
+
+
+def fit(t: pd.DataFrame, features: list[str], column: str = "reach") -> dict:
+    """Weighted least squares of a pair measure on geometric features (weights: explorers):
+    coefficients with normal intervals from the residual scatter, and R^2 (weighted)."""
+    w = t["explorers"].to_numpy(float)
+    y = t[column].to_numpy(float)
+    x = np.column_stack([np.ones(len(t))] + [t[f].to_numpy(float) for f in features])
+    sw = np.sqrt(w)
+    coef, *_ = np.linalg.lstsq(x * sw[:, None], y * sw, rcond=None)
+    res = y - x @ coef
+    centre = np.average(y, weights=w)
+    r2 = 1 - np.sum(w * res ** 2) / np.sum(w * (y - centre) ** 2)
+    scale = np.sum(w * res ** 2) / max(1, len(t) - x.shape[1])
+    se = np.sqrt(np.diag(np.linalg.pinv((x * w[:, None]).T @ x)) * scale)
+    est = {f: Estimate(coef[i + 1], coef[i + 1] - Z95 * se[i + 1], coef[i + 1] + Z95 * se[i + 1], len(t), "WLS")
+           for i, f in enumerate(features)}
+    return {"features": features, "r2": float(r2), "coef": est, "intercept": float(coef[0])}
+
+
+def noise_share(t: pd.DataFrame) -> float:
+    """The share of the pair-to-pair variance of reach rates that sampling noise alone would give."""
+    w = t["explorers"].to_numpy(float)
+    p = t["reach"].to_numpy(float)
+    total = np.average((p - np.average(p, weights=w)) ** 2, weights=w)
+    return float(np.average(p * (1 - p) / w, weights=w) / total) if total else float("nan")
+
+
+def by_distance(ex: pd.DataFrame, column: str = "squares_apart") -> pd.DataFrame:
+    """Explorers pooled by a geometric feature: reach (Wilson) and planning gap (normal)."""
+    ex = pd.concat([ex.reset_index(drop=True), geometry(ex["beach"], ex["temple"])[[column]]], axis=1)
     rows = []
-    for x in t.itertuples():
-        reach = proportion(x.reach_s, x.n)
-        rnd = mean_ci(x.round_s, x.round_q, x.n_reached) if x.n_reached == x.n_reached else (np.nan,) * 3
-        skill = mean_ci(x.skill_s, x.skill_q, x.n)
-        pts, gap = mean_ci(x.points_s, x.points_q, x.n_game), mean_ci(x.gap_s, x.gap_q, x.n_game)
-        tie = proportion(x.tie_s, x.n_game)
-        plan = _proportion_gap(x.reach_s, x.n, x.mid_s, x.mid_n)
-        rows.append({"beach": x.beach, "temple": x.temple, "explorers": reach.n, "reach": reach.value,
-                     "reach_lo": reach.lo, "reach_hi": reach.hi, "round": rnd[0], "round_lo": rnd[1], "round_hi": rnd[2],
-                     "weak_reach": x.weak_s / x.n, "skill_reach": skill[0], "skill_reach_lo": skill[1],
-                     "skill_reach_hi": skill[2], "games": int(x.n_game), "points": pts[0], "points_lo": pts[1],
-                     "points_hi": pts[2], "score_gap": gap[0], "gap_lo": gap[1], "gap_hi": gap[2],
-                     "tie_rate": tie.value, "tie_lo": tie.lo, "tie_hi": tie.hi, "length": x.length_s / x.n_game,
-                     "mid_reach": plan[3], "plan_gap": plan[0], "plan_lo": plan[1], "plan_hi": plan[2]})
+    for v, d in ex.groupby(column):
+        r, p = proportion(d["reached"].sum(), len(d)), mean(d["plan"])
+        rows.append({column: v, "pairs": d.groupby(["beach", "temple"]).ngroups, "explorers": len(d), "reach": r.value,
+                     "reach_lo": r.lo, "reach_hi": r.hi, "plan_gap": p.value, "plan_lo": p.lo, "plan_hi": p.hi,
+                     "round": d["round_r"].mean(), "length": d["rounds"].mean(),
+                     **{f"{h}_reach": d[f"{h}_reached"].mean() for h in MIDDLE}})
     return pd.DataFrame(rows)
 
 
-def heatmaps(rep, tables: dict, column: str, title: str, caption: str, fmt=None, cmap="viridis",
-             bar: str = "") -> None:
-    """One heat map per table over beach x temple; ``fmt`` writes each cell's value (None: colour only);
-    ``bar`` labels the colour bar (default ``title``)."""
+def grouped(ex: pd.DataFrame, mask) -> dict[str, Estimate]:
+    """Reach rate, planning gap and game length over the explorers in ``mask``."""
+    d = ex[np.asarray(mask)]
+    return {"reach": proportion(d["reached"].sum(), len(d)), "plan": mean(d["plan"]), "length": mean(d["rounds"])}
+
+
+def pairs_word(n: int) -> str:
+    return f"{n} pair" + ("" if n == 1 else "s")
+
+
+def heatmaps(rep, tables: dict, column: str, title: str, caption: str, fmt, bar: str, cmap="viridis") -> None:
+    """One heat map per table over beach x temple, in percent (shares) or percentage points
+    (differences): ``fmt`` writes each cell's value, ``bar`` labels the colour bar with its unit."""
     keys = list(tables)
-    fig, axes = new_figure(4.6 * len(keys), 4.4, ncols=len(keys))
-    vals = pd.concat([tables[k][column] for k in keys])
+    fig, axes = new_figure(4.6 * len(keys) + 0.8, 4.4, ncols=len(keys))
+    vals = pd.concat([tables[k][column] for k in keys]) * 100
     vmin, vmax = float(vals.min()), float(vals.max())
     for ax, key in zip(axes[0], keys):
-        grid = tables[key].pivot(index="beach", columns="temple", values=column).reindex(index=LABELS, columns=LABELS)
+        grid = tables[key].pivot(index="beach", columns="temple", values=column).reindex(index=LABELS, columns=LABELS) * 100
         im = ax.imshow(grid.to_numpy(float), cmap=cmap, vmin=vmin, vmax=vmax, origin="lower")
-        ax.set_xticks(range(11), LABELS, fontsize=7)
-        ax.set_yticks(range(11), LABELS, fontsize=7)
+        ax.set_xticks(range(len(LABELS)), LABELS, fontsize=7)
+        ax.set_yticks(range(len(LABELS)), LABELS, fontsize=7)
         ax.set_xlabel("temple space")
         ax.set_ylabel("beach space")
         ax.set_title(f"{title}, {key}", fontsize=9)
-        for i in range(11):
-            for j in range(11):
-                v = grid.iloc[i, j]
-                if fmt is not None and not pd.isna(v):
-                    light = (v - vmin) / ((vmax - vmin) or 1) > 0.6
-                    if cmap.endswith("_r"):
-                        light = not light
-                    ax.text(j, i, fmt(v), ha="center", va="center", fontsize=5.5, color="black" if light else "white")
-    fig.colorbar(im, ax=axes[0].tolist(), shrink=0.8, label=bar or title)
-    rep.chart(f"heatmap-{column}-{'-'.join(keys)}", fig, caption, title=f"Heat map: {title}, {', '.join(keys)}")
+        for i, j in itertools.product(range(len(LABELS)), repeat=2):
+            v = grid.iloc[i, j]
+            if not pd.isna(v):
+                light = (v - vmin) / ((vmax - vmin) or 1) > 0.6
+                ax.text(j, i, fmt(v), ha="center", va="center", fontsize=5.5, color="black" if light else "white")
+    fig.colorbar(im, ax=axes[0].tolist(), shrink=0.8, label=bar)
+    rep.chart(f"heatmap-{column}", fig, caption, title=f"Heat map: {title}")
 
 
 def listing(t: pd.DataFrame) -> pd.DataFrame:
     return formatted(t, {
-        "players": "players", "beach": "beach", "temple": "temple", "explorers": "explorers",
+        "beach": "beach", "temple": "temple", "squares apart": "squares_apart", "edge steps": "edge_steps",
+        "explorers": "explorers",
         f"{STRONG} reaches temple [95% CI]": lambda r: ci(r, "reach", "reach_lo", "reach_hi"),
         "round reached [95% CI]": lambda r: ci(r, "round", "round_lo", "round_hi", NUMBER, 1),
-        f"{WEAK} reaches": lambda r: pct(r["weak_reach"]),
-        "skill gap in reaching [95% CI]": lambda r: ci(r, "skill_reach", "skill_reach_lo", "skill_reach_hi", POINTS),
-        f"{'/'.join(MIDDLE)} reach": lambda r: pct(r["mid_reach"]),
-        "planning gap [95% CI]": lambda r: ci(r, "plan_gap", "plan_lo", "plan_hi", POINTS),
-        "games": "games", f"{STRONG} points [95% CI]": lambda r: ci(r, "points", "points_lo", "points_hi", NUMBER),
-        f"score gap {STRONG}-{WEAK} [95% CI]": lambda r: ci(r, "score_gap", "gap_lo", "gap_hi", CHANGE),
-        "shared wins": lambda r: pct(r["tie_rate"]), "rounds": lambda r: num(r["length"])})
+        **{f"{h} reaches": (lambda r, h=h: pct(r[f"{h}_reach"])) for h in MIDDLE},
+        f"planning gap {STRONG} - {'/'.join(MIDDLE)} [95% CI]": lambda r: ci(r, "plan_gap", "plan_lo", "plan_hi", POINTS),
+        "game length, rounds [95% CI]": lambda r: ci(r, "length", "length_lo", "length_hi", NUMBER)})
+
+
+def _reading(ctx: Context, name: str, params: dict) -> dict:
+    """The three mirrors under one reading, and everything measured on them."""
+    runs = {h: ctx.run(f"{h}-mirror-{name.replace(' ', '-')}",
+                       ctx.config(MIRROR_PLAYERS, (h,) * MIRROR_PLAYERS, params, rotate=False)) for h in HEURISTICS}
+    ex = mirrors({h: r.frame() for h, r in runs.items()})
+    t = pair_table(ex)
+    reach = proportion(ex["reached"].sum(), len(ex))
+    band, counts = quality(t, reach.value)
+    games = ex.drop_duplicates("game").set_index("game")
+    return {"ex": ex, "pairs": t, "reach": reach, "band": band, "counts": counts, "plan": mean(ex["plan"]),
+            "length": mean(games["rounds"]), "rounds": games["rounds"], "per_game": ex.groupby("game")["reached"].mean(),
+            "planning": {k: int(sum(compare(Estimate(r.plan_gap, r.plan_lo, r.plan_hi, 0, "")) == k
+                                    for r in t.itertuples())) for k in ("higher", "lower", TIE)},
+            "fit": fit(t, ["squares_apart"])}
 
 
 def analyse(ctx: Context):
-    rep = ctx.report("Karuba: how beach and temple positions shape the game",
-                     "Which explorer/temple placements make reaching the temple easy or hard, when temples are "
-                     f"reached, how many points a strong player makes, and how much skill matters ({STRONG} vs "
-                     f"{WEAK} play). {ctx.games:,} games per player count and distance rule; each game samples four "
-                     "beach-temple pairs.")
-    runs = {(rule, n): ctx.run(f"{rule}-{n}p", ctx.config(n, seats(n), {"distance_rule": rule}, rotate=True))
-            for rule in RULES for n in PLAYERS}
-    pairs, summary = {}, []
-    for (rule, n), r in runs.items():
-        f = r.frame()
-        t = pair_table(f).assign(players=n, rule=rule)
-        pairs[(rule, n)] = t
-        ex = explorers(f)
-        s = ex[ex["strategy"] == STRONG]
-        g = per_game(f)
-        reach = proportion(int(s["reached"].sum()), len(s))
-        summary.append({"rule": rule, "players": n, "legal_pairs": len(t), "games": len(g), "reach": reach.value,
-                        "reach_lo": reach.lo, "reach_hi": reach.hi, "_reached": s["reached"].to_numpy(float),
-                        "round": float(s.loc[s["reached"], "round"].mean()), "_points": g["strong"].to_numpy(float),
-                        "points": float(g["strong"].mean()), "score_gap": float(g["gap"].mean()),
-                        "tie_rate": float(g["tie"].mean()), "_rounds": g["rounds"].to_numpy(float),
-                        "rounds": float(g["rounds"].mean())})
-    base = {(s["rule"], s["players"]): s for s in summary}
+    rep = ctx.report("Karuba: which beach-temple placements make a good game",
+                     "Every player copies the setup, so a placement is unfair to no one; it makes a better or worse "
+                     "game. Per beach-temple pair: how often a well-played explorer reaches its temple and when, how "
+                     f"long the game lasts, and whether the pair rewards planning ({STRONG} against {join(MIDDLE)} "
+                     f"on the same setup and tiles). {ctx.games:,} games per mirror run; each game samples four pairs.")
+    R = {name: _reading(ctx, name, params) for name, params in READINGS.items()}
+    d = R[DEFAULT]
+    t, ex, counts, band = d["pairs"], d["ex"], d["counts"], d["band"]
 
-    # verdicts: the spread between pairs, under the default reading
-    unusual, rule_change = {}, {}
-    for n in PLAYERS:
-        t = pairs[("ring3", n)]
-        avg = base[("ring3", n)]["reach"]
-        # every pair judged against the quality band around the average pair (not only the extremes,
-        # which would lie outside it by construction)
-        ordinary = Band.quality(avg - SETUP_BAND, avg + SETUP_BAND)
-        verdicts = [ordinary.judge(Estimate(r.reach, r.reach_lo, r.reach_hi, int(r.explorers), "Wilson")).text
-                    for r in t.itertuples()]
-        outside = sum(v.startswith("outside") for v in verdicts)
-        unusual[n] = (outside, len(t))
-        rep.findings.append(f"{n} players: {outside} of {len(t)} legal beach-temple pairs have a reach rate whose whole "
-                            f"interval lies outside the quality band of the average pair ({ordinary.describe()}); "
-                            f"{sum(v.startswith('inside') for v in verdicts)} lie inside it, the others are undecided.")
-        # ranked by the interval's bound, not the point value, so that a small noisy pair cannot top the list;
-        # picked as extremes, they are information (no band)
-        for label, row in (("easiest", t.loc[t["reach_lo"].idxmax()]), ("hardest", t.loc[t["reach_hi"].idxmin()])):
-            rep.verdict(f"{n} players, {label} beach-temple pair (beach {int(row['beach'])}, temple {int(row['temple'])}): "
-                        f"{STRONG}'s explorer reaches its temple", Estimate(row["reach"], row["reach_lo"], row["reach_hi"],
-                                                                           int(row["explorers"]), "Wilson"),
-                        avg, reference_label="average pair",
-                        note=f"reached in round {row['round']:.1f} on average; picked as the extreme of {len(t)} pairs")
-        top = t.loc[t["gap_lo"].idxmax()]
-        rep.verdict(f"{n} players, most skill-testing pair (beach {int(top['beach'])}, temple {int(top['temple'])}): "
-                    f"score gap {STRONG} - {WEAK} in games with this pair",
-                    Estimate(top["score_gap"], top["gap_lo"], top["gap_hi"], int(top["games"]), "normal"),
-                    base[("ring3", n)]["score_gap"], unit=NUMBER, reference_label="average game")
-        if t["plan_gap"].notna().any():
-            p = t.loc[t["plan_lo"].idxmax()]
-            rep.verdict(f"{n} players, pair where planning pays most (beach {int(p['beach'])}, temple {int(p['temple'])}): "
-                        f"{STRONG}'s reach rate minus {'/'.join(MIDDLE)}'s", Estimate(p["plan_gap"], p["plan_lo"], p["plan_hi"],
-                                                                                    int(p["explorers"]), "normal"),
-                        float((t["plan_gap"] * t["explorers"]).sum() / t["explorers"].sum()), unit=POINTS,
-                        reference_label="average pair")
-    # verdicts: the distance rule's readings against the default
-    for rule in RULES[1:]:
-        for n in PLAYERS:
-            a, b = base[(rule, n)], base[("ring3", n)]
-            d = difference_of_means(a["_reached"], b["_reached"])
-            rule_change[(rule, n)] = d
-            rep.verdict(f"{n} players, distance rule {rule} vs ring3: change in {STRONG}'s temple reach rate", d, 0.0,
-                        unit=POINTS,
-                        note=f"{a['legal_pairs']} legal pairs instead of {b['legal_pairs']}; game length "
-                             f"{a['rounds']:.2f} vs {b['rounds']:.2f} rounds; {STRONG} points {a['points']:.2f} vs {b['points']:.2f}")
+    # the geometric rule
+    single = {f: fit(t, [f]) for f in FEATURES}
+    pairs2 = {f: fit(t, ["squares_apart", f]) for f in FEATURES if f != "squares_apart"}
+    slope = single["squares_apart"]["coef"]["squares_apart"]
+    geo = geometry(ex["beach"], ex["temple"])
+    near, far = grouped(ex, geo["squares_apart"] <= NEAR), grouped(ex, geo["squares_apart"] >= FAR)
+    r2 = single["squares_apart"]["r2"]
+    second = max(pairs2.values(), key=lambda f: f["r2"])
+    extra = second["features"][1]
 
-    by_players = {f"{n}p": pairs[("ring3", n)] for n in PLAYERS}
-    heatmaps(rep, by_players, "reach", f"{STRONG} reach rate", f"How often {STRONG}'s explorer reaches its temple, by "
-             "the explorer's beach space (rows) and its temple space (columns); distance rule ring3; blank = illegal pair",
-             lambda v: f"{v:.0%}", bar="share of explorers reaching their temple (0-1)")
-    heatmaps(rep, by_players, "round", "round reached", "Mean round in which the explorer reaches its temple "
-             f"({STRONG}, when reached); ring3; the values are in pairs-ring3.csv", cmap="viridis_r",
-             bar="mean round reached (rounds)")
-    heatmaps(rep, by_players, "score_gap", f"score gap {STRONG}-{WEAK}", f"Skill: {STRONG}'s score minus {WEAK}'s "
-             "in games containing the pair (averaged over the game's other pairs); ring3; the values are in pairs-ring3.csv",
-             cmap="magma", bar=f"score gap {STRONG}-{WEAK} (points)")
-    heatmaps(rep, {f"{n}p": pairs[("ring3", n)] for n in PLAYERS if n > 2}, "plan_gap", "planning gap",
-             f"Where planning pays: {STRONG}'s reach rate minus the middling heuristics' ({', '.join(MIDDLE)}) for "
-             "explorers on the same pair, in percentage points; ring3", lambda v: f"{v * 100:+.0f}", cmap="magma",
-             bar="difference in reach rates (-1 to 1; cells in percentage points)")
-    heatmaps(rep, {rule: pairs[(rule, 4)] for rule in RULES}, "reach", "4p reach rate",
-             "The three readings of the distance rule at 4 players: which pairs become illegal (blank) and how the "
-             "reach rates of the others compare", lambda v: f"{v:.0%}", bar="share of explorers reaching their temple (0-1)")
-    s = pd.DataFrame(summary)
-    fig, axes = new_figure(14, 3.6, ncols=4)
-    panels = (("reach", f"{STRONG} reach rate", "share of explorers", SHARE,
-               lambda r: Estimate(r["reach"], r["reach_lo"], r["reach_hi"], 0, "Wilson")),
-              ("points", f"{STRONG} points", "points per game", NUMBER, lambda r: mean(r["_points"])),
-              ("tie_rate", "shared-win rate", "share of games", SHARE,
-               lambda r: proportion(round(r["tie_rate"] * r["games"]), r["games"])),
-              ("rounds", "game length", "rounds", NUMBER, lambda r: mean(r["_rounds"])))
-    for ax, (col, title, ylabel, unit, estimate) in zip(axes[0], panels):
-        for k, rule in enumerate(RULES):
-            e = [estimate(r) for _, r in s[s["rule"] == rule].iterrows()]
-            dot_interval(ax, [str(n) for n in PLAYERS], [x.value for x in e], [x.lo for x in e], [x.hi for x in e],
-                         ylabel=ylabel, xlabel="players", unit=unit, label=rule, offset=(k - 1) * 0.2, what=title + ", {} players")
-        ax.set_title(title, fontsize=9)
-    axes[0][0].legend(fontsize=8)
-    rep.chart("distance-rules", fig, "The distance rule's readings compared, by player count, with 95% intervals",
-              title="The distance rule's readings compared")
+    # findings: the average game, the band count, the rule, planning, the readings
+    rep.verdict(f"Reach rate of {STRONG}'s explorers, average drawn pair (mirror games)", d["reach"])
+    rep.verdict("Game length, rounds (all players bring their explorers home together in a mirror)", d["length"],
+                unit=NUMBER)
+    rep.findings.append(
+        f"Of the {len(t)} legal beach-temple pairs, {counts['outside']} have a reach rate whose whole interval lies "
+        f"outside the {band.describe()} (the average pair ±{QUALITY_HALF_WIDTH * 100:g} points; {counts['below']} below, {counts['above']} above); {counts['inside']} lie "
+        f"wholly inside it and {counts['undecided']} are undecided (their interval crosses an edge).")
+    groups = by_distance(ex)
+    for r in groups.itertuples():
+        rep.verdict(f"Pairs {r.squares_apart} squares apart ({r.pairs} pairs): {STRONG}'s explorer reaches its temple",
+                    Estimate(r.reach, r.reach_lo, r.reach_hi, r.explorers, "Wilson"), d["reach"].value, band,
+                    reference_label="average pair")
+    rep.findings.append(
+        f"The rule behind hard pairs: every square between the explorer's first square and its temple's square "
+        f"costs {fmt_estimate(Estimate(-slope.value, -slope.hi, -slope.lo, 0, ''), POINTS).replace('+', '')} of "
+        f"reach rate (weighted least squares over the {len(t)} pairs); this one feature explains R² = {r2:.2f} of the "
+        f"pair-to-pair variation (sampling noise alone accounts for {noise_share(t):.0%} of it). The farthest pairs, "
+        f"{t['squares_apart'].max()} squares apart, join opposite corners of the island ("
+        + join([f"beach {r.beach} and temple {r.temple}" for r in t[t["squares_apart"] == t["squares_apart"].max()].itertuples()])
+        + f"). Steps apart along the "
+        f"edge explain R² = {single['edge_steps']['r2']:.2f} alone and add {pairs2['edge_steps']['r2'] - r2:+.2f} to "
+        f"the distance in squares; the best second feature, {FEATURES[extra]}, adds {second['r2'] - r2:+.2f} "
+        f"(coefficient {fmt_estimate(second['coef'][extra], POINTS)}).")
+    rep.findings.append(
+        f"Planning pays ({STRONG}'s reach rate above {join(MIDDLE)}'s average on the same setups and tiles) by "
+        f"{fmt_estimate(d['plan'], POINTS)} on the average pair; pair by pair it is higher on {d['planning']['higher']}, "
+        f"lower on {d['planning']['lower']} and a statistical tie on {d['planning'][TIE]} of the {len(t)} pairs.")
+    changes = {}
+    for name in READINGS:
+        if name == DEFAULT:
+            continue
+        v = R[name]
+        games = v["per_game"].index.intersection(d["per_game"].index)
+        changes[name] = {
+            "reach": paired_difference(v["per_game"].loc[games], d["per_game"].loc[games]),
+            "length": paired_difference(v["rounds"].loc[games], d["rounds"].loc[games]),
+            "plan": Estimate(v["plan"].value - d["plan"].value, np.nan, np.nan, 0, "")}
+        c = v["counts"]
+        rep.findings.append(
+            f"{name} instead of the default: {STRONG}'s reach rate changes by {fmt_estimate(changes[name]['reach'], POINTS)} "
+            f"(paired by game), game length by {fmt_estimate(changes[name]['length'], 'change')} rounds; planning gap "
+            f"{fmt_estimate(v['plan'], POINTS)} (default {fmt_estimate(d['plan'], POINTS)}); {c['outside']} of "
+            f"{len(v['pairs'])} legal pairs outside its quality band ({c['below']} below, {c['above']} above; default "
+            f"{counts['outside']} of {len(t)}); R² of squares apart {v['fit']['r2']:.2f}.")
 
-    allp = pd.concat([pairs[("ring3", n)] for n in PLAYERS], ignore_index=True)
-    for n in PLAYERS:
-        t = pairs[("ring3", n)]
-        rep.table(f"{n} players: easiest pairs (highest reach rate)", listing(t.nlargest(5, "reach_lo")),
-                  note="Ranked by the lower end of the interval (the pair is at least this easy).")
-        rep.table(f"{n} players: hardest pairs (lowest reach rate)", listing(t.nsmallest(5, "reach_hi")),
-                  note="Ranked by the upper end of the interval (the pair is at most this easy).")
-        rep.table(f"{n} players: most skill-testing pairs (largest score gap {STRONG}-{WEAK})",
-                  listing(t.nlargest(5, "gap_lo")), note="Ranked by the lower end of the score gap's interval. "
-                  "Against random play this gap mostly follows how easy the pair is.")
-        if n > 2:
-            rep.table(f"{n} players: pairs where planning pays most ({STRONG} vs {', '.join(MIDDLE)})",
-                      listing(t.nlargest(5, "plan_lo")), note="Ranked by the lower end of the planning gap's interval: "
-                      "the pairs where the strong planner reaches its temple most often beyond a competent player.")
-    rep.table("Distance rule readings compared", formatted(s, {
-        "rule": "rule", "players": "players", "legal pairs": "legal_pairs", "games": "games",
-        f"{STRONG} reach rate [95% CI]": lambda r: ci(r, "reach", "reach_lo", "reach_hi"), "round reached": lambda r: num(r["round"], 1),
-        f"{STRONG} points": lambda r: num(r["points"]), f"score gap {STRONG}-{WEAK}": lambda r: num(r["score_gap"]),
-        "shared wins": lambda r: pct(r["tie_rate"]), "rounds": lambda r: num(r["rounds"])}))
-    rep.table("All beach-temple pairs (ring3)", listing(allp), show=False, name="pairs-ring3")
-    rep.table("All beach-temple pairs (every rule)", listing(pd.concat(pairs.values(), ignore_index=True))
-              .assign(rule=pd.concat([t["rule"] for t in pairs.values()], ignore_index=True)), show=False,
-              name="pairs-all-rules")
-    colour = pd.concat([explorers(runs[("ring3", n)].frame()) for n in PLAYERS])
-    colour = colour[colour["strategy"] == STRONG].groupby(["players", "colour"])["reached"].agg(["sum", "count"]).reset_index()
-    colour["rate"], colour["lo"], colour["hi"] = zip(*[(e.value, e.lo, e.hi) for e in
-                                                       (proportion(k, m) for k, m in zip(colour["sum"], colour["count"]))])
-    rep.table("Reach rate by explorer colour (ring3)", formatted(colour, {
-        "players": "players", "colour": "colour", "explorers": "count", "reach rate [95% CI]": lambda r: ci(r, "rate")}),
-        note="Karuba treats the colours alike and the heuristics break ties by position, never by colour "
-             "(tested with colour swaps at a fixed setup), so the colours should agree within their intervals; "
-             "pairs pool all colours.")
-    rep.findings.append("No seat verdict here: these runs mix strategies, and seat fairness is read only from mirror "
-                        "matches (see the Karuba overview).")
-    reach = {n: Estimate(base[("ring3", n)]["reach"], base[("ring3", n)]["reach_lo"], base[("ring3", n)]["reach_hi"],
-                         0, "Wilson") for n in PLAYERS}
+    # charts
+    heatmaps(rep, {k: R[k]["pairs"] for k in READINGS}, "reach", f"{STRONG} reach rate",
+             f"How often {STRONG}'s explorer reaches its temple in mirror games, by the explorer's beach space (rows) "
+             "and its temple space (columns), under each reading; blank = a pair the reading makes illegal",
+             lambda v: f"{v:.0f}", "share of explorers reaching their temple (%)")
+    heatmaps(rep, {DEFAULT: t}, "plan_gap", "planning gap",
+             f"Where planning pays: {STRONG}'s reach rate minus the average of {join(MIDDLE)}'s on the same pair, "
+             "setups and tiles; default readings", lambda v: f"{v:+.0f}",
+             "planning gap (percentage points)", cmap="magma")
+    fig, axes = new_figure(12, 4.2, ncols=2)
+    ax = axes[0][0]
+    labels = list(groups["squares_apart"])
+    rng = np.random.default_rng(0)
+    for r in t.itertuples():
+        x = labels.index(r.squares_apart) + rng.uniform(-0.25, 0.25)
+        dot = ax.errorbar([x], [r.reach], yerr=yerr([r.reach], [r.reach_lo], [r.reach_hi]), fmt=".", ms=3,
+                          color="#999999", lw=0.6)
+        tip(dot.lines[0], f"beach {r.beach}, temple {r.temple}: {fmt_share(r.reach, r.reach_lo, r.reach_hi)}")
+    fitted = single["squares_apart"]
+    xs = np.array(labels, float)
+    ax.plot(np.arange(len(labels)), fitted["intercept"] + slope.value * xs, color="#c0392b", lw=1,
+            label=f"fit: {slope.value * 100:+.1f} points per square, R² {r2:.2f}")
+    dot_interval(ax, labels, groups["reach"], groups["reach_lo"], groups["reach_hi"],
+                 ylabel=f"{STRONG}'s explorers reaching their temple", xlabel="squares apart (beach square to temple square)",
+                 reference=d["reach"].value, reference_label="average pair", band=band, label="pooled by distance",
+                 what="{} squares apart")
+    ax.set_title("Reach rate by distance (grey: single pairs)", fontsize=9)
+    ax.legend(fontsize=7)
+    dot_interval(axes[0][1], labels, groups["plan_gap"], groups["plan_lo"], groups["plan_hi"],
+                 ylabel=f"planning gap {STRONG} - {'/'.join(MIDDLE)}", xlabel="squares apart (beach square to temple square)",
+                 unit=POINTS, reference=0.0, reference_label="no gap", what="{} squares apart")
+    axes[0][1].set_title("Planning gap by distance", fontsize=9)
+    rep.chart("geometric-rule", fig, "The geometric rule: reach rate and planning gap against the distance in squares "
+              "from the explorer's first square to its temple's square, pooled over the pairs at each distance, with "
+              "95% intervals; default readings", title="The geometric rule behind hard pairs")
+    others = [k for k in READINGS if k != DEFAULT]
+    fig, axes = new_figure(13, 3.8, ncols=3)
+    panels = (("reach", f"change in {STRONG}'s reach rate", POINTS), ("length", "change in game length (rounds)", NUMBER))
+    for ax, (key, ylabel, unit) in zip(axes[0], panels):
+        e = [changes[k][key] for k in others]
+        dot_interval(ax, others, [x.value for x in e], [x.lo for x in e], [x.hi for x in e], ylabel=ylabel,
+                     xlabel="reading (against the default, paired by game)", unit=unit, reference=0.0,
+                     reference_label="default", what="{}")
+    e = [R[k]["plan"] for k in READINGS]
+    dot_interval(axes[0][2], list(READINGS), [x.value for x in e], [x.lo for x in e], [x.hi for x in e],
+                 ylabel=f"planning gap {STRONG} - {'/'.join(MIDDLE)}", xlabel="reading", unit=POINTS, reference=0.0,
+                 reference_label="no gap", what="{}")
+    for ax, names in zip(axes[0], (others, others, list(READINGS))):
+        ax.set_xticks(range(len(names)), [k.replace(" ", "\n") for k in names], fontsize=8)
+    rep.chart("sensitivity", fig, "How the readings of temple_step and distance_rule move the reach rate, the game "
+              "length and the planning gap, with 95% intervals (changes paired by game on the same seed)",
+              title="Sensitivity to the temple_step and distance_rule readings")
+
+    # tables
+    rep.table("Reach rate and planning gap by distance in squares", formatted(groups, {
+        "squares apart": "squares_apart", "pairs": "pairs", "explorers": "explorers",
+        f"{STRONG} reaches temple [95% CI]": lambda r: ci(r, "reach", "reach_lo", "reach_hi"),
+        **{f"{h} reaches": (lambda r, h=h: pct(r[f"{h}_reach"])) for h in MIDDLE},
+        "planning gap [95% CI]": lambda r: ci(r, "plan_gap", "plan_lo", "plan_hi", POINTS),
+        f"round {STRONG} reaches it": lambda r: num(r["round"], 1), "game length (rounds)": lambda r: num(r["length"])}),
+        note=f"Explorers pooled over the pairs at each distance; {band.describe()} (the average pair "
+             f"±{QUALITY_HALF_WIDTH * 100:g} points).")
+    rep.table("Geometric features and the reach rate", pd.DataFrame([{
+        "feature": FEATURES[f], "R² alone": f"{single[f]['r2']:.2f}",
+        "effect alone (per unit) [95% CI]": fmt_estimate(single[f]["coef"][f], POINTS),
+        "R² with squares apart": "" if f == "squares_apart" else f"{pairs2[f]['r2']:.2f}"} for f in FEATURES]),
+        note=f"Weighted least squares over the {len(t)} legal pairs (weights: explorers); intervals from the residual "
+             f"scatter. Sampling noise alone gives {noise_share(t):.0%} of the pair-to-pair variance.")
+    rep.table("Readings compared", pd.DataFrame([{
+        "reading": k, "legal pairs": len(R[k]["pairs"]), f"{STRONG} reach rate [95% CI]": fmt_estimate(R[k]["reach"]),
+        **{f"{h} reach rate": fmt_share(R[k]["ex"][f"{h}_reached"].mean()) for h in MIDDLE},
+        "change, paired [95% CI]": "" if k == DEFAULT else fmt_estimate(changes[k]["reach"], POINTS),
+        "game length [95% CI]": fmt_estimate(R[k]["length"], NUMBER),
+        "planning gap [95% CI]": fmt_estimate(R[k]["plan"], POINTS),
+        "pairs outside the quality band (below / above)":
+            f"{R[k]['counts']['outside']} ({R[k]['counts']['below']} / {R[k]['counts']['above']})",
+        "pairs where planning pays": R[k]["planning"]["higher"],
+        "R² of squares apart": f"{R[k]['fit']['r2']:.2f}",
+        "points per square [95% CI]": fmt_estimate(R[k]["fit"]["coef"]["squares_apart"], POINTS)} for k in READINGS]),
+        note="Each reading's quality band is centred on its own average pair.")
+    rep.table("Easiest pairs (highest reach rate)", listing(t.nlargest(8, "reach_lo")),
+              note="Information, not a finding: ranked by the lower end of the interval; the extremes of "
+                   f"{len(t)} pairs lie far from the average by construction.")
+    rep.table("Hardest pairs (lowest reach rate)", listing(t.nsmallest(8, "reach_hi")),
+              note="Information: ranked by the upper end of the interval.")
+    rep.table("Pairs where planning pays most", listing(t.nlargest(8, "plan_lo")),
+              note="Information: ranked by the lower end of the planning gap's interval.")
+    allp = pd.concat([R[k]["pairs"].assign(reading=k) for k in READINGS], ignore_index=True)
+    rep.table("All beach-temple pairs, every reading",
+              pd.concat([allp[["reading"]], listing(allp)], axis=1), show=False, name="pairs")
+
+    c, free = counts, R["temple_step 0"]
     rep.bottom_line = [
-        f"With the default distance rule (ring3) {STRONG}'s explorer reaches its temple in "
-        + join([f"{fmt_estimate(reach[n])} of cases at {n} players" for n in PLAYERS]) + ".",
-        ("Placement matters for some pairs: " + join([f"{k} of {m} legal beach-temple pairs at {n} players"
-                                                      for n, (k, m) in unusual.items()])
-         + f" have a reach rate whose whole interval lies more than {SETUP_BAND * 100:g} points from the average pair."
-         if any(k for k, _ in unusual.values()) else
-         f"No legal beach-temple pair has a reach rate whose whole interval lies more than {SETUP_BAND * 100:g} points "
-         "from the average pair, at any player count."),
-        f"The other readings of the distance rule change that reach rate at {PLAYERS[-1]} players by "
-        + join([f"{fmt_estimate(rule_change[(rule, PLAYERS[-1])], POINTS)} ({rule})" for rule in RULES[1:]]) + ".",
+        f"Played well ({STRONG} in every seat; such games play alike at every player count), an explorer reaches its "
+        f"temple in {fmt_estimate(d['reach'])} of cases on the average drawn pair, and {c['outside']} of the {len(t)} "
+        f"legal beach-temple pairs lie wholly outside a quality band of ±{QUALITY_HALF_WIDTH * 100:g} points around "
+        f"that ({c['below']} harder, {c['above']} easier).",
+        f"Distance decides: each square between the explorer's first square and its temple's square costs "
+        f"{-slope.value * 100:.1f} points [{-slope.hi * 100:.1f}, {-slope.lo * 100:.1f}] of reach (R² = {r2:.2f} over "
+        f"the pairs; steps along the edge explain {single['edge_steps']['r2']:.2f}), so pairs at most {NEAR} squares "
+        f"apart reach {fmt_estimate(near['reach'])} and pairs {FAR} or more apart {fmt_estimate(far['reach'])}, in "
+        f"games longer by {fmt_estimate(difference(far['length'], near['length']), NUMBER)} rounds, where planning "
+        f"pays more ({STRONG}'s edge over {join(MIDDLE)} {fmt_estimate(near['plan'], POINTS)} against "
+        f"{fmt_estimate(far['plan'], POINTS)}).",
+        f"If stepping into the temple is free (`temple_step` 0), reach rises by "
+        f"{fmt_estimate(changes['temple_step 0']['reach'], POINTS)}, games shorten by "
+        f"{-changes['temple_step 0']['length'].value:.2f} rounds [{-changes['temple_step 0']['length'].hi:.2f}, "
+        f"{-changes['temple_step 0']['length'].lo:.2f}] and {pairs_word(free['counts']['outside'])} instead of "
+        f"{c['outside']} lie outside the band.",
     ]
-    rep.rests_on = sections.rests_on(ctx.runs, " (rotated through the seats)",
+    rep.rests_on = sections.rests_on(ctx.runs, " (mirror games, one heuristic in every seat)",
                                      only=("distance_rule", "beach_step", "temple_step")) + [
-        "Setups drawn at random among legal ones, not chosen by players."]
-    rep.caveats.append(f"Seats: {STRONG} (strong heuristic), {', '.join(MIDDLE)} (middling heuristics, 3-4 players) and "
-                       f"{WEAK} (no skill), rotated through the seats. 'Skill gap' compares {STRONG} with {WEAK} in "
-                       "the same game, on the same island setup and tile order (paired).")
-    rep.caveats.append("Pair measures pool the four explorers of every game; a pair's game-level numbers (points, "
-                       "score gap, shared wins, length) also reflect the game's three other, randomly drawn pairs.")
-    rep.caveats.append("Setups are drawn uniformly per colour among legal spaces by rejection (the engine's setup); "
-                       "human players choose setups, which this experiment does not model.")
+        "Setups drawn at random among legal ones, not chosen by players; pairs measured on their own, with the "
+        "game's three other pairs drawn at random."]
+    rep.caveats.append(f"Mirror games: every seat plays the same heuristic, so all islands play out alike and the "
+                       f"game does not depend on the player count ({MIRROR_PLAYERS} players are played). The "
+                       f"{join(HEURISTICS)} mirrors share the seed, hence the setups and tile orders: the planning gap "
+                       "is paired by game and colour. Races between different players are not measured here.")
+    rep.caveats.append("A pair's round reached and game length also reflect the game's three other pairs.")
+    rep.caveats.append("The geometric features are computed from the board (docs/rules/karuba.md section 2); "
+                       "'squares apart' is the Manhattan distance between the square beside the beach space and the "
+                       "square beside the temple space, so a route needs at least that many tiles plus one.")
     return rep
 
 
-EXPERIMENT = Experiment("karuba-temples", "Karuba: explorer and temple placement",
-                        "How beach-temple positions shape reach rates, timing, points, ties and the value of skill; "
-                        "heat maps over beach x temple; the distance rule's readings compared.", analyse,
-                        game="karuba", players=PLAYERS)
+EXPERIMENT = Experiment("karuba-temples", "Karuba: which temple placements make a good game",
+                        "Game quality per beach-temple pair in mirror games: reach rate, round reached, game length "
+                        "and the planning gap between heuristics; the quality band's count, the geometric rule behind "
+                        "hard pairs, and the temple_step and distance_rule readings compared.", analyse,
+                        game="karuba", players=(2, 3, 4))

@@ -71,22 +71,6 @@ def test_overview_caveats_name_assumptions_strategies_command_seed_and_commit(ov
     assert "simlab run karuba --players 3 --seats builder,builder,builder --games 120 --seed 1" in caveats
 
 
-def test_karuba_temples_report_has_heat_maps_listings_and_rule_comparison(tmp_path):
-    from simlab.analysis.experiment import run_experiment
-
-    report, paths = run_experiment("karuba-temples", games=100, out=tmp_path, executor="serial", progress=False,
-                                   log=lambda m: None)
-    md = paths["markdown"].read_text()
-    assert "easiest beach-temple pair" in md and "hardest beach-temple pair" in md
-    assert "most skill-testing pair" in md and "distance rule ring4 vs ring3" in md
-    assert "4 players, pair where planning pays most" in md and (tmp_path / "heatmap-plan-gap-3p-4p.svg").exists()
-    assert (tmp_path / "heatmap-reach-2p-3p-4p.svg").exists() and (tmp_path / "distance-rules.svg").exists()
-    assert "legal beach-temple pairs have a reach rate whose whole interval lies outside the quality band" in md
-    pairs = (tmp_path / "pairs-ring3.csv").read_text().splitlines()
-    assert len(pairs) > 1 + 3 * 60          # ring3 allows 115 pairs; at 100 games most appear per player count
-    assert "`distance_rule` = label30, ring3, ring4" in md
-
-
 def test_report_on_a_mirror_run_judges_the_seats(cli_run, tmp_path):
     code, out, err = cli_run("run", "loot-island", "-p", "3", "-n", "300", "-s", "hunter,hunter,hunter", "--executor",
                              "serial", "-q", "--out", str(tmp_path / "m"))
