@@ -11,10 +11,11 @@ risk taker; 3: cap 5 joins; 4: cap 14; 5: cap 8).
 Eliminations are split by cause: by curse cubes (``eliminated`` = 1) and by the healer fee (2,
 which rests on the ASSUMED healer cards).
 
-The threshold **binds** at a value while play or outcome there differs measurably from the top of
-the sweep (the 95% interval of the difference excludes 0) in at least one of: the share of
-players eliminated by curses, the winners' curse cubes, the blind risk taker's win rate. From N up
-it stops binding: N is the lowest value from which no higher value binds.
+The threshold **binds** at a value while play or outcome there differs measurably from the same
+table without a threshold (a run at 99, out of reach; the 95% interval of the difference excludes
+0) in at least one of: the share of players eliminated by curses, the winners' curse cubes, the
+blind risk taker's win rate. From N up it stops binding: N is the lowest value swept from which no
+higher value binds.
 
 **Greed pays** at a value when the blind risk taker, the greediest appetite, is among the best
 responses there (the appetites whose win rate is statistically tied with the best,
@@ -27,18 +28,18 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-import numpy as np
 import pandas as pd
 
 from simlab.analysis import sections
 from simlab.analysis.charts import interval_band, new_figure
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import ci, formatted, num
-from simlab.analysis.stats import Estimate, difference_of_means, mean, proportion
-from simlab.analysis.wording import (NUMBER, POINTS, Band, best_of, compare, difference, fmt_estimate, fmt_points,
+from simlab.analysis.stats import Estimate, mean, proportion
+from simlab.analysis.wording import (NUMBER, TIE, Band, best_of, compare, difference, fmt_estimate, fmt_points,
                                      fmt_share, join)
 
 THRESHOLDS = tuple(range(4, 21))
+NO_THRESHOLD = 99                      # the parameter's top: nobody holds 99 cubes, the reference "without a threshold"
 PRINTED = 13
 PLAYERS = (2, 3, 4, 5)
 BLIND = "hunter:cap=40:heed_threshold=0"
@@ -111,22 +112,15 @@ def holds_from(flags: Mapping[int, bool]) -> int | None:
     return start
 
 
-def binding(sweep: pd.DataFrame) -> dict[int, list[str]]:
-    """Per threshold of one player count: the BINDING measures that differ from the top of the sweep
-    (the interval of the difference excludes 0; the runs pair by game, so treating them as
-    independent is conservative). The winners' cubes use Welch's interval."""
-    top = sweep.loc[sweep["threshold"].idxmax()]
+def binding(sweep: pd.DataFrame, reference: Mapping) -> dict[int, list[str]]:
+    """Per threshold of one player count: the BINDING measures that differ from ``reference`` (the
+    same table without a threshold): the interval of the difference excludes 0. The runs pair by
+    game, so treating them as independent is conservative. The winners' cubes use Welch's interval."""
     out = {}
     for _, r in sweep.iterrows():
-        moved = []
-        for stem in BINDING:
-            if stem == "win_cubes":
-                d = _welch(r, top)
-            else:
-                d = difference(estimate(r, stem), estimate(top, stem))
-            if r["threshold"] != top["threshold"] and compare(d) != "a statistical tie":
-                moved.append(stem)
-        out[int(r["threshold"])] = moved
+        out[int(r["threshold"])] = [stem for stem in BINDING if compare(
+            _welch(r, reference) if stem == "win_cubes" else difference(estimate(r, stem), estimate(reference, stem)))
+            != TIE]
     return out
 
 
@@ -144,12 +138,14 @@ def best_responses(apps: pd.DataFrame) -> dict[int, tuple[str, ...]]:
             for t, g in apps.groupby("threshold")}
 
 
-def stops_binding(sweep: pd.DataFrame) -> int | None:
-    return holds_from({t: not moved for t, moved in binding(sweep).items()})
+def stops_binding(moved: Mapping[int, list[str]]) -> int | None:
+    """N: the lowest threshold from which no higher one binds (None: it still binds at the top)."""
+    return holds_from({t: not m for t, m in moved.items()})
 
 
-def greed_pays_from(apps: pd.DataFrame) -> int | None:
-    return holds_from({t: GREEDY in tied for t, tied in best_responses(apps).items()})
+def greed_pays_from(best: Mapping[int, tuple[str, ...]]) -> int | None:
+    """M: the lowest threshold from which the greediest appetite is among the best at every higher one."""
+    return holds_from({t: GREEDY in tied for t, tied in best.items()})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -169,27 +165,32 @@ def spans(values: Mapping[int, str]) -> str:
     return "; ".join(parts)
 
 
-def per_count(values: Mapping[int, object], say) -> str:
-    """One phrase for every player count when they agree, else one per count."""
-    if len({str(v) for v in values.values()}) == 1:
-        return f"{say(next(iter(values.values())))} at {PLAYERS[0]}-{PLAYERS[-1]} players"
-    return ", ".join(f"{say(v)} at {n} players" for n, v in values.items())
+def counts(ns) -> str:
+    """'2 players', '4 and 5 players', '2-5 players'."""
+    ns = sorted(ns)
+    if len(ns) > 2 and ns == list(range(ns[0], ns[-1] + 1)):
+        return f"{ns[0]}-{ns[-1]} players"
+    return f"{join([str(n) for n in ns])} players"
 
 
-def binds_words(n_from: int | None) -> str:
+def grouped(values: Mapping[int, object], say) -> str:
+    """One clause per distinct value: 'say(v) at 2 and 3 players', in player order."""
+    groups: dict[str, list[int]] = {}
+    for n, v in values.items():
+        groups.setdefault(say(v), []).append(n)
+    return "; ".join(f"at {counts(ns)} {text}" for text, ns in groups.items())
+
+
+def n_words(n_from: int | None) -> str:
     if n_from is None:
-        return "the threshold binds even at the top of the sweep"
-    if n_from == THRESHOLDS[0]:
-        return f"the threshold binds nowhere in {THRESHOLDS[0]}-{THRESHOLDS[-1]}"
-    return f"from {n_from} up the threshold stops binding"
+        return f"the threshold still binds at {THRESHOLDS[-1]}"
+    return f"N = {n_from}" + (" (it binds nowhere in the sweep)" if n_from == THRESHOLDS[0] else "")
 
 
-def greed_words(m_from: int | None) -> str:
+def m_words(m_from: int | None) -> str:
     if m_from is None:
-        return f"greed does not pay even at {THRESHOLDS[-1]}"
-    if m_from == THRESHOLDS[0]:
-        return f"greed pays at every threshold down to {THRESHOLDS[0]}"
-    return f"below {m_from} greed no longer pays"
+        return f"greed pays at no threshold up to {THRESHOLDS[-1]}"
+    return f"M = {m_from}" + (" (greed pays everywhere in the sweep)" if m_from == THRESHOLDS[0] else "")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -201,43 +202,51 @@ def analyse(ctx: Context):
                      f"Where should the elimination threshold sit (printed: {PRINTED})? Swept over every value from "
                      f"{THRESHOLDS[0]} to {THRESHOLDS[-1]} at {PLAYERS[0]}-{PLAYERS[-1]} players, each run a round table "
                      f"of risk appetites (hunters with curse caps 5 to 14 that heed the threshold, and a threshold-blind "
-                     f"risk taker); {ctx.games:,} games per run. Up to which value does the threshold change play or "
-                     "outcome, and from which value does greed pay?")
+                     f"risk taker), with the same tables without a threshold ({NO_THRESHOLD}) as the reference; "
+                     f"{ctx.games:,} games per run. Up to which value does the threshold change play or outcome, and "
+                     "from which value does greed pay?")
     rows, apps = [], []
     for n in PLAYERS:
-        runs = ctx.sweep(f"table-{n}p", ctx.config(n, TABLES[n]), "curse_threshold", THRESHOLDS)
-        for t, r in runs.items():
-            row, app = point(r.frame(), t, n)
+        runs = ctx.sweep(f"table-{n}p", ctx.config(n, TABLES[n]), "curse_threshold", THRESHOLDS + (NO_THRESHOLD,))
+        for thr, r in runs.items():
+            row, app = point(r.frame(), thr, n)
             rows.append(row)
             apps += app
-    t = pd.DataFrame(rows)
+    everything = pd.DataFrame(rows)
+    ref = everything[everything["threshold"] == NO_THRESHOLD].set_index("players")
+    t = everything[everything["threshold"] != NO_THRESHOLD].reset_index(drop=True)
     a = pd.DataFrame(apps)
-    a["order"] = a["appetite"].map({v: i for i, v in enumerate(APPETITES.values())})
+    a = a[a["threshold"] != NO_THRESHOLD]
+    a = a.assign(order=a["appetite"].map({v: i for i, v in enumerate(APPETITES.values())}))
     a = a.sort_values(["players", "threshold", "order"]).drop(columns="order").reset_index(drop=True)
 
-    moved = {n: binding(t[t["players"] == n]) for n in PLAYERS}
+    moved = {n: binding(t[t["players"] == n], ref.loc[n]) for n in PLAYERS}
     best = {n: best_responses(a[a["players"] == n]) for n in PLAYERS}
-    n_from = {n: holds_from({k: not v for k, v in moved[n].items()}) for n in PLAYERS}
-    m_from = {n: holds_from({k: GREEDY in v for k, v in best[n].items()}) for n in PLAYERS}
+    n_from = {n: stops_binding(moved[n]) for n in PLAYERS}
+    m_from = {n: greed_pays_from(best[n]) for n in PLAYERS}
     t["binds"] = [", ".join(BINDING[s] for s in moved[r.players][r.threshold]) for r in t.itertuples()]
     a["among the best"] = [r.appetite in best[r.players][r.threshold] for r in a.itertuples()]
+    at = t[t["threshold"] == PRINTED].set_index("players")
+    top = {n: a[(a["players"] == n) & (a["threshold"] == PRINTED) & (a["appetite"] == best[n][PRINTED][0])].iloc[0]
+           for n in PLAYERS}
 
     # findings
-    at = t[t["threshold"] == PRINTED].set_index("players")
     for n in PLAYERS:
         g = t[t["players"] == n]
-        where = [k for k, v in moved[n].items() if v]
+        short = {"curse_out": "curse eliminations", "win_cubes": "winners' cubes", "blind_win": "blind's win rate"}
         rep.findings.append(
-            f"{n} players, does the threshold bind (a measure differs from threshold {THRESHOLDS[-1]}: "
-            f"{join(list(BINDING.values()))})? " + (f"It binds at {spans({k: '+'.join(v) for k, v in moved[n].items() if v})}"
-                                                    .replace("curse_out", "curse eliminations").replace("win_cubes", "winners' cubes")
-                                                    .replace("blind_win", "blind's win rate") if where else "Nowhere")
-            + f"; {binds_words(n_from[n])}. Curse eliminations fall from {fmt_share(g['curse_out'].max())} to "
-            f"{fmt_share(g['curse_out'].min())} of players over the sweep.")
+            f"{n} players, where the threshold binds (a measure differs from the same table without a threshold: "
+            f"{join(list(BINDING.values()))}): "
+            + (spans({k: " + ".join(short[x] for x in v) for k, v in moved[n].items() if v}) if any(moved[n].values())
+               else "nowhere") + f"; {n_words(n_from[n])}. Without a threshold the winners hold "
+            f"{fmt_estimate(estimate(ref.loc[n], 'win_cubes'), NUMBER)} cubes and the blind risk taker wins "
+            f"{fmt_estimate(estimate(ref.loc[n], 'blind_win'))}; curse eliminations fall from "
+            f"{fmt_share(g['curse_out'].max())} to {fmt_share(g['curse_out'].min())} of players over the sweep.")
         rep.findings.append(
-            f"{n} players, best responses by threshold (appetites whose win rate is a statistical tie with the best "
-            f"listed together; table: {join([APPETITES[s] for s in TABLES[n]])}): "
-            + spans({k: join(v) for k, v in best[n].items()}) + f"; {greed_words(m_from[n])}.")
+            f"{n} players, best responses by threshold (every appetite whose win rate is a statistical tie with the "
+            f"best, least greedy first; table: {join([APPETITES[x] for x in TABLES[n]])}): "
+            + spans({k: join(sorted(v, key=list(APPETITES.values()).index)) for k, v in best[n].items()})
+            + f"; {m_words(m_from[n])}.")
     for n in PLAYERS:
         r = at.loc[n]
         rep.verdict(f"{n} players, threshold {PRINTED}: the blind risk taker's win rate", estimate(r, "blind_win"),
@@ -253,12 +262,10 @@ def analyse(ctx: Context):
     fig, axes = new_figure(13, 7, ncols=2, nrows=2)
     for ax, n in zip(axes.flat, PLAYERS):
         g = t[t["players"] == n]
-        interval_band(ax, g["threshold"], g["blind_curse"], g["blind_curse_lo"], g["blind_curse_hi"],
-                      "blind risk taker: by curses", what=f"{n} players, threshold {{}}")
-        interval_band(ax, g["threshold"], g["heed_curse"], g["heed_curse_lo"], g["heed_curse_hi"],
-                      "heeding appetites: by curses", what=f"{n} players, threshold {{}}")
-        interval_band(ax, g["threshold"], g["fee_out"], g["fee_out_lo"], g["fee_out_hi"],
-                      "all: by healer fee (ASSUMED healers)", what=f"{n} players, threshold {{}}")
+        for stem, label in (("blind_curse", "blind risk taker: by curses"), ("heed_curse", "heeding appetites: by curses"),
+                            ("fee_out", "everyone: by healer fee (ASSUMED healers)")):
+            interval_band(ax, g["threshold"], g[stem], g[f"{stem}_lo"], g[f"{stem}_hi"], label,
+                          what=f"{n} players, threshold {{}}")
         _axes(ax, f"{n} players", "players eliminated (%)")
     rep.chart("eliminations-by-cause", fig, "Share of players eliminated, by cause, against the threshold, with 95% "
               "interval bands: the blind risk taker by curses, the threshold-heeding appetites by curses, and every "
@@ -267,7 +274,7 @@ def analyse(ctx: Context):
     fig, axes = new_figure(13, 7, ncols=2, nrows=2)
     for ax, n in zip(axes.flat, PLAYERS):
         g = a[a["players"] == n]
-        for name in [APPETITES[s] for s in TABLES[n]]:
+        for name in [APPETITES[x] for x in TABLES[n]]:
             h = g[g["appetite"] == name]
             interval_band(ax, h["threshold"], h["win"], h["win_lo"], h["win_hi"], name,
                           what=f"{n} players, threshold {{}}")
@@ -288,9 +295,9 @@ def analyse(ctx: Context):
         "blind's win rate": lambda r: ci(r, "blind_win", "blind_win_lo", "blind_win_hi"),
         "winners' cubes": lambda r: ci(r, "win_cubes", "win_cubes_lo", "win_cubes_hi", NUMBER),
         "nobody wins": lambda r: fmt_share(r["no_winner"]),
-        f"differs from {THRESHOLDS[-1]}": "binds"}),
-        note="Shares per player; intervals over games. 'Differs' lists the measures whose difference from the top of "
-             "the sweep has a 95% interval excluding 0 (the threshold binds there).")
+        "differs from no threshold": "binds"}),
+        note="Shares per player (Wilson intervals). 'Differs' lists the measures whose difference from the same table "
+             f"without a threshold ({NO_THRESHOLD}) has a 95% interval excluding 0: the threshold binds there.")
     rep.table("Round table: win rate of each risk appetite", formatted(a, {
         "players": "players", "threshold": "threshold", "appetite": "appetite",
         "win rate [95% CI]": lambda r: ci(r, "win", "win_lo", "win_hi"),
@@ -301,45 +308,55 @@ def analyse(ctx: Context):
         note="'Among the best': the appetite's win rate is a statistical tie with the highest at its table and threshold.")
 
     # bottom line
+    binds13 = [n for n in PLAYERS if moved[n][PRINTED]]
+    pays13 = [n for n in PLAYERS if GREEDY in best[n][PRINTED]]
+    few, many = PLAYERS[0], PLAYERS[-1]
     rep.bottom_line = [
-        f"{_cap(per_count(n_from, binds_words))}, and {per_count(m_from, greed_words)} (greed: the threshold-blind "
-        f"risk taker is among the best responses at the table, ties counted).",
-        f"At the printed {PRINTED} the blind risk taker wins {fmt_estimate(estimate(at.loc[2], 'blind_win'))} of "
-        f"2-player games (even share 50%) and {fmt_estimate(estimate(at.loc[5], 'blind_win'))} at 5 players (even "
-        f"share 20%), and curses eliminate it in {fmt_estimate(estimate(at.loc[2], 'blind_curse'))} and "
-        f"{fmt_estimate(estimate(at.loc[5], 'blind_curse'))} of its games; the best responses there are "
-        + "; ".join(f"{join(best[n][PRINTED])} at {n} players" for n in PLAYERS) + ".",
-        f"Players who heed the threshold are almost never eliminated by curses "
-        f"({fmt_estimate(estimate(at.loc[5], 'heed_curse'))} at 5 players, threshold {PRINTED}); healer-fee "
-        f"eliminations ({fmt_estimate(estimate(at.loc[2], 'fee_out'))} of players at 2 players, "
-        f"{fmt_estimate(estimate(at.loc[5], 'fee_out'))} at 5) rest on the ASSUMED healer cards.",
+        "From N up the threshold stops binding and below M greed no longer pays (greed: the threshold-blind risk "
+        "taker among the best responses, ties counted): "
+        + grouped({n: (n_words(n_from[n]), m_words(m_from[n])) for n in PLAYERS}, lambda v: " and ".join(v)) + ".",
+        f"At the printed {PRINTED} the threshold binds at "
+        + (counts(binds13) if binds13 else "no player count") + " and greed pays at "
+        + (counts(pays13) if pays13 else "no player count")
+        + f": the blind risk taker wins {fmt_estimate(estimate(at.loc[few], 'blind_win'))} of {few}-player games "
+        f"({top[few].appetite}, the best: {fmt_estimate(_win(top[few]))}) and "
+        f"{fmt_estimate(estimate(at.loc[many], 'blind_win'))} at {many} players ({top[many].appetite}, the best: "
+        f"{fmt_estimate(_win(top[many]))}).",
+        f"By cause at {PRINTED}, curses eliminate the blind risk taker in "
+        f"{fmt_estimate(estimate(at.loc[few], 'blind_curse'))} of its {few}-player games and "
+        f"{fmt_estimate(estimate(at.loc[many], 'blind_curse'))} at {many}, the players who heed the threshold in "
+        f"{fmt_estimate(estimate(at.loc[many], 'heed_curse'))} ({many} players), and the healer fee, which rests on "
+        f"the ASSUMED healer cards, eliminates {fmt_estimate(estimate(at.loc[few], 'fee_out'))} of players at {few} "
+        f"players and {fmt_estimate(estimate(at.loc[many], 'fee_out'))} at {many}.",
     ]
     rep.rests_on = sections.rests_on(ctx.runs, " (a round table of risk appetites, rotated through the seats: "
                                                 "hunters with curse caps, heeding the threshold, and the blind risk "
                                                 "taker, which ignores it)", only=ASSUMED_HERE)
     rep.rests_on.append("Healer-fee eliminations rest entirely on the ASSUMED healer cards (`healer_per_cube`, "
-                        "`healer_fixed`); curse eliminations rest on the printed rules and the treasure, islet and "
-                        "event data (islet values ASSUMED).")
+                        "`healer_fixed`); curse eliminations on the printed rules and the treasure, islet and event "
+                        "data (islet values ASSUMED).")
     rep.caveats.append("The heeding appetites price a cube that would reach the threshold at 60 gold, so only cubes "
                        "they cannot refuse (1s, events, islets) eliminate them; the blind risk taker "
                        "(`heed_threshold=0`) weighs cubes only by the healer's rate. A heeding cap of t-1 or more "
-                       "never binds before threshold t does, so such caps play (almost) alike: at thresholds up to "
-                       "12 the caps 11 and 14 are close to the same player. Human players may sit anywhere between.")
-    rep.caveats.append(f"'Binds' compares each threshold with the top of the sweep ({THRESHOLDS[-1]}) on "
-                       f"{len(BINDING)} measures at the 95% level, each independently: a few false alarms among the "
-                       f"{len(THRESHOLDS) - 1} comparisons per player count are possible; the runs share one seed, so "
-                       "the independent intervals used are conservative.")
+                       "never binds before threshold t does, so such caps play (almost) alike: up to threshold 12 the "
+                       "caps 11 and 14 are nearly the same player, and a tie between them there says nothing about "
+                       "greed. Human players may sit anywhere between.")
+    rep.caveats.append(f"'Binds' compares each threshold with the same table without a threshold on {len(BINDING)} "
+                       f"measures at the 95% level, each on its own: among the {len(THRESHOLDS) * len(BINDING)} "
+                       "comparisons per player count a few false alarms are possible; the runs share one seed, so the "
+                       "independent intervals used are conservative. The table of appetites grows with the player "
+                       "count, so win rates compare within a player count, not across.")
     return rep
 
 
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
+def _win(r) -> Estimate:
+    return Estimate(r["win"], r["win_lo"], r["win_hi"], int(r["seats"]), "Wilson")
 
 
 def _axes(ax, title: str, ylabel: str) -> None:
     from matplotlib.ticker import MaxNLocator
 
-    ax.axvline(PRINTED, color="grey", ls=":", lw=1)
+    ax.axvline(PRINTED, color="grey", ls=":", lw=1, label=f"printed threshold {PRINTED}")
     ax.set_xticks(list(THRESHOLDS))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("curse threshold (cubes)")
