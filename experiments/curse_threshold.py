@@ -17,11 +17,10 @@ table without a threshold (a run at 99, out of reach; the 95% interval of the di
 blind risk taker's win rate. From N up it stops binding: N is the lowest value swept from which no
 higher value binds.
 
-**Greed pays** at a value when the blind risk taker, the greediest appetite, is among the best
-responses there (the appetites whose win rate is statistically tied with the best,
-``wording.best_of``). Below M greed no longer pays: M is the lowest value from which greed pays at
-every higher value. A heeding cap of t-1 or more never binds before the threshold t does, so such
-caps play alike: they are not counted as greed.
+**Greed pays** at a value when an appetite greedier than the default hunter (cap 14, or the blind
+risk taker) is among the best responses there (the appetites whose win rate is statistically tied
+with the best, ``wording.best_of``). Below M greed no longer pays: M is the lowest value from which
+greed pays at every higher value.
 """
 from __future__ import annotations
 
@@ -48,10 +47,11 @@ APPETITES = {"hunter:cap=5": "cap 5", "hunter:cap=8": "cap 8", "hunter:cap=11": 
 TABLES = {2: ("hunter:cap=11", BLIND), 3: ("hunter:cap=5", "hunter:cap=11", BLIND),
           4: ("hunter:cap=5", "hunter:cap=11", "hunter:cap=14", BLIND),
           5: ("hunter:cap=5", "hunter:cap=8", "hunter:cap=11", "hunter:cap=14", BLIND)}
-GREEDY = "blind"
+GREEDY = ("cap 14", "blind")                # greedier than the default hunter (cap 11)
 # what "binds" watches, each compared with the top of the sweep: column stem -> words
 BINDING = {"curse_out": "share of players eliminated by curses", "win_cubes": "winners' curse cubes",
            "blind_win": "blind risk taker's win rate"}
+SHORT = {"curse_out": "curse eliminations", "win_cubes": "winners' cubes", "blind_win": "blind's win rate"}
 ASSUMED_HERE = ("healer_per_cube", "healer_fixed", "islet_action", "islet_value", "treasure_crossed")
 
 
@@ -144,8 +144,8 @@ def stops_binding(moved: Mapping[int, list[str]]) -> int | None:
 
 
 def greed_pays_from(best: Mapping[int, tuple[str, ...]]) -> int | None:
-    """M: the lowest threshold from which the greediest appetite is among the best at every higher one."""
-    return holds_from({t: GREEDY in tied for t, tied in best.items()})
+    """M: the lowest threshold from which a GREEDY appetite is among the best at every higher one."""
+    return holds_from({t: any(g in tied for g in GREEDY) for t, tied in best.items()})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -224,7 +224,7 @@ def analyse(ctx: Context):
     best = {n: best_responses(a[a["players"] == n]) for n in PLAYERS}
     n_from = {n: stops_binding(moved[n]) for n in PLAYERS}
     m_from = {n: greed_pays_from(best[n]) for n in PLAYERS}
-    t["binds"] = [", ".join(BINDING[s] for s in moved[r.players][r.threshold]) for r in t.itertuples()]
+    t["binds"] = [", ".join(SHORT[s] for s in moved[r.players][r.threshold]) for r in t.itertuples()]
     a["among the best"] = [r.appetite in best[r.players][r.threshold] for r in a.itertuples()]
     at = t[t["threshold"] == PRINTED].set_index("players")
     top = {n: a[(a["players"] == n) & (a["threshold"] == PRINTED) & (a["appetite"] == best[n][PRINTED][0])].iloc[0]
@@ -233,11 +233,10 @@ def analyse(ctx: Context):
     # findings
     for n in PLAYERS:
         g = t[t["players"] == n]
-        short = {"curse_out": "curse eliminations", "win_cubes": "winners' cubes", "blind_win": "blind's win rate"}
         rep.findings.append(
             f"{n} players, where the threshold binds (a measure differs from the same table without a threshold: "
             f"{join(list(BINDING.values()))}): "
-            + (spans({k: " + ".join(short[x] for x in v) for k, v in moved[n].items() if v}) if any(moved[n].values())
+            + (spans({k: " + ".join(SHORT[x] for x in v) for k, v in moved[n].items() if v}) if any(moved[n].values())
                else "nowhere") + f"; {n_words(n_from[n])}. Without a threshold the winners hold "
             f"{fmt_estimate(estimate(ref.loc[n], 'win_cubes'), NUMBER)} cubes and the blind risk taker wins "
             f"{fmt_estimate(estimate(ref.loc[n], 'blind_win'))}; curse eliminations fall from "
@@ -309,11 +308,12 @@ def analyse(ctx: Context):
 
     # bottom line
     binds13 = [n for n in PLAYERS if moved[n][PRINTED]]
-    pays13 = [n for n in PLAYERS if GREEDY in best[n][PRINTED]]
+    pays13 = [n for n in PLAYERS if any(g in best[n][PRINTED] for g in GREEDY)]
     few, many = PLAYERS[0], PLAYERS[-1]
     rep.bottom_line = [
-        "From N up the threshold stops binding and below M greed no longer pays (greed: the threshold-blind risk "
-        "taker among the best responses, ties counted): "
+        "From N up the threshold stops binding and below M greed no longer pays (greed: cap 14 or the "
+        "threshold-blind risk taker, both greedier than the default hunter's cap 11, among the best responses, ties "
+        "counted): "
         + grouped({n: (n_words(n_from[n]), m_words(m_from[n])) for n in PLAYERS}, lambda v: " and ".join(v)) + ".",
         f"At the printed {PRINTED} the threshold binds at "
         + (counts(binds13) if binds13 else "no player count") + " and greed pays at "
@@ -337,10 +337,11 @@ def analyse(ctx: Context):
                         "data (islet values ASSUMED).")
     rep.caveats.append("The heeding appetites price a cube that would reach the threshold at 60 gold, so only cubes "
                        "they cannot refuse (1s, events, islets) eliminate them; the blind risk taker "
-                       "(`heed_threshold=0`) weighs cubes only by the healer's rate. A heeding cap of t-1 or more "
-                       "never binds before threshold t does, so such caps play (almost) alike: up to threshold 12 the "
-                       "caps 11 and 14 are nearly the same player, and a tie between them there says nothing about "
-                       "greed. Human players may sit anywhere between.")
+                       "(`heed_threshold=0`) weighs cubes only by the healer's rate. Where the threshold sits at or "
+                       "below a cap it stops the heeding hunter first, so low thresholds leave the caps little room to "
+                       "differ (the cap still decides whether it draws event A1's cursed cards). Only the 4- and "
+                       "5-player tables hold cap 14; at 2 and 3 players greed is the blind risk taker alone. Human "
+                       "players may sit anywhere between.")
     rep.caveats.append(f"'Binds' compares each threshold with the same table without a threshold on {len(BINDING)} "
                        f"measures at the 95% level, each on its own: among the {len(THRESHOLDS) * len(BINDING)} "
                        "comparisons per player count a few false alarms are possible; the runs share one seed, so the "

@@ -107,7 +107,7 @@ def _apps(blind: dict, best: float = 0.40, width: float = 0.01) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def test_greed_pays_from_the_lowest_threshold_where_the_blind_risk_taker_stays_among_the_best():
+def test_greed_pays_from_the_lowest_threshold_where_a_greedy_appetite_stays_among_the_best():
     # beaten (30% vs 40%) up to 6, tied (39%: intervals overlap) from 7, ahead at 9
     best = best_responses(_apps({4: 0.30, 5: 0.30, 6: 0.30, 7: 0.39, 8: 0.39, 9: 0.45}))
     assert best[6] == ("cap 11",) and set(best[7]) == {"cap 11", "blind"} and best[9] == ("blind",)
@@ -116,6 +116,11 @@ def test_greed_pays_from_the_lowest_threshold_where_the_blind_risk_taker_stays_a
     assert greed_pays_from(best_responses(_apps({4: 0.3, 5: 0.39, 6: 0.3, 7: 0.4, 8: 0.4}))) == 7
     assert greed_pays_from(best_responses(_apps({4: 0.4, 5: 0.4}))) == 4          # pays everywhere
     assert greed_pays_from(best_responses(_apps({4: 0.4, 5: 0.3}))) is None       # beaten at the top
+    # cap 14 is greed too (greedier than the default cap 11); cap 5 is not
+    ahead = pd.DataFrame([{"threshold": t, "appetite": name, "seats": 10_000, "win": w, "win_lo": w - 0.01,
+                           "win_hi": w + 0.01} for t, name, w in ((4, "cap 14", 0.3), (4, "cap 5", 0.4),
+                                                                  (5, "cap 14", 0.4), (5, "cap 5", 0.3))])
+    assert greed_pays_from(best_responses(ahead)) == 5
     assert holds_from({}) is None
 
 
