@@ -193,6 +193,41 @@ def m_words(m_from: int | None) -> str:
     return f"M = {m_from}" + (" (greed pays everywhere in the sweep)" if m_from == THRESHOLDS[0] else "")
 
 
+def binds_sentence(n_from: Mapping[int, int | None], each: Mapping[int, Mapping[str, int | None]]) -> str:
+    """'From 16 up the threshold stops binding at 4 and 5 players and it binds all the way to 20 at 2
+    players (there only the winners' cubes stop moving, from 18 up)', without the full stop."""
+    parts = [f"from {v} up the threshold stops binding at {counts([n for n in n_from if n_from[n] == v])}"
+             for v in sorted({v for v in n_from.values() if v is not None})]
+    still = [n for n in n_from if n_from[n] is None]
+    if still:
+        some = [f"at {n} players " + join([f"the {SHORT[x]} {'stops' if x == 'blind_win' else 'stop'} moving from {v} up" for x, v in each[n].items()
+                                           if v is not None])
+                for n in still if any(v is not None for v in each[n].values())]
+        parts.append(f"the threshold binds all the way to {THRESHOLDS[-1]} at {counts(still)}"
+                     + (f" ({'; '.join(some)})" if some else ""))
+    text = join(parts)
+    return text[:1].upper() + text[1:]
+
+
+def greed_sentence(m_from: Mapping[int, int | None], blind_from: Mapping[int, int | None]) -> str:
+    """'Below 13 greed no longer pays at 5 players (the blind risk taker is among the best from 17 up)
+    and greed pays at no threshold up to 20 at 2 and 3 players', without the full stop."""
+    parts = []
+    for v in sorted({v for v in m_from.values() if v is not None}):
+        ns = [n for n in m_from if m_from[n] == v]
+        tail = "; ".join(f"the blind risk taker joins the best only from {blind_from[n]} up"
+                         + (f" at {n} players" if len(ns) > 1 else "") for n in ns
+                         if blind_from[n] is not None and blind_from[n] != v)
+        head = (f"greed pays at every threshold swept at {counts(ns)}" if v == THRESHOLDS[0] else
+                f"below {v} greed no longer pays at {counts(ns)}")
+        parts.append(head + (f" ({tail})" if tail else ""))
+    never = [n for n in m_from if m_from[n] is None]
+    if never:
+        parts.append(f"greed pays at no threshold up to {THRESHOLDS[-1]} at {counts(never)}")
+    text = join(parts)
+    return text[:1].upper() + text[1:]
+
+
 # ---------------------------------------------------------------------------------------------
 # the experiment
 # ---------------------------------------------------------------------------------------------
@@ -305,23 +340,25 @@ def analyse(ctx: Context):
         note="'Among the best': the appetite's win rate is a statistical tie with the highest at its table and threshold.")
 
     # bottom line
-    binds13 = [n for n in PLAYERS if moved[n][PRINTED]]
     pays13 = [n for n in PLAYERS if any(g in best[n][PRINTED] for g in GREEDY)]
     few, many = PLAYERS[0], PLAYERS[-1]
+    end = t[t["threshold"] == THRESHOLDS[-1]].set_index("players")
+    each = {n: {stem: holds_from({k: stem not in v for k, v in moved[n].items()}) for stem in BINDING} for n in PLAYERS}
     rep.bottom_line = [
-        "From N up the threshold stops binding and below M greed no longer pays (greed: cap 14 or the "
-        "threshold-blind risk taker, both greedier than the default hunter's cap 11, among the best responses, ties "
-        "counted): "
-        + grouped({n: (n_words(n_from[n]), m_words(m_from[n])) for n in PLAYERS}, lambda v: " and ".join(v)) + ".",
-        f"At the printed {PRINTED} the threshold binds at " + (counts(binds13) if binds13 else "no player count")
-        + " and greed pays at " + (counts(pays13) if pays13 else "no player count") + ": "
-        + "; ".join(_standing(a, n, best[n][PRINTED]) for n in (few, many)) + ".",
-        f"By cause at {PRINTED}, curses eliminate the blind risk taker in "
-        f"{fmt_estimate(estimate(at.loc[few], 'blind_curse'))} of its {few}-player games and "
-        f"{fmt_estimate(estimate(at.loc[many], 'blind_curse'))} at {many}, the players who heed the threshold in "
-        f"{fmt_estimate(estimate(at.loc[many], 'heed_curse'))} ({many} players), and the healer fee, which rests on "
-        f"the ASSUMED healer cards, eliminates {fmt_estimate(estimate(at.loc[few], 'fee_out'))} of players at {few} "
-        f"players and {fmt_estimate(estimate(at.loc[many], 'fee_out'))} at {many}.",
+        binds_sentence(n_from, each) + f": at {THRESHOLDS[-1]} curses still eliminate the blind risk taker in "
+        f"{fmt_estimate(estimate(end.loc[few], 'blind_curse'))} of its {few}-player games and "
+        f"{fmt_estimate(estimate(end.loc[many], 'blind_curse'))} at {many}, and {few}-player winners hold "
+        f"{fmt_estimate(estimate(end.loc[few], 'win_cubes'), NUMBER)} cubes against "
+        f"{fmt_estimate(estimate(ref.loc[few], 'win_cubes'), NUMBER)} without a threshold.",
+        greed_sentence(m_from, {n: holds_from({k: "blind" in v for k, v in best[n].items()}) for n in PLAYERS})
+        + " (greed: an appetite greedier than the default hunter's cap 11, i.e. cap 14 or the threshold-blind risk "
+        "taker, among the best responses, ties counted).",
+        f"At the printed {PRINTED} greed pays at " + (counts(pays13) if pays13 else "no player count") + " ("
+        + "; ".join(_standing(a, n, best[n][PRINTED]) for n in (few, many)) + "), curses eliminate "
+        f"{fmt_estimate(estimate(at.loc[many], 'heed_curse'))} of the players who heed the threshold ({many} players) "
+        "and the "
+        f"healer fee, which rests on the ASSUMED healer cards, {fmt_estimate(estimate(at.loc[few], 'fee_out'))} of "
+        f"players at {few} players and {fmt_estimate(estimate(at.loc[many], 'fee_out'))} at {many}.",
     ]
     rep.rests_on = sections.rests_on(ctx.runs, " (a round table of risk appetites, rotated through the seats: "
                                                 "hunters with curse caps, heeding the threshold, and the blind risk "
