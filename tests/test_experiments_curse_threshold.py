@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 from experiments.curse_threshold import (APPETITES, BINDING, BLIND, NO_THRESHOLD, TABLES, THRESHOLDS, best_responses,
-                                         binding, greed_pays_from, holds_from, stops_binding)
+                                         binding, binds_sentence, greed_pays_from, greed_sentence, holds_from,
+                                         stops_binding)
 from simlab.analysis.experiment import run_experiment
 from simlab.analysis.report import sentences
 from simlab.core.results import load
@@ -30,9 +31,10 @@ def test_curse_threshold_report_opens_with_a_short_bottom_line_and_splits_elimin
     assert order == sorted(order)
     bottom = md[md.index("## Bottom line") + len("## Bottom line"):md.index("## What it rests on")].strip()
     assert 1 <= len(report.bottom_line) <= 3 and len(sentences(bottom)) <= 3
-    assert bottom.startswith("From N up the threshold stops binding and below M greed no longer pays")
-    assert re.search(r"at [2-5][-\d and]* players (N = \d+|the threshold still binds at 20)", bottom)
-    assert "At the printed 13 the threshold binds at" in bottom and "ASSUMED healer cards" in bottom
+    binds, greed, printed = report.bottom_line
+    assert re.search(r"(threshold stops binding at|threshold binds all the way to 20 at) [2-5]", binds)
+    assert re.search(r"(greed no longer pays|greed pays at no threshold up to 20|greed pays at every threshold)", greed)
+    assert printed.startswith("At the printed 13 greed pays at") and "ASSUMED healer cards" in printed
     assert "balanced" not in md                                # the old criterion is gone
     rests = md[md.index("## What it rests on"):md.index("## Contents")]
     assert "Healer-fee eliminations rest entirely on the ASSUMED healer cards" in rests and "`healer_per_cube`" in rests
@@ -122,6 +124,17 @@ def test_greed_pays_from_the_lowest_threshold_where_a_greedy_appetite_stays_amon
                                                                   (5, "cap 14", 0.4), (5, "cap 5", 0.3))])
     assert greed_pays_from(best_responses(ahead)) == 5
     assert holds_from({}) is None
+
+
+def test_the_bottom_line_sentences_state_n_and_m_per_player_count_and_say_so_when_there_is_none():
+    none = dict.fromkeys(BINDING)
+    text = binds_sentence({2: None, 3: 16, 4: 16, 5: None}, {2: none, 3: none, 4: none, 5: {**none, "win_cubes": 18}})
+    assert text == ("From 16 up the threshold stops binding at 3 and 4 players and the threshold binds all the way to "
+                    "20 at 2 and 5 players (at 5 players the winners' cubes stop moving from 18 up)")
+    text = greed_sentence({2: None, 3: None, 4: 14, 5: 4}, {2: None, 3: None, 4: 19, 5: 4})
+    assert text == ("Greed pays at every threshold swept at 5 players, below 14 greed no longer pays at 4 players (the "
+                    "blind risk taker joins the best only from 19 up) and greed pays at no threshold up to 20 at 2 "
+                    "and 3 players")
 
 
 def _frame(seats, threshold, games=300):
