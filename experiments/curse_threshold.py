@@ -51,7 +51,10 @@ GREEDY = ("cap 14", "blind")                # greedier than the default hunter (
 # what "binds" watches, each compared with the top of the sweep: column stem -> words
 BINDING = {"curse_out": "share of players eliminated by curses", "win_cubes": "winners' curse cubes",
            "blind_win": "blind risk taker's win rate"}
-SHORT = {"curse_out": "curse eliminations", "win_cubes": "winners' cubes", "blind_win": "blind's win rate"}
+# the same question asked of the players who heed the threshold only: their own cubes and curse eliminations
+HEED_BINDING = {"heed_curse": "share of heeding players eliminated by curses", "heed_cubes": "heeding players' cubes"}
+SHORT = {"curse_out": "curse eliminations", "win_cubes": "winners' cubes", "blind_win": "blind's win rate",
+         "heed_curse": "heeding players' curse eliminations", "heed_cubes": "heeding players' cubes"}
 ASSUMED_HERE = ("healer_per_cube", "healer_fixed", "islet_action", "islet_value", "treasure_crossed")
 
 
@@ -78,13 +81,16 @@ def point(frame: pd.DataFrame, threshold: int, players: int) -> tuple[dict, list
     heed = f[f["strategy"] != BLIND]
     blind = f[f["strategy"] == BLIND]
     win_cubes = f.loc[f["win"], "curses"].to_numpy(dtype=float)
+    heed_cubes = heed["curses"].to_numpy(dtype=float)
     row = {"players": players, "threshold": threshold, "games": f["game"].nunique(),
            **_est(_rate(f["curse"]), "curse_out"), **_est(_rate(f["fee"]), "fee_out"),
            **_est(_rate(heed["curse"]), "heed_curse"), **_est(_rate(heed["fee"]), "heed_fee"),
            **_est(_rate(blind["curse"]), "blind_curse"), **_est(_rate(blind["fee"]), "blind_fee"),
            **_est(_rate(blind["win"]), "blind_win"), **_est(mean(win_cubes), "win_cubes"),
            "win_cubes_sd": float(win_cubes.std(ddof=1)) if win_cubes.size > 1 else math.nan,
-           "win_cubes_n": int(win_cubes.size), "no_winner": float(games["no_winner"].first().mean())}
+           "win_cubes_n": int(win_cubes.size), **_est(mean(heed_cubes), "heed_cubes"),
+           "heed_cubes_sd": float(heed_cubes.std(ddof=1)) if heed_cubes.size > 1 else math.nan,
+           "heed_cubes_n": int(heed_cubes.size), "no_winner": float(games["no_winner"].first().mean())}
     apps = []
     for spec, g in f.groupby("strategy"):
         apps.append({"players": players, "threshold": threshold, "appetite": APPETITES[spec], "seats": len(g),
@@ -112,23 +118,24 @@ def holds_from(flags: Mapping[int, bool]) -> int | None:
     return start
 
 
-def binding(sweep: pd.DataFrame, reference: Mapping) -> dict[int, list[str]]:
-    """Per threshold of one player count: the BINDING measures that differ from ``reference`` (the
-    same table without a threshold): the interval of the difference excludes 0. The runs pair by
-    game, so treating them as independent is conservative. The winners' cubes use Welch's interval."""
+def binding(sweep: pd.DataFrame, reference: Mapping, stems: Mapping = BINDING) -> dict[int, list[str]]:
+    """Per threshold of one player count: the measures (``stems``, default BINDING) that differ from
+    ``reference`` (the same table without a threshold): the interval of the difference excludes 0.
+    The runs pair by game, so treating them as independent is conservative. Mean cubes use Welch's
+    interval."""
     out = {}
     for _, r in sweep.iterrows():
-        out[int(r["threshold"])] = [stem for stem in BINDING if compare(
-            _welch(r, reference) if stem == "win_cubes" else difference(estimate(r, stem), estimate(reference, stem)))
-            != TIE]
+        out[int(r["threshold"])] = [stem for stem in stems if compare(
+            _welch(r, reference, stem) if stem.endswith("_cubes")
+            else difference(estimate(r, stem), estimate(reference, stem))) != TIE]
     return out
 
 
-def _welch(a: Mapping, b: Mapping) -> Estimate:
+def _welch(a: Mapping, b: Mapping, stem: str = "win_cubes") -> Estimate:
     """Difference of two means from their summaries (mean, sd, n), normal interval."""
-    se = math.hypot(a["win_cubes_sd"] / math.sqrt(a["win_cubes_n"]), b["win_cubes_sd"] / math.sqrt(b["win_cubes_n"]))
-    d = a["win_cubes"] - b["win_cubes"]
-    return Estimate(d, d - 1.959964 * se, d + 1.959964 * se, int(a["win_cubes_n"] + b["win_cubes_n"]), "Welch")
+    se = math.hypot(a[f"{stem}_sd"] / math.sqrt(a[f"{stem}_n"]), b[f"{stem}_sd"] / math.sqrt(b[f"{stem}_n"]))
+    d = a[stem] - b[stem]
+    return Estimate(d, d - 1.959964 * se, d + 1.959964 * se, int(a[f"{stem}_n"] + b[f"{stem}_n"]), "Welch")
 
 
 def best_responses(apps: pd.DataFrame) -> dict[int, tuple[str, ...]]:
@@ -209,6 +216,15 @@ def binds_sentence(n_from: Mapping[int, int | None], each: Mapping[int, Mapping[
     return text[:1].upper() + text[1:]
 
 
+def heed_sentence(n_heed: Mapping[int, int | None]) -> str:
+    """'For the players who heed it, the threshold stops binding from 14 up at 2 and 3 players and from
+    12 up at 4 and 5 players', without the full stop."""
+    parts = [(f"at {counts([n for n in n_heed if n_heed[n] is None])} it binds them all the way to {THRESHOLDS[-1]}"
+              if v is None else f"from {v} up at {counts([n for n in n_heed if n_heed[n] == v])}")
+             for v in sorted(set(n_heed.values()), key=lambda v: (v is None, v or 0))]
+    return "For the players who heed it, the threshold stops binding " + join(parts)
+
+
 def greed_sentence(m_from: Mapping[int, int | None], blind_from: Mapping[int, int | None]) -> str:
     """'Below 13 greed no longer pays at 5 players (the blind risk taker is among the best from 17 up)
     and greed pays at no threshold up to 20 at 2 and 3 players', without the full stop."""
@@ -258,6 +274,8 @@ def analyse(ctx: Context):
     moved = {n: binding(t[t["players"] == n], ref.loc[n]) for n in PLAYERS}
     best = {n: best_responses(a[a["players"] == n]) for n in PLAYERS}
     n_from = {n: stops_binding(moved[n]) for n in PLAYERS}
+    heed_moved = {n: binding(t[t["players"] == n], ref.loc[n], HEED_BINDING) for n in PLAYERS}
+    n_heed = {n: stops_binding(heed_moved[n]) for n in PLAYERS}
     m_from = {n: greed_pays_from(best[n]) for n in PLAYERS}
     t["binds"] = [", ".join(SHORT[s] for s in moved[r.players][r.threshold]) for r in t.itertuples()]
     a["among the best"] = [r.appetite in best[r.players][r.threshold] for r in a.itertuples()]
@@ -344,12 +362,17 @@ def analyse(ctx: Context):
     few, many = PLAYERS[0], PLAYERS[-1]
     end = t[t["threshold"] == THRESHOLDS[-1]].set_index("players")
     each = {n: {stem: holds_from({k: stem not in v for k, v in moved[n].items()}) for stem in BINDING} for n in PLAYERS}
+    rep.findings.insert(0, heed_sentence(n_heed) + " (their own cubes and curse eliminations no longer differ from the "
+                        "same table without a threshold); where it binds them: " + "; ".join(
+                            f"{n} players " + (spans({k: " + ".join(SHORT[x] for x in v)
+                                                      for k, v in heed_moved[n].items() if v}) or "nowhere")
+                            for n in PLAYERS) + ".")
     rep.bottom_line = [
-        binds_sentence(n_from, each) + f": at {THRESHOLDS[-1]} curses still eliminate the blind risk taker in "
+        heed_sentence(n_heed) + " (their cubes and curse eliminations match a game without one); counting the "
+        "threshold-blind risk taker, " + _lower_first(binds_sentence(n_from, each))
+        + f": at {THRESHOLDS[-1]} curses still eliminate the blind risk taker in "
         f"{fmt_estimate(estimate(end.loc[few], 'blind_curse'))} of its {few}-player games and "
-        f"{fmt_estimate(estimate(end.loc[many], 'blind_curse'))} at {many}, and {few}-player winners hold "
-        f"{fmt_estimate(estimate(end.loc[few], 'win_cubes'), NUMBER)} cubes against "
-        f"{fmt_estimate(estimate(ref.loc[few], 'win_cubes'), NUMBER)} without a threshold.",
+        f"{fmt_estimate(estimate(end.loc[many], 'blind_curse'))} at {many}.",
         greed_sentence(m_from, {n: holds_from({k: "blind" in v for k, v in best[n].items()}) for n in PLAYERS})
         + " (greed: an appetite greedier than the default hunter's cap 11, i.e. cap 14 or the threshold-blind risk "
         "taker, among the best responses, ties counted).",
@@ -387,6 +410,10 @@ def _standing(apps: pd.DataFrame, n: int, tied: tuple[str, ...]) -> str:
     others = [x for x in GREEDY if x in g.index and x != tied[0]] or [g["win"].drop(tied[0]).idxmax()]
     return (f"at {n} players {tied[0]}, the best, wins {fmt_estimate(_win(g.loc[tied[0]]))} against "
             + join([f"{x} {fmt_estimate(_win(g.loc[x]))}" for x in others]))
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 def _win(r) -> Estimate:

@@ -154,3 +154,11 @@ def test_threshold_blind_risk_taker_reaches_the_threshold_that_the_default_hunte
     assert out["hunter"] < 0.02
     g = _frame(("hunter", BLIND), 8)
     assert (g.loc[g["strategy"] == BLIND, "eliminated"] == 1).mean() > 0.10
+
+
+def test_heed_sentence_groups_player_counts_by_where_the_threshold_stops_binding_the_heeding_players():
+    from experiments.curse_threshold import heed_sentence
+
+    text = heed_sentence({2: 12, 3: 14, 4: None, 5: 14})
+    assert text == ("For the players who heed it, the threshold stops binding from 12 up at 2 players, from 14 up at "
+                    "3 and 5 players and at 4 players it binds them all the way to 20")
