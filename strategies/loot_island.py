@@ -52,15 +52,17 @@ def curses(state, seat):
 
 
 @njit(cache=True)
-def cube_cost(state, cfg, seat, k, cap, per_cube):
-    """Gold-equivalent cost of taking ``k`` more cubes: the healer's rate plus a steep price past the cap."""
+def cube_cost(state, cfg, seat, k, w, per_cube):
+    """Gold-equivalent cost of taking ``k`` more cubes: the healer's rate, a steep price past the
+    cap ``w[0]``, and 60 gold for reaching the elimination threshold unless ``w[8]`` (heed_threshold) is 0."""
     now = curses(state, seat)
     after = now + k
+    cap = w[0]
     cost = per_cube * k
     if after > cap:
         over = after - max(now, cap)
         cost += 6.0 * over
-    if after >= cfg[O.curse_threshold]:
+    if w[8] > 0 and after >= cfg[O.curse_threshold]:
         cost += 60.0
     return cost
 
@@ -118,7 +120,7 @@ def keep_and_drop(state, cfg, seat, t, w):
     crossed = cfg[O.treasure_crossed + t]
     net = curse - crossed
     if net > 0:
-        keep -= cube_cost(state, cfg, seat, net, cap, per_cube)
+        keep -= cube_cost(state, cfg, seat, net, w, per_cube)
     elif net < 0:
         keep += per_cube * min(-net, curses(state, seat) + curse)
     can = cfg[O.treasure_discard_cubes] + cfg[O.amulet_cubes] * state[P0 + seat * PB + B_TYPES + T_AMULET]
@@ -333,7 +335,7 @@ def play_value(state, cfg, seat, code, w, style, counts):
     else:
         v = -w[5] * use
     if counts[3] > 0 and counts[0] == counts[3]:
-        v -= cube_cost(state, cfg, seat, 1, w[0], w[1])
+        v -= cube_cost(state, cfg, seat, 1, w, w[1])
     if counts[4] > 0 and (pos >= 0 or not allen) and curses(state, seat) > 0:
         v += 0.5 * w[1]
     return v
@@ -354,7 +356,7 @@ def islet_value(state, cfg, seat, code, w, style):
         if allen:
             v = 0.3
         else:
-            v = w[4] - cube_cost(state, cfg, seat, value + 1, w[0], w[1])
+            v = w[4] - cube_cost(state, cfg, seat, value + 1, w, w[1])
     elif action == I_BOTTOM:
         best = 0.0
         owner = state[S_PLAYERS] if allen else seat
@@ -609,7 +611,7 @@ def decide_all(state, cfg, seat, legal, n_legal, w, style):
         allen = state[S_DCTX + 2] == 1
         do = False
         if action == I_TREASURE:
-            do = allen or w[4] > cube_cost(state, cfg, seat, cfg[O.islet_value + state[S_DCTX]] + 1, w[0], w[1])
+            do = allen or w[4] > cube_cost(state, cfg, seat, cfg[O.islet_value + state[S_DCTX]] + 1, w, w[1])
         elif action == I_SHIP:
             cur = current_coast(state)
             nxt = (cur + state[S_FACING]) % 4
@@ -636,11 +638,18 @@ _COMMON = (
 )
 
 
+HEED_THRESHOLD = StrategyParam(
+    "heed_threshold", 1.0, "1 = prices a pick that would reach the elimination threshold at 60 gold (never takes "
+    "it willingly); 0 = threshold-blind: weighs cubes only by the healer rate and the cap (curse-threshold studies)",
+    0, 1)
+
+
 def _params(cap, per_cube, crown, sets, gold, card, allen, pass_bias):
+    """cap first, the common weights, and heed_threshold last (appended, so that existing vectors keep their places)."""
     defaults = (per_cube, crown, sets, gold, card, allen, pass_bias)
-    return (StrategyParam("cap", cap, "risk appetite: most curse cubes the player accepts (curse-threshold studies)",
-                          0, 40),) + tuple(StrategyParam(p.name, d, p.meaning, p.low, p.high)
-                                           for p, d in zip(_COMMON, defaults))
+    return ((StrategyParam("cap", cap, "risk appetite: most curse cubes the player accepts (curse-threshold studies)",
+                           0, 40),) + tuple(StrategyParam(p.name, d, p.meaning, p.low, p.high)
+                                            for p, d in zip(_COMMON, defaults)) + (HEED_THRESHOLD,))
 
 
 @strategy("loot-island", "cautious",

@@ -1,6 +1,6 @@
-"""Loot Island experiments (allen-effect, curse-threshold) end to end at tiny game counts, plus the
-behaviour their measures rest on: the Allen-off arm really has no Allen and both arms pair the same
-games; crown places and the balanced-range criterion computed by hand."""
+"""Loot Island's allen-effect experiment end to end at tiny game counts, plus the behaviour its
+measures rest on: the Allen-off arm really has no Allen and both arms pair the same games; crown
+places computed by hand. (curse-threshold: test_experiments_curse_threshold.py.)"""
 import re
 
 import pandas as pd
@@ -84,53 +84,3 @@ def test_crown_places_name_who_holds_the_most_crosses():
                  {"game": g, "seat": 1, "crosses": c1, "eliminated": e1, "allen_crosses": allen}]
     p = crown_places(pd.DataFrame(rows))
     assert list(p["first_place"]) == ["a player alone", "Allen alone", "shared", "nobody", "Allen alone"]
-
-
-@pytest.fixture(scope="module")
-def threshold(tmp_path_factory):
-    out = tmp_path_factory.mktemp("threshold")
-    report, paths = run_experiment("curse-threshold", games=30, out=out, **QUIET)
-    return out, report, paths
-
-
-def test_curse_threshold_report_files_and_verdicts(threshold):
-    out, _, paths = threshold
-    md = paths["markdown"].read_text()
-    assert "The printed threshold 13 meets the balance criterion" in md[:md.index("## What it rests on")]
-    verdicts = md[md.index("## Findings"):md.index("## Charts")]
-    pct = r"-?[\d.]+% \[-?[\d.]+%, -?[\d.]+%\]"
-    points = r"[+-][\d.]+ points \[[+-][\d.]+, [+-][\d.]+\]"
-    for n in (2, 3, 4, 5):
-        assert re.search(rf"{n} players, threshold 13: cautious minus greedy win rate \(.*\): {points}; minimum "
-                         r"effect that matters \(±10.0 points\): \*\*", verdicts)
-        assert re.search(rf"{n} players, threshold 13: elimination rate \(share of players out\): {pct}; threat "
-                         r"floor 2.0%: \*\*(above the threat floor|below the threat floor|undecided: [^*]+)\*\*", verdicts)
-        assert re.search(rf"{n} players: balanced range \(criterion above\): .*; the printed 13 (is inside it|is not)",
-                         verdicts)
-    assert re.search(rf"4 players, threshold 13: win rate of hunter:cap=5 against cautious, collector, hunter: {pct}",
-                     verdicts)
-    assert "cautious-minus-greedy win-rate gap's 95% interval inside ±10 points AND" in md
-    assert "fairness band" not in md and "OUTSIDE" not in md   # nothing in this report judges fairness
-    for chart in ("threshold-sweep", "risk-appetite"):
-        assert (out / f"{chart}.svg").stat().st_size > 1000 and f"({chart}.svg)" in md
-    rows = pd.read_csv(out / "threshold-sweep-cautious-vs-greedy.csv")
-    assert len(rows) == 4 * 10 and sorted(rows["threshold"].unique()) == [8, 10, 11, 12, 13, 14, 15, 16, 18, 20]
-    assert "`healer_per_cube`" in md[md.index("## Caveats"):]
-
-
-def test_curse_threshold_runs_apply_their_threshold(threshold):
-    out = threshold[0]
-    for t in (8, 13, 20):
-        f = load(out / "runs" / f"cg-4p-curse_threshold-{t}")
-        assert (f.loc[f["eliminated"] == 0, "curses"] < t).all()
-        assert (f.loc[f["curses"] >= t, "eliminated"] == 1).all()
-        assert not f.loc[f["eliminated"] > 0, "win"].any()
-
-
-def test_balanced_criterion_needs_both_a_small_gap_and_a_real_threat():
-    from experiments.curse_threshold import balanced
-
-    row = {"gap_lo": -0.05, "gap_hi": 0.06, "elim_lo": 0.03}
-    assert balanced(row)
-    assert not balanced({**row, "gap_hi": 0.12})        # greedy-vs-cautious gap may exceed the band
-    assert not balanced({**row, "elim_lo": 0.015})      # elimination not surely above the floor

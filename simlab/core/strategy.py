@@ -34,7 +34,7 @@ DECIDE_SIGNATURE = types.int64(
     types.int32[::1], types.int64[::1], types.int64, types.int32[::1], types.int64, types.float64[::1], types.uint64[::1]
 )
 DECIDE_TYPE = types.FunctionType(DECIDE_SIGNATURE)
-MAX_STRATEGY_PARAMS = 8
+MAX_STRATEGY_PARAMS = 9
 
 
 @dataclass(frozen=True)
