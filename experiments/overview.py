@@ -66,6 +66,9 @@ def analyse(ctx: Context):
     else:
         rep.findings.append("No luck-and-skill measure: it needs a 'random' strategy and at least one heuristic.")
 
+    # 4b. how a game unfolds: standings after every round in a sample of the default-mix games
+    sections.unfolding(rep, [r.config for r in mix_runs], games=1000)
+
     # 5. usage: winners vs others for every numeric seat column, in the default-mix runs
     sections.usage(rep, table, spec)
     rep.caveats.append("Seat fairness comes only from mirror matches (every seat the same strategy): in a mix a seat "

@@ -111,3 +111,15 @@ def test_cli_lists_runs_and_reports(cli_run, tmp_path):
     md = (tmp_path / "r" / "report" / "report.md").read_text()
     assert "No seat verdict: seat fairness is read only from a mirror match" in md
     assert "simlab run karuba --players 3 --seats builder,racer,collector --games 300 --seed 1 --rotate" in md
+
+
+def test_overview_tells_how_a_game_unfolds_at_every_player_count(overview):
+    out, report, paths = overview
+    md = paths["markdown"].read_text()
+    findings = md[md.index("## Findings"):md.index("## Charts")]
+    for n in (2, 3, 4):
+        assert re.search(rf"How a game unfolds at {n} players \(120 games\): the eventual winner leads for good from "
+                         r"round [\d.]+ of [\d.]+ .*the lead changes [\d.]+ \[[\d.]+, [\d.]+\] times per game", findings)
+    assert (out / "unfolding.svg").stat().st_size > 1000 and "(unfolding.svg)" in md
+    table = next(t for t in report.tables if t.title == "How a game unfolds")
+    assert list(table.frame["players"]) == [2, 3, 4] and (table.frame["games"] == 120).all()

@@ -399,3 +399,63 @@ def luck_bottom_line(s: pd.DataFrame, strong: str) -> str:
             + join([f"{fmt_number(r.elo_gap, r.elo_lo, r.elo_hi, 0)} Elo above random play at {int(r.players)} players "
                     f"(luck explains {fmt_share(r.deal_share, r.deal_lo, r.deal_hi)} of the outcome variance of "
                     "the default mix)" for r in rows]) + ".")
+
+
+def unfolding(rep: Report, configs, games: int = 1000) -> pd.DataFrame:
+    """How games unfold, per player count: the first ``games`` games of each run config in
+    ``configs`` replayed with their standings after every round (:mod:`.unfold`). A chart of the
+    eventual winners' and the other seats' mean score by round, a finding per player count
+    (when the winner is decided, how often the lead changes) and a table of the measures."""
+    from . import unfold
+    from .charts import interval_band
+    from .wording import SHARE
+
+    ncols = min(3, len(configs))
+    nrows = -(-len(configs) // ncols)
+    fig, axes = new_figure(4.2 * ncols, 3.4 * nrows, ncols=ncols, nrows=nrows)
+    for ax in axes.flat[len(configs):]:
+        ax.set_visible(False)
+    rows = []
+    for ax, config in zip(axes.flat, configs):
+        n_games = min(games, config.games)
+        traj, result = unfold.standings(config, n_games)
+        s = unfold.summary(unfold.measures(traj, result))
+        paths = unfold.winner_paths(traj, result)
+        for who, label in (("winner", "eventual winner"), ("others", "other seats")):
+            p = paths[paths["who"] == who]
+            interval_band(ax, p["round"], p["mean"], p["lo"], p["hi"], label, unit=NUMBER,
+                          what=f"{config.players} players, round {{}}")
+        ax.set_title(f"{config.players} players", fontsize=10)
+        ax.set_xlabel("round")
+        ax.set_ylabel("score if the game ended then (points)")
+        ax.legend(fontsize=8)
+        decided, changes, halftime = s["decided_share"], s["lead_changes"], s["halftime_leader_wins"]
+        rep.findings.append(
+            f"How a game unfolds at {config.players} players ({fmt_count(n_games)} games): the eventual winner leads "
+            f"for good from round {s['median_decided_round']:g} of {s['median_rounds']:g} (medians; on average "
+            f"from {fmt_estimate(decided)} of the way through); the lead changes {fmt_estimate(changes, NUMBER)} "
+            f"times per game, and the leader at half-time wins {fmt_estimate(halftime)} of games.")
+        rows.append({"players": config.players, "games": n_games, "rounds": s["median_rounds"],
+                     **{f"{m}_{k}": getattr(s[m], k) for m in unfold.MEASURES for k in ("value", "lo", "hi")}})
+    rep.chart("unfolding", fig, "Mean score by round of the eventual winner and of the other seats, with 95% "
+              "intervals over games: the standings after each round are the score each seat would have if the game "
+              "ended then, by the game's own end scoring, and a game's last round is its final score; rounds "
+              "that fewer than 10% of the games reach are left out", title="How a game unfolds")
+    table = pd.DataFrame(rows)
+
+    def est(m, unit=SHARE):
+        return lambda r: ci(r, f"{m}_value", f"{m}_lo", f"{m}_hi", unit)
+
+    rep.table("How a game unfolds", formatted(table, {
+        "players": "players", "games": "games", "rounds (median)": lambda r: f"{r['rounds']:g}",
+        "lead changes per game [95% CI]": est("lead_changes", NUMBER),
+        "round-to-round steps changing the leader [95% CI]": est("lead_change_share"),
+        "decided at round [95% CI]": est("decided_round", NUMBER),
+        "decided at share of game [95% CI]": est("decided_share"),
+        "drama [95% CI]": est("drama", NUMBER),
+        "half-time leader wins [95% CI]": est("halftime_leader_wins")}),
+        note="Leaders are all seats tied for the top score; a change of that set is a lead change. Decided at: the "
+             "round from which an eventual winner leads, alone or tied, to the end. Drama (after Ludii's): in the "
+             "rounds the winner trails, the gap to the leader as a share of the game's top score; 0 when the winner "
+             "never trails. Half-time: after round ceil(R/2) of R; tied leaders count by the share of them who win.")
+    return table

@@ -13,7 +13,9 @@ A game supplies ``play_game`` compiled with :data:`PLAY_SIGNATURE`::
 * ``rows``: ``int32[n_players, n_columns]``; the game writes score and tie-break into
   :data:`COL_SCORE` and :data:`COL_TIEBREAK` and its own columns from :data:`FIRST_GAME_COLUMN`;
 * ``log``: ``int32[capacity, EVENT_WIDTH]``; when capacity > 0 the game records events for a
-  trace (see :func:`emit`) and returns how many it wrote.
+  trace (see :func:`emit`) and returns how many it wrote. Every game's log includes, at the end of
+  each round, an :data:`EV_STANDINGS` event (see :func:`emit_standings`); its last one is the final
+  score.
 
 Passing ``play_game`` itself as a first-class function keeps this loop, and its compiled cache,
 shared by all games.
@@ -28,6 +30,10 @@ MAX_SEATS = 6
 EVENT_WIDTH = 8
 COL_SLOT, COL_SCORE, COL_TIEBREAK = 0, 1, 2
 FIRST_GAME_COLUMN = 3
+# The one event kind all games share: the standings at the end of a round, "the score each seat
+# would have if the game ended now", fields (round, score of seat 0, ..., seat 5). Game-specific
+# kinds count up from 0; this value stays clear of them.
+EV_STANDINGS = 100
 # How seats get their strategy slots, game by game (``seating`` of play_chunk).
 FIXED, ROTATE, DUPLICATE = 0, 1, 2
 
@@ -74,6 +80,21 @@ def emit(log, n, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
         row[7] = g
         return n + 1
     return n
+
+
+@njit(cache=True)
+def emit_standings(log, n, rnd, scores, n_players):
+    """Append the standings after round ``rnd`` (``scores[:n_players]``, seats beyond it 0)."""
+    s = np.zeros(MAX_SEATS, dtype=np.int64)
+    for p in range(n_players):
+        s[p] = scores[p]
+    return emit(log, n, EV_STANDINGS, rnd, s[0], s[1], s[2], s[3], s[4], s[5])
+
+
+def standings_words(event, n_players: int, when: str | None = None) -> str:
+    """A trace line for an :data:`EV_STANDINGS` event: ``Standings after round 3: seat 1 12, seat 2 9.``"""
+    scores = ", ".join(f"seat {p + 1} {int(event[2 + p])}" for p in range(n_players))
+    return f"  Standings after {when or f'round {int(event[1])}'}: {scores}."
 
 
 # Typed explicitly so that the game's play_game arrives as a plain function pointer: typed from

@@ -10,7 +10,7 @@ a single legal option is taken without a call. Section numbers are the Chinese r
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import COL_SCORE, PLAY_SIGNATURE, emit
+from simlab.core.kernel import COL_SCORE, PLAY_SIGNATURE, emit, emit_standings
 from simlab.core.rng import randint
 
 from .components import A_BACK, A_FWD, O, R_GOLD
@@ -23,7 +23,7 @@ from .holds import load
 from .movement import move
 from .invariants import check_or_raise
 from .ghost import ghost_turn
-from .scoring import space_points, treasure_points, write_rows
+from .scoring import score, space_points, treasure_points, write_rows
 
 
 @njit(cache=True)
@@ -116,6 +116,19 @@ def play_round(state, cfg, seat_slot, fns, seat_params, streams, legal, chosen, 
         state[S_END] = END_CAP
 
 
+@njit(cache=True)
+def log_standings(state, cfg, log, ev):
+    """The standings after a round: each ship's score (rules 4) if the game ended now; only when
+    the game is traced."""
+    if log.shape[0] == 0:
+        return
+    n_players = state[S_PLAYERS]
+    scores = np.zeros(n_players, dtype=np.int64)
+    for p in range(n_players):
+        scores[p] = score(state, cfg, p)
+    ev[0] = emit_standings(log, ev[0], state[S_ROUND], scores, n_players)
+
+
 @njit(PLAY_SIGNATURE, cache=True)
 def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
     state = np.zeros(STATE_SIZE, dtype=np.int32)
@@ -126,6 +139,7 @@ def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
     log_setup(state, log, ev)
     while state[S_END] == END_RUNNING:
         play_round(state, cfg, seat_slot, fns, seat_params, streams, legal, chosen, log, ev)
+        log_standings(state, cfg, log, ev)
     ev[0] = emit(log, ev[0], EV_END, state[S_END], state[S_ROUND], state[S_ENDER])
     write_rows(state, cfg, rows)
     for p in range(n_players):

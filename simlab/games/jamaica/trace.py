@@ -3,6 +3,7 @@
 ``every`` > 1 prints a compact race table (who is where, holds) only every that many rounds;
 every = 1 prints it after each round.
 """
+from simlab.core.kernel import EV_STANDINGS, standings_words
 from .components import ACTION_NAMES, PLAYER_COLOURS, RES_NAMES, STAR, T_HOLD6, TREASURE_NAMES, TYPE_NAMES
 from .common import (EV_COMBAT, EV_END, EV_FINISH, EV_GHOST_DIR, EV_IGNORED, EV_LAIR, EV_LOAD, EV_LOOT, EV_MOVE,
                     EV_PAY, EV_RESULT, EV_RETREAT, EV_REVEAL, EV_ROLL, EV_ROUND, EV_SABRE, EV_SCORE, EV_SETUP,
@@ -142,6 +143,8 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
             why = {1: f"{name(c)} reached Port Royal" if c >= 0 else "a ship reached Port Royal",
                    2: "the round cap was reached"}.get(a, "?")
             lines.append(f"The game ends after round {b}: {why}.")
+        elif kind == EV_STANDINGS:
+            lines.append(standings_words(ev, n_players))
         elif kind == EV_SCORE:
             where = "Port Royal (finished)" if g > 0 else space(f) + (", behind the start line" if g < 0 else "")
             lines.append(f"  {name(a)}: {b} for {where}, {c} doubloons, {d} in treasure = {e} points")

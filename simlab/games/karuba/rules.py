@@ -9,7 +9,8 @@ import numpy as np
 from numba import njit
 
 from simlab.core.bits import bit_index
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, PLAY_SIGNATURE, emit, legal_index
+from simlab.core.kernel import (COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, PLAY_SIGNATURE, emit, emit_standings,
+                               legal_index)
 from simlab.core.rng import STRATEGY_STREAM, randint, shuffle
 
 from .components import ANY_MIX, COLS, GOLD_DRAW, N_CELLS, N_EDGE, N_TILES, O, RING3, RING4, ROWS
@@ -434,6 +435,19 @@ def score_parts(state, seat, cfg):
 
 
 @njit(cache=True)
+def log_standings(state, cfg, log, n_ev):
+    """The standings after a round, by the end scoring itself (tokens, treasures and bonus tiles
+    are all scored the moment they are won); only when the game is traced."""
+    if log.shape[0] == 0:
+        return n_ev
+    n_players = state[S_PLAYERS]
+    scores = np.zeros(n_players, dtype=np.int64)
+    for p in range(n_players):
+        scores[p] = score_parts(state, p, cfg)[4]
+    return emit_standings(log, n_ev, state[S_ROUND], scores, n_players)
+
+
+@njit(cache=True)
 def play_round(state, cfg, seat_slot, fns, seat_params, streams, legal, chosen, log, n_ev):
     """Reveal the next tile; every seat decides on the same pre-round state, then all apply.
 
@@ -519,6 +533,7 @@ def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
         n_ev = emit(log, n_ev, EV_SETUP, c, 10 * (state[S_BEACH + c] + 1), 10 * (state[S_TEMPLE + c] + 1))
     while state[S_END] == END_RUNNING:
         n_ev = play_round(state, cfg, seat_slot, fns, seat_params, streams, legal, chosen, log, n_ev)
+        n_ev = log_standings(state, cfg, log, n_ev)
     n_ev = emit(log, n_ev, EV_END, state[S_END], state[S_ROUND])
     write_rows(state, cfg, rows)
     for p in range(n_players):

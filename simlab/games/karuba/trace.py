@@ -4,6 +4,7 @@ Legend: ``B U P Y`` brown/blue/purple/yellow explorers, lower-case letters their
 jungle edge (``[B]`` once the explorer is home), ``*`` a crystal, ``$`` a gold nugget lying on a
 tile, ``.`` an empty cell.
 """
+from simlab.core.kernel import EV_STANDINGS, standings_words
 from .components import COLOURS, COLS, ROWS, TILE_EXITS
 from .rules import (EV_BONUS, EV_DISCARD, EV_END, EV_MOVE, EV_NO_GOLD, EV_PLACE, EV_SCORE, EV_SETUP,
                     EV_TEMPLE, EV_TILE)
@@ -138,6 +139,8 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
                 lines.append(f"  {count(c, 'player')} met '{BONUS_NAMES[a]}' in the same round: the bonus tile leaves the game.")
             else:
                 lines.append(f"  {name(b)} takes the bonus tile '{BONUS_NAMES[a]}'.")
+        elif kind == EV_STANDINGS:
+            lines.append(standings_words(ev, n_players))
         elif kind == EV_END:
             draw_all()
             why = "the last tile has been played" if a == 1 else "a player has all four explorers in their temples"

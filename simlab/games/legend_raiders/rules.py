@@ -6,7 +6,8 @@ strategy with the legal choice codes and validates its answer.
 import numpy as np
 from numba import njit, types
 
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_SEATS, PLAY_SIGNATURE, emit, legal_index
+from simlab.core.kernel import (COL_SCORE, COL_TIEBREAK, EVENT_WIDTH, FIRST_GAME_COLUMN, MAX_SEATS, PLAY_SIGNATURE, emit,
+                               emit_standings, legal_index)
 from simlab.core.rng import STRATEGY_STREAM, randint, shuffle
 from simlab.core.strategy import DECIDE_TYPE
 
@@ -793,6 +794,22 @@ def total_score(state, seat):
 
 
 @njit(cache=True)
+def log_standings(state, cfg, log, n_ev):
+    """The standings after a round: the end scoring (:func:`final_scoring`: missions met by what is
+    held now, dice cards held) applied to a copy of the state, so the game itself is untouched;
+    only when the game is traced."""
+    if log.shape[0] == 0:
+        return n_ev
+    now = state.copy()
+    final_scoring(now, cfg, np.zeros((0, EVENT_WIDTH), dtype=np.int32), 0)
+    n_players = state[S_PLAYERS]
+    scores = np.zeros(n_players, dtype=np.int64)
+    for p in range(n_players):
+        scores[p] = total_score(now, p)
+    return emit_standings(log, n_ev, state[S_ROUND], scores, n_players)
+
+
+@njit(cache=True)
 def check_invariants(state, cfg):
     """0 if the state is consistent, else the number of the first broken invariant:
 
@@ -885,6 +902,7 @@ def play_rounds(state, cfg, legal, seat_slot, fns, seat_params, streams, log, n_
                     errors[0] = code
                     errors[1] = state[S_ROUND]
                     errors[2] = p
+        n_ev = log_standings(state, cfg, log, n_ev)
         if state[S_TRIGGER] > 0:
             state[S_END_REASON] = END_SIXTH
         elif state[S_TRIGGER] == -1:

@@ -9,7 +9,7 @@ module re-exports the rule functions strategies and tests call, so ``rules.<name
 import numpy as np
 from numba import njit, types
 
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, PLAY_SIGNATURE
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, EVENT_WIDTH, FIRST_GAME_COLUMN, PLAY_SIGNATURE, emit_standings
 from simlab.core.strategy import DECIDE_TYPE
 
 from .actions import (action_choices, copy_choices, do_pass, eligible, last_is_one, phase2, place_one_card, play_cards,
@@ -47,6 +47,38 @@ ELIM_SCORE = 0  # an eliminated player scores nothing; the run engine ranks them
 
 
 @njit(cache=True)
+def seat_score(state, p):
+    """A scored seat's result: its net gold, or ``ELIM_SCORE`` once eliminated."""
+    base = P0 + p * PB
+    return state[base + B_NET] if state[base + B_ELIM] == ELIM_NONE else ELIM_SCORE
+
+
+@njit(cache=True)
+def log_standings(state, cfg, seat_slot, fns, sp, streams, log, final):
+    """The standings after a round; only when the game is traced.
+
+    ``final``: the state is scored already (the end steps have run). Otherwise the end steps
+    (:func:`final_scoring`: curse elimination, healers, treasure values with crown places and
+    sets, the start tile, the fee) run on a copy of the state, on the treasures kept so far and
+    the curses held now. One part cannot be known mid-game, the healer each player will choose:
+    the copy gives each the cheapest healer left, in the rules' order, as the built-in
+    strategies do; a strategy that chooses otherwise can end with another fee.
+    """
+    if log.shape[0] == 0:
+        return
+    now = state
+    if not final:
+        now = state.copy()
+        final_scoring(now, cfg, seat_slot, fns, sp, streams, np.zeros(MAX_LEGAL, dtype=np.int32),
+                      np.zeros((0, EVENT_WIDTH), dtype=np.int32), True)
+    n = state[S_PLAYERS]
+    scores = np.zeros(n, dtype=np.int64)
+    for p in range(n):
+        scores[p] = seat_score(now, p)
+    state[S_NEV] = emit_standings(log, state[S_NEV], state[S_ROUND], scores, n)
+
+
+@njit(cache=True)
 def write_rows(state, cfg, rows):
     n = state[S_PLAYERS]
     na = n_actors(state)
@@ -66,12 +98,8 @@ def write_rows(state, cfg, rows):
         base = P0 + p * PB
         r = rows[p]
         elim = state[base + B_ELIM]
-        if elim == ELIM_NONE:
-            r[COL_SCORE] = state[base + B_NET]
-            r[COL_TIEBREAK] = n - (p - start + n) % n
-        else:
-            r[COL_SCORE] = ELIM_SCORE
-            r[COL_TIEBREAK] = 0
+        r[COL_SCORE] = seat_score(state, p)
+        r[COL_TIEBREAK] = n - (p - start + n) % n if elim == ELIM_NONE else 0
         r[C_CURSES] = state[base + B_CURSES]
         r[C_ELIM] = elim
         r[C_HEALER] = state[base + B_HEALER] + 1
@@ -163,12 +191,14 @@ def run_game(state, cfg, seat_slot, fns, sp, streams, legal, log):
             raise ValueError("invariant broken after phase 3")
         if not ok:
             break
+        log_standings(state, cfg, seat_slot, fns, sp, streams, log, False)
     if ok:
         state[S_ROUND] = 6
         final_exploration(state, cfg, seat_slot, fns, sp, streams, legal, log)
     if cfg[O.debug_checks] and check_invariants(state, cfg) != 0:
         raise ValueError("invariant broken at game end")
     final_scoring(state, cfg, seat_slot, fns, sp, streams, legal, log)
+    log_standings(state, cfg, seat_slot, fns, sp, streams, log, True)
 
 
 @njit(PLAY_SIGNATURE, cache=True)

@@ -150,8 +150,22 @@ def kept_ids(state, a, ids):
 
 
 @njit(cache=True)
-def final_scoring(state, cfg, seat_slot, fns, sp, streams, legal, log):
-    """End steps 2-4: curse elimination, healer choice, treasure value, fee (elimination below 0)."""
+def cheapest_healer(cfg, legal, k, cubes):
+    """The first of ``legal[:k]`` with the lowest fee for ``cubes`` curse cubes."""
+    best = legal[0]
+    for i in range(1, k):
+        if healer_fee(cfg, legal[i], cubes) < healer_fee(cfg, best, cubes):
+            best = legal[i]
+    return best
+
+
+@njit(cache=True)
+def final_scoring(state, cfg, seat_slot, fns, sp, streams, legal, log, healer_by_fee=False):
+    """End steps 2-4: curse elimination, healer choice, treasure value, fee (elimination below 0).
+
+    ``healer_by_fee``: each player takes the cheapest healer left instead of asking its strategy
+    (what the built-in strategies choose), for standings scored on a copy mid-game without
+    drawing on any strategy's stream."""
     state[S_PHASE] = PH_END
     n = state[S_PLAYERS]
     start = state[S_START]
@@ -177,8 +191,11 @@ def final_scoring(state, cfg, seat_slot, fns, sp, streams, legal, log):
             if state[S_HEALER_OWNER + i] < 0:
                 legal[k] = state[S_HEALERS + i]
                 k += 1
-        set_ctx(state, 0)
-        h = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_HEALER, k)
+        if healer_by_fee:
+            h = cheapest_healer(cfg, legal, k, state[P0 + p * PB + B_CURSES])
+        else:
+            set_ctx(state, 0)
+            h = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_HEALER, k)
         for i in range(n):
             if state[S_HEALERS + i] == h:
                 state[S_HEALER_OWNER + i] = p

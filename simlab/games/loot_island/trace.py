@@ -4,6 +4,7 @@ Map cards are written ``A7`` (colour A, value 7), ``B*`` a wild; symbols follow 
 ``[+1]`` counts as 2 cards, ``[draw]``, ``[cube-]`` discard a curse cube, ``[chest]``.
 Treasures are written ``#16 money bag (12 gold, curse 4)``.
 """
+from simlab.core.kernel import EV_STANDINGS, standings_words
 from .board import (CW_B4, CW_BOTTOM, CW_ISLET_MOVE, CW_PLAY, CW_TOP, EV_A1_DRAW, EV_A2_REVEAL, EV_B10_DISCARD, EV_CARD,
                     EV_CLEANUP, EV_COMPASS, EV_CROWNS, EV_DECKOUT, EV_EFFECT, EV_ELIM, EV_EVENT, EV_EXPLORE, EV_FINAL,
                     EV_HAND, EV_HEALER, EV_ISLET, EV_ISLET_FLIP, EV_ISLET_RESULT, EV_PASS, EV_PLAY, EV_REFILL, EV_ROUND,
@@ -60,6 +61,7 @@ def landing_name(landing: int) -> str:
 def narrate(events, n_players, values, seat_labels, every=1) -> str:
     lines = []
     allen = False
+    scored = False   # the end steps have run: the next standings are the final scores
 
     def who(a):
         if allen and a == n_players:
@@ -184,8 +186,12 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
         elif kind == EV_HEALER:
             lines.append(f"  {who(a)} ({d} cubes) takes healer {b + 1}: fee {c}.")
         elif kind == EV_CROWNS:
+            scored = True
             crosses = [a, b, c, d, e][:n_players + (1 if allen else 0)]
             lines.append(f"  Crown crosses (seats{', Allen' if allen else ''}): {crosses}.")
+        elif kind == EV_STANDINGS:
+            when = "the end steps" if scored else f"round {a} (if the game ended now, each taking the cheapest healer)"
+            lines.append(standings_words(ev, n_players, when))
         elif kind == EV_SCORE:
             if b:
                 lines.append(f"  {who(a)}: eliminated ({'curses' if b == 1 else 'healer fee'}), ranked last.")
