@@ -5,7 +5,9 @@ heuristic, every player count): a seat effect cannot be read from a mix, where i
 with who sits where. A heads-up strategy-vs-strategy matrix with a ranking. Luck and skill from
 duplicate play (every deal in every seat rotation): the Elo gap from random play to the strongest
 heuristic, and the share of the default mix's outcome variance due to luck. Game length,
-score and margin distributions and usage from the same default-mix games.
+score and margin distributions, how games unfold (standings after every round in a sample of
+1,000 games: when the winner was decided, lead changes, drama) and usage from the same
+default-mix games (heuristics only: a random seat would add a near-certain loser).
 """
 from __future__ import annotations
 
