@@ -66,7 +66,8 @@ def analyse(ctx: Context):
     rep.verdict("Change in the start player's distance from 50% with the ghost ship, all mirrors, paired", d, 0.0,
                 Band.effect(0.02), unit=POINTS)
     answer = ("makes the 2-player game fairer" if d.hi < 0 else "makes the 2-player game less fair" if d.lo > 0
-              else "makes no difference to seat fairness that these games can detect")
+              else "changes seat fairness by less than the 2 points that would matter" if -0.02 < d.lo and d.hi < 0.02
+              else "may or may not change seat fairness: more games would settle it")
     rep.bottom_line += [
         f"Over mirror matches of {join(heuristics)}, the start player wins {fmt_share(e['ghost'].value, e['ghost'].lo, e['ghost'].hi)} "
         f"of 2-player games with the ghost ship and {fmt_share(e['plain'].value, e['plain'].lo, e['plain'].hi)} without it (fair: 50%).",
