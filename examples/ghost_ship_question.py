@@ -22,6 +22,7 @@ from simlab.analysis.wording import POINTS, SHARE, Band, fmt_points, fmt_share, 
 from simlab.core.strategy import strategies_for
 
 FAIR = Band.fairness(0.5, 0.02)      # a start player within 2 points of 50% counts as fair
+MATTERS = Band.effect(0.02)          # a change in that distance below 2 points does not matter
 BOOT = 1000                          # bootstrap resamples of the games
 
 
@@ -64,13 +65,14 @@ def analyse(ctx: Context):
     e = paired(np.concatenate(ghost_all), np.concatenate(plain_all), ctx.seed)
     d = e["distance"]
     rep.verdict("Change in the start player's distance from 50% with the ghost ship, all mirrors, paired", d, 0.0,
-                Band.effect(0.02), unit=POINTS)
+                MATTERS, unit=POINTS)
     answer = ("makes the 2-player game fairer" if d.hi < 0 else "makes the 2-player game less fair" if d.lo > 0
-              else "changes seat fairness by less than the 2 points that would matter" if -0.02 < d.lo and d.hi < 0.02
-              else "may or may not change seat fairness: more games would settle it")
+              else "changes seat fairness by less than the 2 points that would matter" if MATTERS.lo < d.lo
+              and d.hi < MATTERS.hi else "may or may not change seat fairness: more games would settle it")
+    ghost, plain = (fmt_share(e[k].value, e[k].lo, e[k].hi) for k in ("ghost", "plain"))
     rep.bottom_line += [
-        f"Over mirror matches of {join(heuristics)}, the start player wins {fmt_share(e['ghost'].value, e['ghost'].lo, e['ghost'].hi)} "
-        f"of 2-player games with the ghost ship and {fmt_share(e['plain'].value, e['plain'].lo, e['plain'].hi)} without it (fair: 50%).",
+        f"Over mirror matches of {join(heuristics)}, the start player wins {ghost} of 2-player games with the ghost "
+        f"ship and {plain} without it (fair: 50%).",
         f"The ghost ship changes the start player's distance from 50% by {fmt_points(d.value, d.lo, d.hi)}, "
         f"paired game by game on common random numbers (negative: fairer).",
         f"So, for these heuristics, the ghost ship {answer}.",

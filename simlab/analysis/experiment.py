@@ -1,7 +1,8 @@
 """The experiment layer: an experiment declares its runs and its analysis and writes a report.
 
 An experiment is a module in the ``experiments`` package, or a question file of the user's own
-(``simlab experiment run path/to/question.py``), holding ``EXPERIMENT = Experiment(...)`` whose ``analyse(ctx)`` function asks the :class:`Context` for runs and returns a
+(``simlab experiment run path/to/question.py``), holding ``EXPERIMENT = Experiment(...)`` whose
+``analyse(ctx)`` function asks the :class:`Context` for runs and returns a
 :class:`~simlab.analysis.report.Report`. The context does the bookkeeping every experiment
 needs, so an experiment is only its question::
 
@@ -109,8 +110,8 @@ def load_question_file(path: str) -> Experiment:
         raise SimlabError(f"{path}, line {exc.lineno}: syntax error: {exc.msg}") from None
     except Exception as exc:   # the user's code failed while loading: say where, in one line
         del sys.modules[module_name]
-        lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) == file.resolve()
-                 or Path(f.filename) == file]
+        lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__)
+                 if Path(f.filename).resolve() == file.resolve()]
         where = f", line {lines[-1]}" if lines else ""
         raise SimlabError(f"{path}{where}: {type(exc).__name__}: {exc}") from None
     exp = getattr(module, "EXPERIMENT", None)
