@@ -273,6 +273,17 @@ CASES = [
     ("experiment about another game", plain("experiment", "run", "allen-effect", "--game", "karuba"),
      "is about loot-island, not karuba"),
     ("experiment needing a game", plain("experiment", "run", "overview", "-o", "{d}/rep"), "needs a game"),
+    # -- the user's own question file ---------------------------------------------------------------
+    ("question file missing", plain("experiment", "run", "{d}/nosuch.py"), "no question file"),
+    ("question file is a folder", with_files({"q.py/x": "1"}, "experiment", "run", "{d}/q.py"), "(it is a folder)"),
+    ("question file with a syntax error", with_files({"q.py": "x = 1\ndef analyse(ctx:\n"}, "experiment", "run",
+                                                     "{d}/q.py"), "q.py, line 2: syntax error"),
+    ("question file failing as it loads", with_files({"q.py": "x = 1\nimport no_such_module_here\n"}, "experiment",
+                                                     "run", "{d}/q.py"), "q.py, line 2: ModuleNotFoundError"),
+    ("question file without EXPERIMENT", with_files({"q.py": "x = 1\n"}, "experiment", "run", "{d}/q.py"),
+     "defines no EXPERIMENT"),
+    ("question file whose EXPERIMENT is not one", with_files({"q": "EXPERIMENT = 3\n"}, "experiment", "run", "{d}/q"),
+     "EXPERIMENT is a int, not an Experiment"),
 ]
 
 

@@ -11,7 +11,7 @@ from simlab.core.game import available_games, get_game
 from simlab.core.params import ASSUMPTION
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = ["README.md", "docs", "simlab", "strategies", "experiments"]
+SHIPPED = ["README.md", "docs", "simlab", "strategies", "experiments", "examples"]
 
 
 @pytest.mark.parametrize("game", available_games())

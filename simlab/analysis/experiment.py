@@ -1,7 +1,8 @@
 """The experiment layer: an experiment declares its runs and its analysis and writes a report.
 
-An experiment is a module in the ``experiments`` package holding ``EXPERIMENT = Experiment(...)``
-whose ``analyse(ctx)`` function asks the :class:`Context` for runs and returns a
+An experiment is a module in the ``experiments`` package, or a question file of the user's own
+(``simlab experiment run path/to/question.py``), holding ``EXPERIMENT = Experiment(...)`` whose
+``analyse(ctx)`` function asks the :class:`Context` for runs and returns a
 :class:`~simlab.analysis.report.Report`. The context does the bookkeeping every experiment
 needs, so an experiment is only its question::
 
@@ -16,17 +17,24 @@ needs, so an experiment is only its question::
 
     EXPERIMENT = Experiment("allen-effect", "Allen's effect", __doc__, analyse, game="loot-island")
 
-Runs go through :func:`simlab.core.runner.run` into ``<runs>/<point>/``: rerunning an experiment
-reuses finished runs, resumes interrupted ones and extends smaller ones (game ids continue, so
-the rows are those a single larger run would have written). The context records every run
-and adds the caveats (strategies, assumed rule readings, command, seeds, code version) to the
-report.
+Runs go through :func:`simlab.core.runner.run` into ``<runs>/<point>/``, all on one warm worker
+pool per experiment (workers start once and keep their compiled kernels): rerunning an experiment
+reuses finished runs, resumes interrupted ones, extends smaller ones (game ids continue, so the
+rows are those a single larger run would have written) and reads the first games of larger ones
+(never deleting them). The context records every run and adds the caveats (strategies, assumed
+rule readings, command, seeds, code version) to the report.
 """
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
+import importlib.util
+import os
 import pkgutil
 import shlex
+import sys
+import traceback
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
@@ -38,7 +46,8 @@ from simlab.core.game import GameSpec, get_game
 from simlab.core.params import ASSUMPTION, integer
 from simlab.core.fingerprint import code_change
 from simlab.core.results import load
-from simlab.core.rundir import MANIFEST, ChunkSet, read_manifest, scan
+from simlab.core.pool import WorkerPool
+from simlab.core.rundir import MANIFEST, ChunkSet, n_chunks, read_manifest, scan
 from simlab.core.runner import MAX_GAMES, RunConfig, extend_run, prepared
 from simlab.core.runner import run as run_games
 
@@ -75,7 +84,48 @@ def available_experiments() -> dict[str, Experiment | str]:
     return out
 
 
+def is_question_file(name: str) -> bool:
+    """A name that means the user's own file: a path ending in .py, or any existing file."""
+    return name.endswith(".py") or Path(name).is_file()
+
+
+def load_question_file(path: str) -> Experiment:
+    """The ``EXPERIMENT`` of a question file outside the ``experiments`` package.
+
+    Every way the file can fail to give one (missing, a syntax error, an error while it runs, no
+    ``EXPERIMENT``) is a one-line :class:`SimlabError` naming the file and, where known, the line.
+    """
+    file = Path(path)
+    if not file.is_file():
+        raise SimlabError(f"no question file {path}" + (" (it is a folder)" if file.is_dir() else ""))
+    module_name = "simlab_question_" + "".join(c if c.isalnum() else "_" for c in file.stem)
+    loader = importlib.machinery.SourceFileLoader(module_name, str(file))   # any file name, not only .py
+    spec = importlib.util.spec_from_file_location(module_name, file, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module   # dataclasses and pickling look a module up by name
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        del sys.modules[module_name]
+        raise SimlabError(f"{path}, line {exc.lineno}: syntax error: {exc.msg}") from None
+    except Exception as exc:   # the user's code failed while loading: say where, in one line
+        del sys.modules[module_name]
+        lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__)
+                 if Path(f.filename).resolve() == file.resolve()]
+        where = f", line {lines[-1]}" if lines else ""
+        raise SimlabError(f"{path}{where}: {type(exc).__name__}: {exc}") from None
+    exp = getattr(module, "EXPERIMENT", None)
+    if not isinstance(exp, Experiment):
+        found = "no EXPERIMENT" if exp is None else f"EXPERIMENT is a {type(exp).__name__}, not an Experiment"
+        raise SimlabError(f"{path} defines {found}: end it with EXPERIMENT = Experiment(name, title, question, "
+                          "analyse, game=...) (see experiments/README.md)")
+    return exp
+
+
 def get_experiment(name: str) -> Experiment:
+    """A built-in experiment by name, or the one in the user's question file (a path)."""
+    if is_question_file(name):
+        return load_question_file(name)
     known = available_experiments()
     key = name.strip().lower().replace("_", "-")
     if key not in known:
@@ -97,11 +147,12 @@ class Run:
     config: RunConfig
     run_dir: Path
     sequential: SequentialResult | None = None
+    stored: int = 0    # games in the directory when it holds more than this run uses (its first ``games``)
     _frame: pd.DataFrame | None = field(default=None, repr=False)
 
     def frame(self) -> pd.DataFrame:
         if self._frame is None:
-            self._frame = load(self.run_dir)
+            self._frame = load(self.run_dir, games=self.config.games)
         return self._frame
 
     @property
@@ -155,6 +206,7 @@ class Context:
     progress: bool = True
     command: str = ""
     accept_code_change: bool = False     # reuse, resume or extend runs played by other code (recorded)
+    pool: WorkerPool | None = None       # the experiment's warm workers, shared by all its runs
     runs: list[Run] = field(default_factory=list)
     log: Callable[[str], None] = print
 
@@ -203,16 +255,16 @@ class Context:
                 if config.duplicate:
                     n = -(-n // config.players) * config.players
                 holder["cfg"] = replace(config, games=n)
-                self._ensure(point, holder["cfg"], run_dir, chunk_size=self.rule.unit)
+                holder["stored"] = self._ensure(point, holder["cfg"], run_dir, chunk_size=self.rule.unit)
 
             def measure() -> Estimate:
-                return watch(load(run_dir))
+                return watch(load(run_dir, games=holder["cfg"].games))
 
             seq = sequential(play_to, measure, self.rule)
-            config = holder["cfg"]
+            config, stored = holder["cfg"], holder["stored"]
         else:
-            self._ensure(point, config, run_dir)
-        run = Run(point, config, run_dir, seq)
+            stored = self._ensure(point, config, run_dir)
+        run = Run(point, config, run_dir, seq, stored)
         self.runs.append(run)
         return run
 
@@ -244,12 +296,12 @@ class Context:
             if base.duplicate:
                 n = -(-n // base.players) * base.players
             holder["cfgs"] = (replace(base, games=n), replace(variant, games=n))
-            for point_, cfg, d in zip((f"{point}-base", f"{point}-{label}"), holder["cfgs"], dirs):
-                self._ensure(point_, cfg, d, chunk_size=self.rule.unit)
+            holder["stored"] = [self._ensure(point_, cfg, d, chunk_size=self.rule.unit)
+                                for point_, cfg, d in zip((f"{point}-base", f"{point}-{label}"), holder["cfgs"], dirs)]
 
-        seq = sequential(play_to, lambda: watch(load(dirs[0]), load(dirs[1])), self.rule)
-        b = Run(f"{point}-base", holder["cfgs"][0], dirs[0], seq)
-        v = Run(f"{point}-{label}", holder["cfgs"][1], dirs[1], seq)
+        seq = sequential(play_to, lambda: watch(*(load(d, games=holder["cfgs"][0].games) for d in dirs)), self.rule)
+        b = Run(f"{point}-base", holder["cfgs"][0], dirs[0], seq, holder["stored"][0])
+        v = Run(f"{point}-{label}", holder["cfgs"][1], dirs[1], seq, holder["stored"][1])
         self.runs += [b, v]
         return Arms(b, v)
 
@@ -263,9 +315,12 @@ class Context:
             out[v] = self.run(f"{point}-{param}-{tag}", replace(base, params=params))
         return out
 
-    def _ensure(self, point: str, config: RunConfig, run_dir: Path, chunk_size: int | None = None) -> None:
+    def _ensure(self, point: str, config: RunConfig, run_dir: Path, chunk_size: int | None = None) -> int:
+        """Make ``run_dir`` hold this run's games, never deleting a stored run with more games of the
+        same configuration: its first ``config.games`` games are the rows asked for. Returns the
+        games stored when that is more than asked (0 otherwise)."""
         kwargs = dict(workers=self.workers, executor=self.executor, progress=self.progress,
-                      accept_code_change=self.accept_code_change)
+                      accept_code_change=self.accept_code_change, pool=self.pool, tally=False)
         if (run_dir / MANIFEST).exists():
             manifest = read_manifest(run_dir)
             old = RunConfig.from_dict(manifest["config"])
@@ -275,21 +330,45 @@ class Context:
                     done, _ = scan(run_dir, manifest)   # complete only if every part opens and is this run's
                     if len(done) == manifest["chunks"] and ChunkSet(manifest["done"]).ranges == done.ranges:
                         self.log(f"  {point}: reusing {config.games:,} games in {run_dir}")
-                        return
+                        return 0
                 self.log(f"  {point}: resuming {run_dir}")
                 run_games(config, run_dir, resume=True, **kwargs)   # refuses other code unless accepted
-                return
-            if replace(old, games=config.games) == config and old.games < config.games:
+                return 0
+            if replace(old, games=config.games) == config and old.games > config.games:
+                return self._first_games(point, config, old, manifest, run_dir, kwargs)
+            if replace(old, games=config.games) == config:
                 self.log(f"  {point}: extending {run_dir} from {old.games:,} to {config.games:,} games")
                 extend_run(run_dir, config, self.accept_code_change)
                 run_games(config, run_dir, resume=True, **kwargs)
-                return
+                return 0
             self.log(f"  {point}: configuration changed, replacing {run_dir}")
             run_games(config, run_dir, overwrite=True, chunk_size=chunk_size, **kwargs)
-            return
+            return 0
         self.log(f"  {point}: {config.games:,} games, {config.players} players, seats {', '.join(config.seats)}"
                  + (f", params {config.params}" if config.params else ""))
         run_games(config, run_dir, chunk_size=chunk_size, **kwargs)
+        return 0
+
+    def _first_games(self, point: str, config: RunConfig, stored: RunConfig, manifest: dict, run_dir: Path,
+                     kwargs: dict) -> int:
+        """Serve a smaller run from a stored larger one: its game ids 0..N-1 are the rows a run of N
+        games writes. If those games are not all there (an interrupted run), the stored run is
+        completed, not cut."""
+        prep = prepared(config.to_dict())
+        change = code_change(manifest["code"], prep.code, prep.spec.name)
+        if change and not self.accept_code_change:
+            raise SimlabError(f"{run_dir} was played by other code: {change}; pass --accept-code-change to use it "
+                              "anyway (the report names both code versions)")
+        need = n_chunks(config.games, manifest["chunk_size"])
+        done, _ = scan(run_dir, manifest)
+        if all(sets.ranges and sets.ranges[0][0] == 0 and sets.ranges[0][1] >= need
+               for sets in (done, ChunkSet(manifest["done"]))):
+            self.log(f"  {point}: using the first {config.games:,} of the {stored.games:,} games in {run_dir}")
+            return stored.games
+        self.log(f"  {point}: completing the stored {stored.games:,}-game run in {run_dir} (it holds more games "
+                 f"than asked; stored runs are never cut)")
+        run_games(stored, run_dir, resume=True, **kwargs)
+        return stored.games
 
     # -- reporting ------------------------------------------------------------------------------
     def report(self, title: str, question: str) -> Report:
@@ -302,6 +381,7 @@ def run_experiment(name: str, games: int = 10_000, out: str | Path | None = None
                    log: Callable[[str], None] = print, accept_code_change: bool = False) -> tuple[Report, dict[str, Path]]:
     """Run an experiment end to end and write its report; returns the report and its paths."""
     exp = get_experiment(name)
+    source = name if is_question_file(name) else exp.name
     if exp.several_games and game:
         raise SimlabError(f"experiment {exp.name} chooses its own games: leave out --game")
     if exp.game is None and not exp.several_games and not game:
@@ -318,18 +398,22 @@ def run_experiment(name: str, games: int = 10_000, out: str | Path | None = None
     for folder, option in ((out_dir, "--out"), (runs_dir, "--runs")):
         if folder.exists() and not folder.is_dir():
             raise SimlabError(f"{option} {folder} is a file, not a folder")
-    ctx = Context(exp, games, out_dir, runs_dir, seed=seed, workers=workers, executor=executor,
-                  game=game if exp.game is None else exp.game, rule=rule, progress=progress,
-                  command=command or _command(exp, games, game, seed, rule, out), log=log,
-                  accept_code_change=accept_code_change)
-    report = exp.analyse(ctx)
+    # one warm pool for every run of the experiment: workers start once (lazily, so an experiment
+    # that only reuses stored runs starts none) and keep their compiled kernels between runs
+    with (WorkerPool(workers or os.cpu_count() or 1) if executor == "processes" else nullcontext()) as pool:
+        ctx = Context(exp, games, out_dir, runs_dir, seed=seed, workers=workers, executor=executor,
+                      game=game if exp.game is None else exp.game, rule=rule, progress=progress,
+                      command=command or _command(source, exp, games, game, seed, rule, out), log=log,
+                      accept_code_change=accept_code_change, pool=pool)
+        report = exp.analyse(ctx)
     add_caveats(report, ctx.runs, ctx.command)
     paths = report.write(out_dir)
     return report, paths
 
 
-def _command(exp: Experiment, games: int, game: str | None, seed: int, rule: StoppingRule | None, out) -> str:
-    parts = ["simlab", "experiment", "run", exp.name, "--games", str(games), "--seed", str(seed)]
+def _command(source: str, exp: Experiment, games: int, game: str | None, seed: int, rule: StoppingRule | None,
+             out) -> str:
+    parts = ["simlab", "experiment", "run", source, "--games", str(games), "--seed", str(seed)]
     if exp.game is None and game:
         parts += ["--game", game]
     if rule is not None:
@@ -407,5 +491,8 @@ def add_caveats(report: Report, runs: list[Run], command: str) -> None:
                             + f"; simlab {provs[0].get('simlab_version')}, numba {provs[0].get('numba_version')}.")
     for r in runs:
         extra = f" ({r.sequential.describe()})" if r.sequential else ""
+        if r.stored > r.games:
+            extra += (f" (the first {r.games:,} of {r.stored:,} games stored in `{r.run_dir}`: game ids 0 to "
+                      f"{r.games - 1:,}, exactly the rows of a {r.games:,}-game run)")
         report.reproduce.append(f"Run `{r.point}`: {r.config.games:,} games{extra}; rows: `{run_command(r.config, r.run_dir)}`")
 

@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 
 from .errors import SimlabError
 from .kernel import COL_SCORE, COL_SLOT, COL_TIEBREAK, FIRST_GAME_COLUMN
-from .rundir import ChunkSet, part_path, part_problem, read_manifest
+from .rundir import ChunkSet, n_chunks, part_path, part_problem, read_manifest
 
 
 def ranks(score: np.ndarray, tiebreak: np.ndarray, eliminated: np.ndarray | None = None) -> np.ndarray:
@@ -137,18 +137,27 @@ def iter_parts(run_dir: str | Path, columns: list[str] | None = None):
         yield _read_part(run_dir, manifest, index, columns)
 
 
-def load(run_dir: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
-    """Read a whole run as one frame, sorted by game and seat; provenance in ``frame.attrs``."""
+def load(run_dir: str | Path, columns: list[str] | None = None, games: int | None = None) -> pd.DataFrame:
+    """Read a whole run as one frame, sorted by game and seat; provenance in ``frame.attrs``.
+
+    ``games``: only game ids below it, read from the parts that hold them: exactly the rows a run
+    of that many games writes (a game's rows do not depend on the run's total), so a stored larger
+    run serves a smaller question without being played again.
+    """
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
     done = ChunkSet(manifest["done"])
-    if not len(done):
+    wanted = manifest["chunks"] if games is None else min(manifest["chunks"], n_chunks(games, manifest["chunk_size"]))
+    parts = [i for i in done if i < wanted]
+    if not parts:
         raise SimlabError(f"{run_dir} holds no finished chunks yet")
-    frame = pd.concat([_read_part(run_dir, manifest, i, columns) for i in done], ignore_index=True)
+    frame = pd.concat([_read_part(run_dir, manifest, i, columns) for i in parts], ignore_index=True)
+    if games is not None and "game" in frame:
+        frame = frame[frame["game"] < games].reset_index(drop=True)
     if "game" in frame and "seat" in frame:
         frame = frame.sort_values(["game", "seat"], kind="stable").reset_index(drop=True)
     if "strategy" in frame:
         frame["strategy"] = frame["strategy"].astype("category")
     frame.attrs["simlab"] = manifest["provenance"]
-    frame.attrs["complete"] = len(done) == manifest["chunks"]
+    frame.attrs["complete"] = len(parts) == wanted
     return frame

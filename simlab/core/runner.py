@@ -198,14 +198,16 @@ def fingerprint(config: RunConfig, chunk_size: int) -> str:
 
 
 def default_chunk_size(games: int, workers: int) -> int:
-    """About four chunks per worker, between 1,000 and 20,000 games (a few seconds each)."""
-    return int(min(20_000, max(1_000, math.ceil(games / (4 * max(1, workers))))))
+    """About four chunks per worker, between 2,000 and 20,000 games (a few seconds at most each):
+    every chunk costs the parent a Parquet write and a manifest update, as long as playing 1,000
+    games of a fast game, so a small run is not cut finer than one chunk per worker needs."""
+    return int(min(20_000, max(2_000, math.ceil(games / (4 * max(1, workers))))))
 
 
 @dataclass
 class RunResult:
     run_dir: Path
-    summary: Summary
+    summary: Summary | None     # None when the run was asked not to tally one
     chunks_run: int
     chunks_total: int
     replayed: list[str] = field(default_factory=list)   # damaged or foreign parts found and played again
@@ -214,7 +216,7 @@ class RunResult:
 def run(config: RunConfig, out: str | Path, workers: int | None = None, chunk_size: int | None = None,
         executor: str = "processes", scheduler: str | None = None, resume: bool = False,
         overwrite: bool = False, progress: bool = True, pool=None, accept_code_change: bool = False,
-        on_start=None) -> RunResult:
+        on_start=None, tally: bool = True) -> RunResult:
     """Play a run into the directory ``out`` (parts + manifest).
 
     ``resume``: complete the run in ``out`` (or start it when ``out`` is empty or absent); it must
@@ -222,7 +224,8 @@ def run(config: RunConfig, out: str | Path, workers: int | None = None, chunk_si
     ``overwrite``: replace a valid run directory's own files. ``pool``: a
     :class:`~simlab.core.pool.WorkerPool` the caller owns and closes, to run the chunks on a warm
     pool shared by many runs. ``on_start(chunks_done, chunks_total)`` is called once the run is
-    checked and its executor is up, before the first chunk plays.
+    checked and its executor is up, before the first chunk plays. ``tally``: keep the summary the
+    CLI prints (an experiment, which reads the frames, saves the parent that work per chunk).
     """
     cfg_dict = config.to_dict()
     prep = prepared(cfg_dict)  # validates everything before any work or file is touched
@@ -253,7 +256,7 @@ def run(config: RunConfig, out: str | Path, workers: int | None = None, chunk_si
     if executor == "processes" and pool is None and min(workers, todo) <= 1:
         executor = "serial"  # one chunk or one worker: spawning a process would only add start-up time
     tasks = ((i, (cfg_dict, *bounds(config.games, chunk_size, i), prep.code)) for i in done.missing(total))
-    summary = Summary()
+    summary = Summary() if tally else None
     bar = None
     n_run = 0
     fresh, created, wrote = not (resume and occupied), not run_dir.exists(), False
@@ -275,7 +278,8 @@ def run(config: RunConfig, out: str | Path, workers: int | None = None, chunk_si
                 done.add(index)
                 manifest["done"] = done.ranges
                 write_manifest(run_dir, manifest)
-                summary.add(frame, prep.spec.length_column)
+                if tally:
+                    summary.add(frame, prep.spec.length_column)
                 n_run += 1
                 if bar is not None:
                     bar.update(bounds(config.games, chunk_size, index)[1])
@@ -288,7 +292,7 @@ def run(config: RunConfig, out: str | Path, workers: int | None = None, chunk_si
     finally:
         if bar is not None:
             bar.close()
-    if resumed:  # the summary covers the whole run, resumed chunks included
+    if resumed and tally:  # the summary covers the whole run, resumed chunks included
         summary = summarise(run_dir, prep.spec.length_column)
     return RunResult(run_dir, summary, n_run, total, replayed)
 

@@ -1,0 +1,90 @@
+"""Jamaica: does the 2-player ghost ship make the game fairer?
+
+The 2-player rules add a neutral ghost ship to the race. Does it bring the start player's share of
+wins closer to the fair 50%? Every built-in heuristic plays a 2-player mirror match (both seats the
+same strategy, so a seat effect is not confounded with who sits where) with the ghost ship and
+without it, on common random numbers: game g of both arms draws the same cards and dice, so the
+comparison is paired by game.
+
+Run it with ``simlab experiment run examples/ghost_ship_question.py --games 20000``; the API it
+uses is described in experiments/README.md ("Your own question").
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simlab.analysis.experiment import Context, Experiment
+from simlab.analysis.fairness import win_share
+from simlab.analysis.report import ci, formatted
+from simlab.analysis.stats import Estimate
+from simlab.analysis.wording import POINTS, SHARE, Band, fmt_points, fmt_share, join
+from simlab.core.strategy import strategies_for
+
+FAIR = Band.fairness(0.5, 0.02)      # a start player within 2 points of 50% counts as fair
+MATTERS = Band.effect(0.02)          # a change in that distance below 2 points does not matter
+BOOT = 1000                          # bootstrap resamples of the games
+
+
+def start_shares(frame: pd.DataFrame) -> np.ndarray:
+    """The start player's (seat 1) tie-split win share in each game, in game order."""
+    f = frame.assign(w=win_share(frame))
+    return f[f["seat"] == 0].sort_values("game")["w"].to_numpy(np.float64)
+
+
+def paired(ghost: np.ndarray, plain: np.ndarray, seed: int) -> dict[str, Estimate]:
+    """Start-player share in each arm and the change in its distance from 50% that the ghost ship
+    makes (|ghost - 50%| - |plain - 50%|: negative is fairer), with percentile intervals from one
+    bootstrap over games that resamples both arms together (they are paired by game)."""
+    def stats(i):
+        g, p = ghost[i].mean(axis=-1), plain[i].mean(axis=-1)
+        return g, p, np.abs(g - 0.5) - np.abs(p - 0.5)
+
+    point = stats(np.arange(len(ghost)))
+    boots = stats(np.random.default_rng(seed).integers(0, len(ghost), (BOOT, len(ghost))))
+    return {k: Estimate(float(v), *np.quantile(b, [0.025, 0.975]), len(ghost), "paired bootstrap over games")
+            for k, v, b in zip(("ghost", "plain", "distance"), point, boots)}
+
+
+def analyse(ctx: Context):
+    rep = ctx.report("Jamaica: the 2-player ghost ship and seat fairness",
+                     f"Does the 2-player ghost ship bring the start player closer to a fair 50%? "
+                     f"{ctx.games:,} games per arm.")
+    heuristics = sorted(s for s in strategies_for("jamaica") if s != "random")
+    rows, ghost_all, plain_all = [], [], []
+    for s in heuristics:
+        arms = ctx.compare(f"ghost-{s}", ctx.config(2, (s, s), rotate=False), {"ghost_ship": False}, label="plain")
+        ghost, plain = start_shares(arms.base.frame()), start_shares(arms.variant.frame())
+        e = paired(ghost, plain, ctx.seed)
+        rep.verdict(f"Start player's win share, {s} mirror, with the ghost ship", e["ghost"], 0.5, FAIR)
+        rep.verdict(f"Start player's win share, {s} mirror, without it", e["plain"], 0.5, FAIR)
+        rows += [{"mirror": s, "arm": k, "value": e[k].value, "lo": e[k].lo, "hi": e[k].hi} for k in e]
+        ghost_all.append(ghost)
+        plain_all.append(plain)
+
+    e = paired(np.concatenate(ghost_all), np.concatenate(plain_all), ctx.seed)
+    d = e["distance"]
+    rep.verdict("Change in the start player's distance from 50% with the ghost ship, all mirrors, paired", d, 0.0,
+                MATTERS, unit=POINTS)
+    answer = ("makes the 2-player game fairer" if d.hi < 0 else "makes the 2-player game less fair" if d.lo > 0
+              else "changes seat fairness by less than the 2 points that would matter" if MATTERS.lo < d.lo
+              and d.hi < MATTERS.hi else "may or may not change seat fairness: more games would settle it")
+    ghost, plain = (fmt_share(e[k].value, e[k].lo, e[k].hi) for k in ("ghost", "plain"))
+    rep.bottom_line += [
+        f"Over mirror matches of {join(heuristics)}, the start player wins {ghost} of 2-player games with the ghost "
+        f"ship and {plain} without it (fair: 50%).",
+        f"The ghost ship changes the start player's distance from 50% by {fmt_points(d.value, d.lo, d.hi)}, "
+        f"paired game by game on common random numbers (negative: fairer).",
+        f"So, for these heuristics, the ghost ship {answer}.",
+    ]
+    rep.table("Start player's win share by mirror", formatted(pd.DataFrame(rows), {
+        "mirror": "mirror", "measure": lambda r: {"ghost": "with ghost ship", "plain": "without",
+                                                  "distance": "change in distance from 50%"}[r["arm"]],
+        "value [95% CI]": lambda r: ci(r, "value", unit=POINTS if r["arm"] == "distance" else SHARE)}))
+    rep.rests_on = [f"2-player mirror matches of the built-in heuristics ({join(heuristics)}), not expert human play",
+                    "the rules' ghost ship as simlab plays it (`docs/rules/jamaica.md`)"]
+    return rep
+
+
+EXPERIMENT = Experiment("ghost-ship-question", "Jamaica: does the 2-player ghost ship make the game fairer?",
+                        __doc__.splitlines()[0], analyse, game="jamaica", players=(2,))
