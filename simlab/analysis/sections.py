@@ -169,7 +169,8 @@ def usage(rep: Report, frame: pd.DataFrame, spec) -> None:
         rep.findings.append(f"Strongest links to winning (standardized difference |d| >= {USAGE_FLAG}): " + "; ".join(items)
                             + ". A large d marks a feature that decides games (possibly overpowered) or one that is "
                               "simply part of the score.")
-    top = u.assign(a=u["std_diff"].abs()).sort_values("a", ascending=False)
+    top = u[~u["column"].isin(dead.index[dead.map(len) == len(counts)])]     # nothing to draw for a dead column
+    top = top.assign(a=top["std_diff"].abs()).sort_values("a", ascending=False)
     top = top.drop_duplicates("column").head(12)["column"].tolist()[::-1]
     counts = sorted(u["players"].unique())
     fig, axes = new_figure(7, 0.35 * len(top) + 1.5)
@@ -294,7 +295,11 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
                          reference=fair if i == 0 else None, band=Band.fairness(fair, SEAT_BAND) if i == 0 else None,
                          what=f"{n} players, seat {{}}")
         ax.set_title(f"{n} players")
-        ax.legend(fontsize=7)
+    # one legend below the panels: inside them it covered the points of the first seats
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    labels = [f"fairness band (1/n ± {SEAT_BAND * 100:g} points)" if x.startswith("fairness band") else
+              "fair share 1/n" if x.startswith("fair ") else x for x in labels]
+    fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), fontsize=8)
     rep.chart("mirror-seat-shares", fig, "Win share by seat in mirror matches (every seat the same strategy; a shared "
               f"win split between the winners, so fair is exactly 1/n), 95% intervals; green: fairness band "
               f"(±{SEAT_BAND * 100:g} points)", title="Seat fairness in mirror matches")
