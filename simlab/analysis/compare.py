@@ -72,8 +72,10 @@ class Arm:
     def describe(self, spec: GameSpec, other: "Arm") -> str:
         """The arm in words: what it sets, its seats where the other arm's differ, or 'the defaults'."""
         parts = [f"variant {v}" for v in self.variants]
-        parts += [f"{k}={spec.params[k].describe_value(spec.params[k].coerce(v))}"
-                  for k, v in parse_assignments(self.sets).items()]
+        own = parse_assignments(self.sets)
+        values = spec.params.resolve(self.params(spec))
+        parts += [f"{k}={spec.params[k].describe_value(values[k])}"
+                  for k in list(own) + [k for k in parse_assignments(other.sets) if k not in own]]
         if self.seats != other.seats:
             parts.append(f"seats {self.seats or 'the default mix'}")
         return ", ".join(parts) or "the defaults"
@@ -264,9 +266,13 @@ def bottom_line(table: pd.DataFrame, mirrors: dict, min_effect: float, effect: B
             for _, r in rest.iterrows()))
     smaller = [effect.lo <= r["lo"] and r["hi"] <= effect.hi for _, r in headline(table).iterrows()]
     larger = [named(r["measure"]) for _, r in headline(table).iterrows() if r["lo"] > effect.hi or r["hi"] < effect.lo]
+    undecided = [named(r["measure"]) for (_, r), small in zip(headline(table).iterrows(), smaller)
+                 if not small and named(r["measure"]) not in larger]
     if larger:
         verdict = (f"So the change is larger than the minimum effect that matters ({min_effect:g} points) for "
-                   f"{join([md_escape(m) for m in dict.fromkeys(larger)])}.")
+                   f"{join([md_escape(m) for m in dict.fromkeys(larger)])}"
+                   + (f" (undecided for {join([md_escape(m) for m in dict.fromkeys(undecided)])})" if undecided else "")
+                   + ".")
     elif headline(table).empty:
         verdict = "So no measure of who wins could be compared here."
     elif all(smaller):
