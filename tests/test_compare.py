@@ -105,3 +105,63 @@ def test_bad_input_is_one_line_and_exit_code_2(args, message, tmp_path, capsys):
     err = capsys.readouterr().err
     assert exc.value.code == 2 and message in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "out").exists()
+
+
+# -- simlab sweep ------------------------------------------------------------------------------
+
+def test_sweep_values_lists_ranges_and_vectors():
+    from simlab.analysis.sweep import grid, parse_param
+    from simlab.core.game import get_game
+
+    karuba, jamaica = get_game("karuba"), get_game("jamaica")
+    assert parse_param(jamaica, "ghost_removed=2..3") == ("ghost_removed", [2, 3])
+    assert parse_param(karuba, "tokens_4p=6,4,2,1;5,4,3,2") == ("tokens_4p", [(6, 4, 2, 1), (5, 4, 3, 2)])
+    assert parse_param(jamaica, "ghost_ship=true,false,true") == ("ghost_ship", [True, False])
+    points = grid(jamaica, ("ghost_removed=2..3", "ghost_ship=true,false"))
+    assert points == [{"ghost_removed": r, "ghost_ship": g} for r in (2, 3) for g in (True, False)]
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    """Karuba, 4 players, the default mix over three 4-player token stacks."""
+    from simlab.analysis.sweep import run_sweep
+
+    out = tmp_path_factory.mktemp("sweep")
+    rep, paths = run_sweep("karuba", (4,), ("tokens_4p=5,4,3,2;6,4,2,1;7,4,2,1",), Arm("A"), games=200, out=out,
+                           executor="serial", progress=False, log=quiet)
+    return out, rep, paths
+
+
+def test_sweep_pairs_every_point_with_the_first_and_charts_each_measure(swept):
+    import pandas as pd
+
+    out, rep, paths = swept
+    frames = [load(out / "runs" / f"sweep-4p-{i:02d}") for i in range(3)]
+    assert len({f.attrs["simlab"]["config"]["seed"] for f in frames}) == 1
+    t = pd.read_csv(out / "every-measure-at-every-point.csv")
+    racer = t[t["measure"] == "win rate of racer"]
+    for i, f in enumerate(frames):
+        assert racer.iloc[i]["value [95% CI]"].startswith(f"{f.loc[f['strategy'] == 'racer', 'win'].mean() * 100:.1f}%")
+    want = frames[2].loc[frames[2]["strategy"] == "racer", "win"].mean() - frames[0].loc[frames[0]["strategy"] == "racer", "win"].mean()
+    assert racer.iloc[2]["change from the first point [95% CI]"].startswith(f"{want * 100:+.1f} points")
+    assert (out / "sweep-4p.svg").stat().st_size > 1000
+    assert 1 <= len(rep.bottom_line) <= 3 and all(len(sentences(s)) == 1 for s in rep.bottom_line)
+    assert "racer's win rate runs from" in rep.bottom_line[0]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["karuba"], "name at least one --param"),
+    (["karuba", "--param", "tokenz=1,2"], "unknown parameter 'tokenz'"),
+    (["karuba", "--param", "tokens_4p=5,4,3,2"], "at least two points"),
+    (["karuba", "--param", "gold_points=3..1"], "needs lo <= hi"),
+    (["karuba", "--param", "tokens_4p=5,4,3,2;1,2,3,4"], "point tokens_4p=1,2,3,4: illegal setup"),
+    (["karuba", "--param", "gold_points"], "--param expects NAME=VALUES"),
+    (["karuba", "--param", "gold_points=1,2", "--set", "gold_points=3"], "both swept (--param) and set (--set)"),
+    (["karuba", "--param", "gold_points=0..10", "--param", "crystal_points=0..10"], "at most 64"),
+])
+def test_sweep_bad_input_is_one_line_and_exit_code_2(args, message, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["sweep", *args, "--out", str(tmp_path / "out"), "-q"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "out").exists()

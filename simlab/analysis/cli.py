@@ -121,6 +121,39 @@ def compare(game, players, seats, a_sets, a_variants, a_seats, b_sets, b_variant
 
 
 @click.command()
+@click.argument("game")
+@click.option("--param", "params", multiple=True, metavar="NAME=VALUES",
+              help="a rule parameter to sweep: a,b,c or lo..hi[/step]; a vector's values separated by ; (6,4,2,1;5,4,3,2)")
+@click.option("--players", "-p", type=int, multiple=True, help="player count; repeat for several (default: the most)")
+@click.option("--seats", "-s", help="seats at every point (one name: a mirror match; default: the game's heuristic mix)")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="a rule parameter fixed at every point")
+@click.option("--variant", "variants", multiple=True, help="a named variant at every point")
+@click.option("--games", "-n", "games_n", type=int, default=10_000, show_default=True, help="games per point")
+@click.option("--seed", type=int, default=1, show_default=True, help="root seed of every point (common random numbers)")
+@click.option("--min-effect", type=float, default=2.0, show_default=True,
+              help="the smallest change in a win rate or share that matters, in percentage points")
+@click.option("--out", "-o", type=click.Path(), help="report folder (default reports/sweep/GAME; runs then go to OUT/runs)")
+@click.option("--runs", type=click.Path(), help="folder for the run directories (default runs/sweep/GAME)")
+@click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
+@click.option("--quiet", "-q", is_flag=True, help="no progress")
+def sweep(game, params, players, seats, sets, variants, games_n, seed, min_effect, out, runs, workers, quiet):
+    """Sweep GAME over a grid of rule parameters, every point on the same deals."""
+    from .compare import Arm
+    from .sweep import run_sweep
+
+    log = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
+    try:
+        rep, paths = run_sweep(game, tuple(players), tuple(params), Arm("A", tuple(variants), tuple(sets), seats),
+                               games=games_n, seed=seed, min_effect=min_effect, out=out, runs=runs, workers=workers,
+                               progress=not quiet, log=log)
+    except Interrupted as exc:
+        click.echo("interrupted: finished chunks are kept; rerun the same command to continue", err=True)
+        sys.exit(128 + exc.signum)
+    click.echo(" ".join(rep.bottom_line).replace("**", ""))
+    click.echo(f"\nReport: {paths['markdown']} and {paths['html']}")
+
+
+@click.command()
 @click.argument("run_dir", type=click.Path())
 @click.option("--out", "-o", type=click.Path(), help="report folder (default RUN_DIR/report)")
 def report(run_dir, out):
