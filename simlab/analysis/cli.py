@@ -73,6 +73,18 @@ def run_experiment_cmd(name, games_n, game, seed, workers, out, runs, executor, 
     click.echo(f"\nReport: {paths['markdown']} and {paths['html']}")
 
 
+def _ad_hoc(run, quiet: bool, *args, **kwargs) -> None:
+    """Run an ad-hoc experiment (compare, sweep) and print its bottom line and where the report is."""
+    log = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
+    try:
+        rep, paths = run(*args, progress=not quiet, log=log, **kwargs)
+    except Interrupted as exc:
+        click.echo("interrupted: finished chunks are kept; rerun the same command to continue", err=True)
+        sys.exit(128 + exc.signum)
+    click.echo(" ".join(rep.bottom_line).replace("**", ""))
+    click.echo(f"\nReport: {paths['markdown']} and {paths['html']}")
+
+
 def _arm_options(fn):
     for arm in ("b", "a"):
         for opt in reversed([
@@ -109,15 +121,8 @@ def compare(game, players, seats, a_sets, a_variants, a_seats, b_sets, b_variant
 
     arm_a = Arm("A", tuple(a_variants), tuple(a_sets), a_seats or seats)
     arm_b = Arm("B", tuple(b_variants), tuple(b_sets), b_seats or seats)
-    log = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
-    try:
-        rep, paths = run_compare(game, tuple(players), arm_a, arm_b, games=games_n, seed=seed, min_effect=min_effect,
-                                 out=out, runs=runs, workers=workers, progress=not quiet, log=log)
-    except Interrupted as exc:
-        click.echo("interrupted: finished chunks are kept; rerun the same command to continue", err=True)
-        sys.exit(128 + exc.signum)
-    click.echo(" ".join(rep.bottom_line).replace("**", ""))
-    click.echo(f"\nReport: {paths['markdown']} and {paths['html']}")
+    _ad_hoc(run_compare, quiet, game, tuple(players), arm_a, arm_b, games=games_n, seed=seed, min_effect=min_effect,
+            out=out, runs=runs, workers=workers)
 
 
 @click.command()
@@ -141,16 +146,8 @@ def sweep(game, params, players, seats, sets, variants, games_n, seed, min_effec
     from .compare import Arm
     from .sweep import run_sweep
 
-    log = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
-    try:
-        rep, paths = run_sweep(game, tuple(players), tuple(params), Arm("A", tuple(variants), tuple(sets), seats),
-                               games=games_n, seed=seed, min_effect=min_effect, out=out, runs=runs, workers=workers,
-                               progress=not quiet, log=log)
-    except Interrupted as exc:
-        click.echo("interrupted: finished chunks are kept; rerun the same command to continue", err=True)
-        sys.exit(128 + exc.signum)
-    click.echo(" ".join(rep.bottom_line).replace("**", ""))
-    click.echo(f"\nReport: {paths['markdown']} and {paths['html']}")
+    _ad_hoc(run_sweep, quiet, game, tuple(players), tuple(params), Arm("A", tuple(variants), tuple(sets), seats),
+            games=games_n, seed=seed, min_effect=min_effect, out=out, runs=runs, workers=workers)
 
 
 @click.command()

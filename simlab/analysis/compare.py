@@ -310,6 +310,17 @@ def rests_on(ctx: Context, spec: GameSpec, players, a: Arm, b: Arm) -> list[str]
 # the command's entry point
 # ---------------------------------------------------------------------------------------------
 
+def checked_players(spec: GameSpec, players: tuple[int, ...], min_effect: float) -> tuple[int, ...]:
+    """The player counts asked for (default: the most), each in the game's range; checks --min-effect."""
+    if not 0 < min_effect < 100:
+        raise SimlabError(f"--min-effect is in percentage points, above 0 and below 100; got {min_effect:g}")
+    players = tuple(dict.fromkeys(players)) or (spec.max_players,)
+    for n in players:
+        if not spec.min_players <= n <= spec.max_players:
+            raise SimlabError(f"{spec.name} is played by {spec.min_players}-{spec.max_players} players, not {n}")
+    return players
+
+
 def compare_command(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: int, seed: int,
                     min_effect: float) -> str:
     parts = ["simlab", "compare", game] + [x for n in players for x in ("--players", str(n))]
@@ -327,12 +338,8 @@ def run_compare(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: int 
                 executor: str = "processes", progress: bool = True, log=print):
     """Check the arms, play them paired and write the report; returns the report and its paths."""
     spec = get_game(game)
-    if not 0 < min_effect < 100:
-        raise SimlabError(f"--min-effect is in percentage points, above 0 and below 100; got {min_effect:g}")
-    players = tuple(dict.fromkeys(players)) or (spec.max_players,)
+    players = checked_players(spec, players, min_effect)
     for n in players:
-        if not spec.min_players <= n <= spec.max_players:
-            raise SimlabError(f"{spec.name} is played by {spec.min_players}-{spec.max_players} players, not {n}")
         if a.params(spec) == b.params(spec) and a.seat_list(spec, n) == b.seat_list(spec, n):
             raise SimlabError(f"the arms are identical at {n} players (same rule parameters and seats): give B (or A) "
                               "a --b-set, --b-variant or --b-seats that differs")

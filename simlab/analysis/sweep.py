@@ -21,7 +21,7 @@ from simlab.core.params import ASSUMPTION, parse_assignments
 from simlab.core.runner import prepared
 
 from .charts import interval_band, new_figure
-from .compare import Arm, headline, is_mirror_seats, named, paired_measures
+from .compare import Arm, checked_players, headline, is_mirror_seats, named, paired_measures
 from .experiment import Context, Experiment, run_experiment
 from .report import Report, ci, formatted, md_escape
 from .wording import CHANGE, NUMBER, POINTS, SHARE, Band, fmt_share, join
@@ -205,12 +205,8 @@ def run_sweep(game: str, players: tuple[int, ...], params: tuple[str, ...], base
               executor: str = "processes", progress: bool = True, log=print):
     """Check the grid, play every point and write the report; returns the report and its paths."""
     spec = get_game(game)
-    if not 0 < min_effect < 100:
-        raise SimlabError(f"--min-effect is in percentage points, above 0 and below 100; got {min_effect:g}")
-    players = tuple(dict.fromkeys(players)) or (spec.max_players,)
+    players = checked_players(spec, players, min_effect)
     for n in players:
-        if not spec.min_players <= n <= spec.max_players:
-            raise SimlabError(f"{spec.name} is played by {spec.min_players}-{spec.max_players} players, not {n}")
         base.seat_list(spec, n)
     points = grid(spec, params)
     clash = set(parse_assignments(base.sets)) & set(points[0])
