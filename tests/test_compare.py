@@ -140,6 +140,7 @@ def test_sweep_pairs_every_point_with_the_first_and_charts_each_measure(swept):
     (["compare", "karuba", "--b-seats", "racer", "-n", "0"], "--games must be between 1"),
     (["compare", "karuba", "--b-set", "tokens_4p=1,2,3,4"], "arm B:"),
     (["compare", "nogame", "--b-seats", "racer"], "unknown game"),
+    (["compare", "karuba", "-p", "4", "-p", "3", "--b-set", "tokens_3p=1,2,3"], "arm B: illegal setup"),
     (["sweep", "karuba"], "name at least one --param"),
     (["sweep", "karuba", "--param", "tokenz=1,2"], "unknown parameter 'tokenz'"),
     (["sweep", "karuba", "--param", "tokens_4p=5,4,3,2"], "at least two points"),

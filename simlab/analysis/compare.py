@@ -188,8 +188,9 @@ def analyse_comparison(ctx: Context, players: tuple[int, ...], a: Arm, b: Arm, m
                      f"{join([str(n) for n in players])} players{seated}, both arms on the same deals (common random "
                      "numbers).")
     tables, mirrors = {}, {}
+    configs = {n: arm_configs(ctx, spec, n, a, b) for n in players}   # check every count before playing any
     for n in players:
-        ca, cb = arm_configs(ctx, spec, n, a, b)
+        ca, cb = configs[n]
         arms = ctx.paired(f"compare-{n}p", ca, cb, label="b")
         tables[n] = paired_measures(arms.base.frame(), arms.variant.frame(), spec).assign(players=n)
         mirrors[n] = ca.seats[0] if is_mirror_seats(ca.seats) and is_mirror_seats(cb.seats) else None
