@@ -73,6 +73,83 @@ def run_experiment_cmd(name, games_n, game, seed, workers, out, runs, executor, 
     click.echo(f"\nReport: {paths['markdown']} and {paths['html']}")
 
 
+def _ad_hoc(run, quiet: bool, *args, **kwargs) -> None:
+    """Run an ad-hoc experiment (compare, sweep) and print its bottom line and where the report is."""
+    log = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
+    try:
+        rep, paths = run(*args, progress=not quiet, log=log, **kwargs)
+    except Interrupted as exc:
+        click.echo("interrupted: finished chunks are kept; rerun the same command to continue", err=True)
+        sys.exit(128 + exc.signum)
+    click.echo(" ".join(rep.bottom_line).replace("**", ""))
+    click.echo(f"\nReport: {paths['markdown']} and {paths['html']}")
+
+
+def _arm_options(fn):
+    for arm in ("b", "a"):
+        for opt in reversed([
+            click.option(f"--{arm}-set", f"{arm}_sets", multiple=True, metavar="NAME=VALUE",
+                         help=f"a rule parameter of arm {arm.upper()} (as `simlab run --set`)"),
+            click.option(f"--{arm}-variant", f"{arm}_variants", multiple=True,
+                         help=f"a named variant in arm {arm.upper()}"),
+            click.option(f"--{arm}-seats", f"{arm}_seats",
+                         help=f"arm {arm.upper()}'s seats (as `--seats`; one name: every seat, a mirror match)"),
+        ]):
+            fn = opt(fn)
+    return fn
+
+
+@click.command()
+@click.argument("game")
+@click.option("--players", "-p", type=int, multiple=True, help="player count; repeat for several (default: the most)")
+@click.option("--seats", "-s", help="both arms' seats unless --a-seats/--b-seats (one name: a mirror match; "
+                                    "default: the game's heuristic mix)")
+@_arm_options
+@click.option("--games", "-n", "games_n", type=int, default=10_000, show_default=True, help="games per arm")
+@click.option("--seed", type=int, default=1, show_default=True, help="root seed of both arms (common random numbers)")
+@click.option("--min-effect", type=float, default=2.0, show_default=True,
+              help="the smallest change in a win rate or share that matters, in percentage points")
+@click.option("--out", "-o", type=click.Path(), help="report folder (default reports/compare/GAME; runs then go "
+                                                     "to OUT/runs)")
+@click.option("--runs", type=click.Path(), help="folder for the run directories (default runs/compare/GAME)")
+@click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
+@click.option("--quiet", "-q", is_flag=True, help="no progress")
+def compare(game, players, seats, a_sets, a_variants, a_seats, b_sets, b_variants, b_seats, games_n, seed,
+            min_effect, out, runs, workers, quiet):
+    """Compare two arms of GAME (variants, rule parameters or seats) played on the same deals."""
+    from .compare import Arm, run_compare
+
+    arm_a = Arm("A", tuple(a_variants), tuple(a_sets), a_seats or seats)
+    arm_b = Arm("B", tuple(b_variants), tuple(b_sets), b_seats or seats)
+    _ad_hoc(run_compare, quiet, game, tuple(players), arm_a, arm_b, games=games_n, seed=seed, min_effect=min_effect,
+            out=out, runs=runs, workers=workers)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--param", "params", multiple=True, metavar="NAME=VALUES",
+              help="a rule parameter to sweep: a,b,c or lo..hi[/step]; a vector's values separated by ; (6,4,2,1;5,4,3,2)")
+@click.option("--players", "-p", type=int, multiple=True, help="player count; repeat for several (default: the most)")
+@click.option("--seats", "-s", help="seats at every point (one name: a mirror match; default: the game's heuristic mix)")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="a rule parameter fixed at every point")
+@click.option("--variant", "variants", multiple=True, help="a named variant at every point")
+@click.option("--games", "-n", "games_n", type=int, default=10_000, show_default=True, help="games per point")
+@click.option("--seed", type=int, default=1, show_default=True, help="root seed of every point (common random numbers)")
+@click.option("--min-effect", type=float, default=2.0, show_default=True,
+              help="the smallest change in a win rate or share that matters, in percentage points")
+@click.option("--out", "-o", type=click.Path(), help="report folder (default reports/sweep/GAME; runs then go to OUT/runs)")
+@click.option("--runs", type=click.Path(), help="folder for the run directories (default runs/sweep/GAME)")
+@click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
+@click.option("--quiet", "-q", is_flag=True, help="no progress")
+def sweep(game, params, players, seats, sets, variants, games_n, seed, min_effect, out, runs, workers, quiet):
+    """Sweep GAME over a grid of rule parameters, every point on the same deals."""
+    from .compare import Arm
+    from .sweep import run_sweep
+
+    _ad_hoc(run_sweep, quiet, game, tuple(players), tuple(params), Arm("A", tuple(variants), tuple(sets), seats),
+            games=games_n, seed=seed, min_effect=min_effect, out=out, runs=runs, workers=workers)
+
+
 @click.command()
 @click.argument("run_dir", type=click.Path())
 @click.option("--out", "-o", type=click.Path(), help="report folder (default RUN_DIR/report)")

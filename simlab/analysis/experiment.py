@@ -375,13 +375,14 @@ class Context:
         return Report(title, question)
 
 
-def run_experiment(name: str, games: int = 10_000, out: str | Path | None = None, runs: str | Path | None = None,
+def run_experiment(name: str | Experiment, games: int = 10_000, out: str | Path | None = None, runs: str | Path | None = None,
                    game: str | None = None, seed: int = 1, workers: int | None = None, executor: str = "processes",
                    rule: StoppingRule | None = None, progress: bool = True, command: str = "",
                    log: Callable[[str], None] = print, accept_code_change: bool = False) -> tuple[Report, dict[str, Path]]:
-    """Run an experiment end to end and write its report; returns the report and its paths."""
-    exp = get_experiment(name)
-    source = name if is_question_file(name) else exp.name
+    """Run an experiment (by name, or an ad-hoc one such as ``simlab compare`` builds) end to end and
+    write its report; returns the report and its paths."""
+    exp = name if isinstance(name, Experiment) else get_experiment(name)
+    source = name if isinstance(name, str) and is_question_file(name) else exp.name
     if exp.several_games and game:
         raise SimlabError(f"experiment {exp.name} chooses its own games: leave out --game")
     if exp.game is None and not exp.several_games and not game:

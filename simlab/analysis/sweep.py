@@ -1,0 +1,221 @@
+"""``simlab sweep``: a grid over rule parameters, every point on the same deals, charts with
+interval bands per measure and a bottom line naming where the measures cross the stated bands.
+
+Every point of the grid uses the same root seed (common random numbers), so the change from the
+first point is paired game by game (the same measures and per-game differences as
+:mod:`.compare`). A value list is ``a,b,c``; a whole-number range ``lo..hi`` or ``lo..hi/step``;
+a vector parameter's values (a token stack) are separated by ``;``: ``6,4,2,1;5,4,3,2``.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+import shlex
+from pathlib import Path
+
+import pandas as pd
+
+from simlab.core.errors import SimlabError
+from simlab.core.game import GameSpec, get_game
+from simlab.core.params import ASSUMPTION, parse_assignments
+from simlab.core.runner import prepared
+
+from .charts import interval_band, new_figure
+from .compare import Arm, checked_players, headline, is_mirror_seats, named, paired_measures
+from .experiment import Context, Experiment, run_experiment
+from .report import Report, ci, formatted, md_escape
+from .wording import CHANGE, NUMBER, POINTS, SHARE, Band, fmt_share, join
+from .stats import Estimate
+
+RANGE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:/\s*(\d+)\s*)?")
+MAX_POINTS = 64
+
+
+def parse_param(spec: GameSpec, item: str) -> tuple[str, list]:
+    """``NAME=VALUES`` -> (name, checked values in order, duplicates dropped)."""
+    name, sep, raw = item.partition("=")
+    name = name.strip()
+    if not sep or not name or not raw.strip():
+        raise SimlabError(f"--param expects NAME=VALUES (a,b,c or lo..hi[/step]; vectors separated by ;), got {item!r}")
+    if name not in spec.params.by_name:
+        raise SimlabError(f"--param: unknown parameter {name!r}; known: {', '.join(spec.params.by_name)}")
+    p = spec.params[name]
+    vector = isinstance(p.default, tuple)
+    values = []
+    for part in raw.split(";") if vector or ";" in raw else raw.split(","):
+        m = None if vector else RANGE.fullmatch(part)
+        if m:
+            lo, hi, step = int(m[1]), int(m[2]), int(m[3] or 1)
+            if lo > hi or step < 1:
+                raise SimlabError(f"--param {name}: range {part.strip()!r} needs lo <= hi and a step of at least 1")
+            values += [p.coerce(str(v)) for v in range(lo, hi + 1, step)]
+        else:
+            values.append(p.coerce(part.strip()))
+    return name, list(dict.fromkeys(values))
+
+
+def grid(spec: GameSpec, items: tuple[str, ...]) -> list[dict]:
+    """Every combination of the ``--param`` values, the first listed first."""
+    if not items:
+        raise SimlabError("name at least one --param NAME=VALUES to sweep")
+    axes = dict(parse_param(spec, i) for i in items)
+    if len(axes) != len(items):
+        raise SimlabError("each parameter may be swept by one --param only")
+    points = [dict(zip(axes, combo)) for combo in itertools.product(*axes.values())]
+    if len(points) < 2:
+        raise SimlabError("a sweep needs at least two points")
+    if len(points) > MAX_POINTS:
+        raise SimlabError(f"the grid has {len(points)} points; at most {MAX_POINTS} (sweep fewer values)")
+    return points
+
+
+def code(text: str) -> str:
+    """A point's label in running text: as code, so the commas of a vector value do not read as a list."""
+    return f"`{text}`"
+
+
+def label(spec: GameSpec, point: dict) -> str:
+    return ", ".join(f"{k}={spec.params[k].describe_value(v)}" for k, v in point.items())
+
+
+def analyse_sweep(ctx: Context, players: tuple[int, ...], base: Arm, points: list[dict], min_effect: float) -> Report:
+    spec = ctx.spec
+    labels = [label(spec, p) for p in points]
+    base_values = spec.params.resolve(base.params(spec))
+    rep = ctx.report(f"{spec.title}: a sweep over {join(list(points[0]))}",
+                     f"How do the measures change over {len(points)} points ({'; '.join(labels)})? {ctx.games:,} "
+                     f"games per point at {join([str(n) for n in players])} players, every point on the same deals.")
+    configs = {}
+    for n in players:   # check every point before playing any
+        seats = base.seat_list(spec, n)
+        for i, p in enumerate(points):
+            configs[n, i] = ctx.config(n, seats, {**base.params(spec), **p}, rotate=False,
+                                       duplicate=not is_mirror_seats(seats))
+            try:
+                prepared(configs[n, i].to_dict())
+            except SimlabError as exc:
+                raise SimlabError(f"point {labels[i]}: {exc}") from None
+    rows = []
+    for n in players:
+        frames = [ctx.run(f"sweep-{n}p-{i:02d}", configs[n, i]).frame() for i in range(len(points))]
+        for i, f in enumerate(frames):
+            t = paired_measures(frames[0], f, spec)
+            rows.append(t.assign(players=n, point=i, label=labels[i]))
+    table = pd.concat(rows, ignore_index=True)
+    effect = Band.effect(min_effect / 100)
+    _charts(rep, table, players, labels, spec, min_effect)
+    rep.table("Every measure at every point", formatted(table, {
+        "players": "players", "point": "label", "measure": "measure",
+        "value [95% CI]": lambda r: ci(r, "b", "b_lo", "b_hi", unit=SHARE if r["share"] else NUMBER),
+        "change from the first point [95% CI]": lambda r: "" if r["point"] == 0 else
+        ci(r, "change", unit=POINTS if r["share"] else CHANGE)}),
+        note="Every point on the same root seed: the change from the first point is the mean of per-game "
+             "differences, clustered by deal.")
+    for r in headline(table[table["point"] > 0]).itertuples(index=False):
+        row = r._asdict()
+        rep.verdict(f"Change in {md_escape(row['measure'])} from {code(labels[0])} to {code(row['label'])}"
+                    + (f", {row['players']} players" if len(players) > 1 else ""),
+                    Estimate(row["change"], row["lo"], row["hi"], int(row["games"]), "paired"), 0.0, effect,
+                    unit=POINTS)
+    rep.bottom_line = bottom_line(table, players, labels, min_effect, effect)
+    rep.rests_on = [f"seats {', '.join(base.seat_list(spec, n))} at {n} players (heuristics, not expert human play)"
+                    for n in players]
+    for k in sorted(set(points[0]) | set(base.params(spec))):
+        p = spec.params[k]
+        rep.rests_on.append(f"`{k}` ({'an ASSUMPTION' if p.status == ASSUMPTION else p.status.upper()}: {p.meaning})"
+                            + (", swept" if k in points[0] else f" = {p.describe_value(base_values[k])} at every point"))
+    return rep
+
+
+def _charts(rep: Report, table: pd.DataFrame, players, labels, spec: GameSpec, min_effect: float) -> None:
+    """One panel per win measure and for mean score and length: value and 95% band over the points."""
+    for n in players:
+        t = table[table["players"] == n]
+        measures = list(dict.fromkeys(list(headline(t)["measure"]) + ["mean score", f"length ({spec.length_column})"]))
+        measures = [m for m in measures if m in set(t["measure"])]
+        fig, axes = new_figure(min(4.0 * len(measures), 16), 3.8, ncols=len(measures))
+        x = list(range(len(labels)))
+        for ax, m in zip(axes[0], measures):
+            g = t[t["measure"] == m].sort_values("point")
+            unit = SHARE if g["share"].iloc[0] else NUMBER
+            interval_band(ax, list(g["point"]), g["b"], g["b_lo"], g["b_hi"], m, unit=unit, what="point {}")
+            if m.startswith("start player's"):
+                band = Band.fairness(1 / n, min_effect / 100)
+                ax.axhspan(band.lo, band.hi, color="green", alpha=0.13, lw=0, label=band.describe())
+            ax.set_xticks(x, labels, rotation=60, fontsize=7, ha="right")
+            ax.set_xlabel("point")
+            ax.set_ylabel(m + (" (%)" if unit == SHARE else ""))
+            ax.set_title(m, fontsize=9)
+        rep.chart(f"sweep-{n}p", fig, f"{n} players: each measure at every point with its 95% interval band (every "
+                  "point on the same deals)", title=f"Measures over the points, {n} players")
+
+
+def bottom_line(table: pd.DataFrame, players, labels, min_effect: float, effect: Band) -> list[str]:
+    """Where each win measure lies over the points; where it crosses a stated band; score and length."""
+    ranges, crossings, other = [], [], []
+    for n in players:
+        t = table[table["players"] == n]
+        at = f" at {n} players" if len(players) > 1 else ""
+        for m, g in headline(t).groupby("measure", sort=False):
+            lo, hi = g.loc[g["b"].idxmin()], g.loc[g["b"].idxmax()]
+            ranges.append(f"{named(m)}{at} runs from {fmt_share(lo['b'], lo['b_lo'], lo['b_hi'])} "
+                          f"({code(lo['label'])}) to {fmt_share(hi['b'], hi['b_lo'], hi['b_hi'])} "
+                          f"({code(hi['label'])})")
+            if m.startswith("start player's"):
+                fair = Band.fairness(1 / n, min_effect / 100)
+                sides: dict[str, list] = {}
+                for _, r in g.iterrows():
+                    css = fair.judge(Estimate(r["b"], r["b_lo"], r["b_hi"], int(r["games"]), "")).css
+                    sides.setdefault({"in": "within", "out": "outside", "und": "undecided (more games would settle it)"}
+                                     [css], []).append(code(r["label"]))
+                crossings.append(f"against the fairness band (1/n ± {min_effect:g} points) the start player{at} is "
+                                 + ", ".join(f"{side} at {join(where)}" for side, where in sides.items()))
+            moved = [r["label"] for _, r in g.iterrows() if r["point"] > 0 and (r["lo"] > effect.hi or r["hi"] < effect.lo)]
+            if moved:
+                crossings.append(f"{named(m)}{at} moves by more than the minimum effect that matters ({min_effect:g} "
+                                 f"points) from the first point ({code(labels[0])}) at "
+                                 f"{join([code(x) for x in moved])}")
+        for m in ("mean score",) + tuple(x for x in t["measure"].unique() if x.startswith("length (")):
+            g = t[t["measure"] == m]
+            if len(g):
+                what = f"{'the mean score' if m == 'mean score' else 'the ' + m}{at}"
+                lo, hi = g["b"].min(), g["b"].max()
+                other.append(f"{what} is {lo:.2f} at every point" if lo == hi else f"{what} ranges from {lo:.2f} to {hi:.2f}")
+    if not crossings:
+        crossings = [f"no win measure moves by more than the minimum effect that matters ({min_effect:g} points) from "
+                     f"the first point ({code(labels[0])}) at any point"]
+    first = "; ".join(ranges) if ranges else "no measure of who wins could be compared (all seats level in every game)"
+    crossing = "; ".join(crossings)
+    return [f"Over {len(labels)} points on the same deals, {first}.", crossing[0].upper() + crossing[1:] + ".",
+            "Across the points " + " and ".join(other) + "."]
+
+
+def sweep_command(game: str, players, base: Arm, params: tuple[str, ...], games: int, seed: int,
+                  min_effect: float) -> str:
+    parts = ["simlab", "sweep", game] + [x for n in players for x in ("--players", str(n))]
+    parts += [x for p in params for x in ("--param", p)]
+    parts += [x for v in base.variants for x in ("--variant", v)] + [x for s in base.sets for x in ("--set", s)]
+    if base.seats:
+        parts += ["--seats", base.seats]
+    return shlex.join(parts + ["--games", str(games), "--seed", str(seed), "--min-effect", f"{min_effect:g}"])
+
+
+def run_sweep(game: str, players: tuple[int, ...], params: tuple[str, ...], base: Arm, games: int = 10_000,
+              seed: int = 1, min_effect: float = 2.0, out=None, runs=None, workers: int | None = None,
+              executor: str = "processes", progress: bool = True, log=print):
+    """Check the grid, play every point and write the report; returns the report and its paths."""
+    spec = get_game(game)
+    players = checked_players(spec, players, min_effect)
+    for n in players:
+        base.seat_list(spec, n)
+    points = grid(spec, params)
+    clash = set(parse_assignments(base.sets)) & set(points[0])
+    if clash:
+        raise SimlabError(f"{join(sorted(clash))} is both swept (--param) and set (--set)")
+    exp = Experiment("sweep", f"{spec.title}: sweep", "", game=spec.name, players=players,
+                     analyse=lambda ctx: analyse_sweep(ctx, players, base, points, min_effect))
+    runs = Path(runs) if runs else Path(out, "runs") if out else Path("runs", "sweep", spec.name)
+    out = Path(out) if out else Path("reports", "sweep", spec.name)
+    return run_experiment(exp, games=games, out=out, runs=runs, seed=seed, workers=workers, executor=executor,
+                          progress=progress, log=log,
+                          command=sweep_command(spec.name, players, base, params, games, seed, min_effect))

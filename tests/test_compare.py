@@ -1,0 +1,159 @@
+"""`simlab compare`: two arms on the same deals, a report whose bottom line says what changed, by how
+much, with intervals on the paired differences, read against the minimum effect that matters."""
+import pytest
+
+from simlab.analysis.compare import Arm, run_compare
+from simlab.analysis.fairness import win_share
+from simlab.analysis.report import sentences
+from simlab.cli import main
+from simlab.core.results import load
+from simlab.core.runner import RunConfig
+
+
+def quiet(m):
+    pass
+
+
+@pytest.fixture(scope="module")
+def mirror(tmp_path_factory):
+    """Jamaica, 2 players, a balanced mirror with the ghost ship (A) and without it (B)."""
+    out = tmp_path_factory.mktemp("mirror")
+    rep, paths = run_compare("jamaica", (2,), Arm("A", seats="balanced"), Arm("B", ("no-ghost",), seats="balanced"),
+                             games=300, out=out, executor="serial", progress=False, log=quiet)
+    return out, rep, paths
+
+
+@pytest.fixture(scope="module")
+def mix(tmp_path_factory):
+    """Karuba, 4 players, the default heuristic mix with the printed tokens (A) and 6/4/2/1 (B)."""
+    out = tmp_path_factory.mktemp("mix")
+    rep, paths = run_compare("karuba", (4,), Arm("A"), Arm("B", sets=("tokens_4p=6,4,2,1",)), games=200, out=out,
+                             executor="serial", progress=False, log=quiet)
+    return out, rep, paths
+
+
+def table(out):
+    import pandas as pd
+
+    return pd.read_csv(out / "every-measure-in-both-arms-and-its-paired-change.csv")
+
+
+def test_mirror_reports_the_start_players_share_in_each_arm_and_its_paired_change(mirror):
+    out, rep, paths = mirror
+    a, b = load(out / "runs" / "compare-2p-base"), load(out / "runs" / "compare-2p-b")
+    assert a.attrs["simlab"]["config"]["seed"] == b.attrs["simlab"]["config"]["seed"]   # common random numbers
+    share = {k: f.assign(w=win_share(f)).query("seat == 0")["w"].mean() for k, f in (("a", a), ("b", b))}
+    r = table(out).set_index("measure").loc["start player's win share"]
+    assert r["A [95% CI]"].startswith(f"{share['a'] * 100:.1f}%") and r["B [95% CI]"].startswith(f"{share['b'] * 100:.1f}%")
+    assert r["change B - A [95% CI]"].startswith(f"{(share['b'] - share['a']) * 100:+.1f} points")
+    assert "start player of a balanced mirror wins" in rep.bottom_line[0]
+    assert any(v.subject.startswith("Change in start player's win share") and v.band is not None for v in rep.verdicts)
+
+
+def test_paired_change_equals_the_difference_of_the_arms_means(mix):
+    """The change is the mean of per-game differences: exactly B's mean minus A's, for every measure."""
+    from simlab.analysis.compare import paired_measures
+    from simlab.core.game import get_game
+
+    out, rep, paths = mix
+    a, b = load(out / "runs" / "compare-4p-base"), load(out / "runs" / "compare-4p-b")
+    t = paired_measures(a, b, get_game("karuba")).set_index("measure")
+    assert (t["change"] - (t["b"] - t["a"])).abs().max() < 1e-12
+    for s in ("builder", "racer", "collector"):
+        want = b.loc[b["strategy"] == s, "win"].mean() - a.loc[a["strategy"] == s, "win"].mean()
+        assert t.loc[f"win rate of {s}", "change"] == pytest.approx(want, abs=1e-12)
+    assert t.loc["mean score", "change"] == pytest.approx(b["score"].mean() - a["score"].mean(), abs=1e-12)
+    assert (t["lo"] <= t["change"]).all() and (t["change"] <= t["hi"]).all()
+
+
+def test_mix_is_played_in_duplicate_and_compares_win_rates_by_strategy_not_seats(mix):
+    out, rep, paths = mix
+    a = load(out / "runs" / "compare-4p-base")
+    assert RunConfig.from_dict(a.attrs["simlab"]["config"]).duplicate and "deal" in a
+    measures = set(table(out)["measure"])
+    assert {"win rate of builder", "win rate of racer", "win rate of collector", "mean score"} <= measures
+    assert "start player's win share" not in measures
+    assert any("seat fairness is not read" in f and "--seats NAME" in f for f in rep.findings)
+    assert "for builder" in rep.bottom_line[0] and "tokens_4p=6,4,2,1" in rep.bottom_line[0]
+
+
+@pytest.mark.parametrize("which", ["mirror", "mix"])
+def test_report_bottom_line_is_at_most_three_sentences_with_the_minimum_effect(which, request):
+    out, rep, paths = request.getfixturevalue(which)
+    assert 1 <= len(rep.bottom_line) <= 3 and all(len(sentences(s)) == 1 for s in rep.bottom_line)
+    assert "minimum effect that matters (2 points)" in rep.bottom_line[-1] or "no measure" in rep.bottom_line[-1]
+    md = paths["markdown"].read_text()
+    assert (out / "paired-changes.svg").stat().st_size > 1000 and "simlab compare" in md
+    assert ("a statistical tie" in md) == any(r.startswith("a statistical tie") for r in table(out)["reading"])
+
+
+# -- simlab sweep ------------------------------------------------------------------------------
+
+def test_sweep_values_lists_ranges_and_vectors():
+    from simlab.analysis.sweep import grid, parse_param
+    from simlab.core.game import get_game
+
+    karuba, jamaica = get_game("karuba"), get_game("jamaica")
+    assert parse_param(jamaica, "ghost_removed=2..3") == ("ghost_removed", [2, 3])
+    assert parse_param(karuba, "tokens_4p=6,4,2,1;5,4,3,2") == ("tokens_4p", [(6, 4, 2, 1), (5, 4, 3, 2)])
+    assert parse_param(jamaica, "ghost_ship=true,false,true") == ("ghost_ship", [True, False])
+    points = grid(jamaica, ("ghost_removed=2..3", "ghost_ship=true,false"))
+    assert points == [{"ghost_removed": r, "ghost_ship": g} for r in (2, 3) for g in (True, False)]
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    """Karuba, 4 players, the default mix over three 4-player token stacks."""
+    from simlab.analysis.sweep import run_sweep
+
+    out = tmp_path_factory.mktemp("sweep")
+    rep, paths = run_sweep("karuba", (4,), ("tokens_4p=5,4,3,2;6,4,2,1;7,4,2,1",), Arm("A"), games=200, out=out,
+                           executor="serial", progress=False, log=quiet)
+    return out, rep, paths
+
+
+def test_sweep_pairs_every_point_with_the_first_and_charts_each_measure(swept):
+    import pandas as pd
+
+    out, rep, paths = swept
+    frames = [load(out / "runs" / f"sweep-4p-{i:02d}") for i in range(3)]
+    assert len({f.attrs["simlab"]["config"]["seed"] for f in frames}) == 1
+    t = pd.read_csv(out / "every-measure-at-every-point.csv")
+    racer = t[t["measure"] == "win rate of racer"]
+    for i, f in enumerate(frames):
+        assert racer.iloc[i]["value [95% CI]"].startswith(f"{f.loc[f['strategy'] == 'racer', 'win'].mean() * 100:.1f}%")
+    want = frames[2].loc[frames[2]["strategy"] == "racer", "win"].mean() - frames[0].loc[frames[0]["strategy"] == "racer", "win"].mean()
+    assert racer.iloc[2]["change from the first point [95% CI]"].startswith(f"{want * 100:+.1f} points")
+    assert (out / "sweep-4p.svg").stat().st_size > 1000
+    assert 1 <= len(rep.bottom_line) <= 3 and all(len(sentences(s)) == 1 for s in rep.bottom_line)
+    assert "racer's win rate runs from" in rep.bottom_line[0]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["compare", "karuba", "-p", "4", "-n", "40"], "the arms are identical at 4 players"),
+    (["compare", "karuba", "-p", "4", "--b-set", "tokenz=1"], "arm B: unknown parameter 'tokenz'"),
+    (["compare", "karuba", "-p", "4", "--a-variant", "nope"], "--a-variant: unknown variant 'nope'"),
+    (["compare", "karuba", "-p", "4", "--b-seats", "racer,foo,builder,racer"], "arm B: unknown strategy 'foo'"),
+    (["compare", "karuba", "-p", "4", "--b-seats", "racer,builder"], "names 2 seats for a 4-player game"),
+    (["compare", "karuba", "-p", "7", "--b-seats", "racer"], "karuba is played by 2-4 players, not 7"),
+    (["compare", "karuba", "--b-seats", "racer", "--min-effect", "0"], "--min-effect is in percentage points"),
+    (["compare", "karuba", "--b-seats", "racer", "-n", "0"], "--games must be between 1"),
+    (["compare", "karuba", "--b-set", "tokens_4p=1,2,3,4"], "arm B:"),
+    (["compare", "nogame", "--b-seats", "racer"], "unknown game"),
+    (["compare", "karuba", "-p", "4", "-p", "3", "--b-set", "tokens_3p=1,2,3"], "arm B: illegal setup"),
+    (["sweep", "karuba"], "name at least one --param"),
+    (["sweep", "karuba", "--param", "tokenz=1,2"], "unknown parameter 'tokenz'"),
+    (["sweep", "karuba", "--param", "tokens_4p=5,4,3,2"], "at least two points"),
+    (["sweep", "karuba", "--param", "gold_points=3..1"], "needs lo <= hi"),
+    (["sweep", "karuba", "--param", "tokens_4p=5,4,3,2;1,2,3,4"], "point tokens_4p=1,2,3,4: illegal setup"),
+    (["sweep", "karuba", "--param", "gold_points"], "--param expects NAME=VALUES"),
+    (["sweep", "karuba", "--param", "gold_points=1,2", "--set", "gold_points=3"], "both swept (--param) and set (--set)"),
+    (["sweep", "karuba", "--param", "gold_points=0..10", "--param", "crystal_points=0..10"], "at most 64"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(args, message, tmp_path, capsys):
+    """compare and sweep refuse bad input before any game: one line, exit code 2, no report folder."""
+    with pytest.raises(SystemExit) as exc:
+        main([*args, "--out", str(tmp_path / "out"), "-q"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "out").exists()
