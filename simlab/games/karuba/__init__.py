@@ -66,7 +66,7 @@ GAME = GameSpec(
     narrate=narrate,
     check=check,
     length_column="rounds",
-    default_seats=("builder", "racer", "collector", "builder"),
+    default_seats=("builder", "racer", "collector", "racer:targets=1"),
     variants={"bonus-tiles": {"bonus_tiles": True}, "strict-distance": {"distance_rule": "ring4"}},
     rules_file="docs/rules/karuba.md",
     chance_streams=CHANCE_STREAMS,
