@@ -66,7 +66,8 @@ def test_overview_caveats_name_assumptions_strategies_command_seed_and_commit(ov
     assert "Strategy `builder`" in caveats
     assert "simlab experiment run overview --games 120 --seed 1 --game karuba" in caveats
     assert "Root seed(s): 1" in caveats and re.search(r"git commit from the run provenance\): [0-9a-f]{40}", caveats)
-    assert ("simlab run karuba --players 4 --seats builder,racer,collector,builder --games 120 --seed 1 --rotate "
+    assert ("simlab run karuba --players 4 --seats builder,racer,collector,racer:targets=1 --games 120 --seed 1 "
+            "--rotate "
             "--duplicate") in caveats
     assert "simlab run karuba --players 3 --seats builder,builder,builder --games 120 --seed 1" in caveats
 
