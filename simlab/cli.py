@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from .analysis.cli import compare, experiment, report, sweep
+from .analysis.cli import compare, experiment, report, sweep, tune
 from .core.errors import Interrupted, SimlabError
 from .core.game import available_games, get_game
 from .core.params import boolean, integer, load_toml, parse_assignments, text_list
@@ -282,6 +282,7 @@ def bench_scale(games_, n_games, memory_games, memory_mix, dask):
 cli.add_command(experiment)
 cli.add_command(compare)
 cli.add_command(sweep)
+cli.add_command(tune)
 cli.add_command(report)
 
 

@@ -151,6 +151,41 @@ def sweep(game, params, players, seats, sets, variants, games_n, seed, min_effec
 
 
 @click.command()
+@click.argument("game")
+@click.option("--param", "param", required=True, metavar="NAME=VALUES",
+              help="the rule parameter to tune and its candidate values: a,b,c or lo..hi[/step]")
+@click.option("--target", required=True, metavar='"MEASURE in [LO, HI]"',
+              help="the band the measure should lie in; shares and points as 0.02 or 2%.  MEASURE: "
+                   "elimination_rate, curse_elimination_rate (Loot Island), start_edge (start player's win share "
+                   "minus 1/n; needs --seats NAME), shared_wins, length, score, win:STRATEGY, or a countable "
+                   "column of the game (mean per game)")
+@click.option("--players", "-p", type=int, help="player count (default: the most)")
+@click.option("--seats", "-s", help="seats (one name: a mirror match; default: the game's heuristic mix)")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="a rule parameter fixed at every value")
+@click.option("--variant", "variants", multiple=True, help="a named variant at every value")
+@click.option("--seed", type=int, default=1, show_default=True, help="root seed of every value (common random numbers)")
+@click.option("--batch", type=int, default=2000, show_default=True, help="games added to an undecided value per step")
+@click.option("--max-games", type=int, default=100_000, show_default=True, help="games per value before it is "
+                                                                                  "left undecided")
+@click.option("--out", "-o", type=click.Path(), help="report folder (default reports/tune/GAME; runs then go to OUT/runs)")
+@click.option("--runs", type=click.Path(), help="folder for the run directories (default runs/tune/GAME)")
+@click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
+@click.option("--quiet", "-q", is_flag=True, help="no progress")
+def tune(game, param, target, players, seats, sets, variants, seed, batch, max_games, out, runs, workers, quiet):
+    """Find the values of a rule parameter of GAME whose measure lies in a target band, with 95% confidence.
+
+    Games go in batches to the values still undecided; a value is IN when its interval lies wholly in
+    the band, OUT when wholly outside, UNDECIDED at --max-games. The intervals are Bonferroni-corrected
+    over values x looks, so all verdicts hold together with at least 95% confidence.
+    """
+    from .compare import Arm
+    from .tune import run_tune
+
+    _ad_hoc(run_tune, quiet, game, players, param, target, Arm("A", tuple(variants), tuple(sets), seats),
+            batch=batch, max_games=max_games, seed=seed, out=out, runs=runs, workers=workers)
+
+
+@click.command()
 @click.argument("run_dir", type=click.Path())
 @click.option("--out", "-o", type=click.Path(), help="report folder (default RUN_DIR/report)")
 def report(run_dir, out):

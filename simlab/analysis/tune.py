@@ -1,0 +1,330 @@
+"""``simlab tune``: which values of one rule parameter keep a measure inside a target band, each
+answer backed by an interval.
+
+A designer's question ("which curse thresholds keep curse eliminations between 2% and 10%?") is a
+band on one measure over the values of one parameter. Every value is played in batches on the same
+root seed (common random numbers, as :mod:`.sweep`); after each batch its interval is recomputed and
+the value is decided as soon as the interval lies wholly inside the band (IN) or wholly outside it
+(OUT); games go only to the values still open (round-robin), up to ``--max-games`` per value
+(UNDECIDED). Looking again after every batch would make a plain 95% interval too optimistic, so the
+5% error is split (Bonferroni) over every value and every possible look: each interval is at level
+1 - 0.05 / (values x looks), and all the verdicts hold together with at least 95% confidence.
+"""
+from __future__ import annotations
+
+import math
+import re
+import shlex
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+import pandas as pd
+
+from simlab.core.errors import SimlabError
+from simlab.core.game import GameSpec, get_game
+from simlab.core.params import ASSUMPTION, integer, parse_assignments
+from simlab.core.runner import MAX_GAMES, prepared
+
+from .charts import dot_interval, new_figure
+from .compare import Arm, checked_players, is_mirror_seats
+from .experiment import Context, Experiment, run_experiment
+from .fairness import clustered_mean, deal_of, win_share
+from .measures import decode_bits, seat_columns
+from .report import Report, ci, formatted
+from .stats import LEVEL, Estimate, proportion
+from .sweep import parse_param
+from .wording import NUMBER, POINTS, SHARE, Band, fmt_value, join
+
+IN, OUT, UNDECIDED = "IN", "OUT", "UNDECIDED"
+MAX_VALUES = 64
+TARGET = re.compile(r"\s*(\S+)\s+in\s+\[\s*([^,\]]+?)\s*,\s*([^,\]]+?)\s*\]\s*")
+BOUND = re.compile(r"([+-]?(?:\d+\.?\d*|\.\d+))\s*(%|pt|points?)?")
+
+
+# ---------------------------------------------------------------------------------------------
+# measures: one value per game
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Measure:
+    name: str
+    unit: str                                   # SHARE, POINTS or NUMBER
+    per_game: Callable[[pd.DataFrame, GameSpec], pd.Series]   # decoded frame -> value per game id
+    words: str                                  # as the report says it
+
+
+def _eliminated(spec: GameSpec) -> str:
+    if not spec.eliminated_column:
+        raise SimlabError(f"{spec.name} eliminates no player: no elimination measure")
+    return spec.eliminated_column
+
+
+def _curse_eliminated(f: pd.DataFrame, spec: GameSpec) -> pd.Series:
+    if spec.name != "loot-island":
+        raise SimlabError("curse_elimination_rate is Loot Island's (eliminated with too many curse cubes)")
+    return (f["eliminated"] == 1).groupby(f["game"], sort=True).mean()
+
+
+def _start_edge(f: pd.DataFrame, spec: GameSpec) -> pd.Series:
+    first = f[f["seat"] == 0].set_index("game").sort_index()
+    return first["win_share"] - 1 / f["seat"].nunique()
+
+
+MEASURES: dict[str, Measure] = {m.name: m for m in (
+    Measure("elimination_rate", SHARE, lambda f, s: (f[_eliminated(s)] != 0).groupby(f["game"], sort=True).mean(),
+            "the share of players eliminated (any cause)"),
+    Measure("curse_elimination_rate", SHARE, _curse_eliminated, "the share of players eliminated by curse cubes"),
+    Measure("start_edge", POINTS, _start_edge, "the start player's win share minus 1/n"),
+    Measure("shared_wins", SHARE, lambda f, s: f.groupby("game", sort=True)["shared_win"].max().astype(float),
+            "the share of games with a shared win"),
+    Measure("length", NUMBER, lambda f, s: f[f["seat"] == 0].set_index("game").sort_index()[s.length_column]
+            .astype(float), "the game length"),
+    Measure("score", NUMBER, lambda f, s: f.groupby("game", sort=True)["score"].mean(), "the mean score"),
+)}
+MEASURE_HELP = ("elimination_rate, curse_elimination_rate (Loot Island), start_edge (start player's win share - 1/n; "
+                "needs a mirror: --seats NAME), shared_wins, length, score, win:STRATEGY (its win rate), or a "
+                "countable column of the game (its mean per game)")
+
+
+def measure(spec: GameSpec, name: str, seats: tuple[str, ...]) -> Measure:
+    """The named measure for this game and these seats; an unknown one is a one-line error."""
+    if name == "start_edge" and not is_mirror_seats(seats):
+        raise SimlabError("start_edge needs a mirror match (every seat one strategy: --seats NAME), or a seat "
+                          "effect would be confounded with who sits there")
+    if name == "elimination_rate":
+        _eliminated(spec)
+    if name == "curse_elimination_rate" and spec.name != "loot-island":
+        raise SimlabError("curse_elimination_rate is Loot Island's (eliminated with too many curse cubes)")
+    if name in MEASURES:
+        return MEASURES[name]
+    if name.startswith("win:"):
+        who = name[4:]
+        if who not in seats:
+            raise SimlabError(f"measure {name}: {who!r} plays in none of the seats ({', '.join(seats)})")
+        return Measure(name, SHARE, lambda f, s: f[f["strategy"].astype(str) == who].groupby("game", sort=True)["win"]
+                       .mean(), f"{who}'s win rate")
+    columns = {c.name: c for c in spec.columns}
+    if name in seat_columns(spec):
+        return Measure(name, NUMBER, lambda f, s: f.groupby("game", sort=True)[name].mean().astype(float),
+                       f"{name} (mean per player)")
+    if name in columns and columns[name].per == "game" and columns[name].kind == "count":
+        return Measure(name, NUMBER, lambda f, s: f[f["seat"] == 0].set_index("game").sort_index()[name]
+                       .astype(float), name)
+    raise SimlabError(f"unknown measure {name!r} for {spec.name}; known: {MEASURE_HELP}")
+
+
+def parse_target(spec: GameSpec, text: str, seats: tuple[str, ...]) -> tuple[Measure, float, float]:
+    """``"MEASURE in [LO, HI]"`` -> (measure, lo, hi); shares and points as fractions (0.02) or percents (2%)."""
+    m = TARGET.fullmatch(text or "")
+    if not m:
+        raise SimlabError(f"--target expects \"MEASURE in [LO, HI]\", got {text!r}")
+    meas = measure(spec, m[1], seats)
+    bounds = []
+    for raw in (m[2], m[3]):
+        b = BOUND.fullmatch(raw)
+        if not b:
+            raise SimlabError(f"--target: {raw!r} is not a number (write 0.02 or 2%)")
+        v, percent = float(b[1]), bool(b[2])
+        if percent and meas.unit == NUMBER:
+            raise SimlabError(f"--target: {meas.name} is a number, not a share: write its bounds without %")
+        if percent:
+            v /= 100
+        elif meas.unit != NUMBER and abs(v) > 1:
+            raise SimlabError(f"--target: {meas.name} is a share: write {raw} as a fraction ({v / 100:g}) or a "
+                              f"percent ({raw}%)")
+        bounds.append(v)
+    lo, hi = bounds
+    if lo > hi:
+        raise SimlabError(f"--target: LO must not exceed HI, got [{m[2]}, {m[3]}]")
+    return meas, lo, hi
+
+
+# ---------------------------------------------------------------------------------------------
+# the sequential decision
+# ---------------------------------------------------------------------------------------------
+
+def interval(per_game: pd.Series, deals: pd.Series, meas: Measure, players: int, level: float) -> Estimate:
+    """The measure's mean over games with a normal interval clustered by deal; for a share (or a
+    share's edge) widened to the Wilson interval over games, which is never zero wide (no game with
+    an elimination yet is not proof of a rate of 0) and is conservative however the seats of a game
+    are correlated (a game's share of players varies at most as much as one 0/1 outcome)."""
+    e = clustered_mean(per_game, deals, level=level, method="normal, clustered by deal")
+    if meas.unit == NUMBER:
+        return e
+    shift = -1 / players if meas.name == "start_edge" else 0.0
+    w = proportion(float((per_game - shift).sum()), len(per_game), level)
+    return Estimate(e.value, max(min(e.lo, w.lo + shift), shift), min(max(e.hi, w.hi + shift), 1 + shift), e.n,
+                    "hull of Wilson over games and normal clustered by deal", level)
+
+
+def decide(e: Estimate, lo: float, hi: float) -> str:
+    """IN when the whole interval lies in [lo, hi], OUT when all of it lies outside, else UNDECIDED."""
+    if lo <= e.lo and e.hi <= hi:
+        return IN
+    if e.hi < lo or e.lo > hi:
+        return OUT
+    return UNDECIDED
+
+
+def looks(batch: int, max_games: int) -> int:
+    return math.ceil(max_games / batch)
+
+
+def corrected_level(values: int, batch: int, max_games: int) -> float:
+    """Bonferroni: the 5% error split over every value and every look it may get."""
+    return 1 - (1 - LEVEL) / (values * looks(batch, max_games))
+
+
+def tune(values: list, look: Callable[[object, int], Estimate], lo: float, hi: float, batch: int,
+         max_games: int) -> dict:
+    """Play ``batch`` more games of every undecided value in turn (``look(value, games)`` plays a value
+    to ``games`` and returns its interval) until each is IN, OUT or has ``max_games``.
+    Returns value -> (verdict, games, estimate)."""
+    state = {v: (UNDECIDED, 0, None) for v in values}
+    while any(verdict == UNDECIDED and games < max_games for verdict, games, _ in state.values()):
+        for v in values:
+            verdict, games, _ = state[v]
+            if verdict == UNDECIDED and games < max_games:
+                n = min(games + batch, max_games)
+                e = look(v, n)
+                state[v] = (decide(e, lo, hi), n, e)
+    return state
+
+
+# ---------------------------------------------------------------------------------------------
+# the report
+# ---------------------------------------------------------------------------------------------
+
+def analyse_tune(ctx: Context, players: int, base: Arm, name: str, values: list, target: str, batch: int,
+                 max_games: int) -> Report:
+    spec = ctx.spec
+    seats = base.seat_list(spec, players)
+    meas, lo, hi = parse_target(spec, target, seats)
+    level = corrected_level(len(values), batch, max_games)
+    p = spec.params[name]
+    labels = {v: p.describe_value(v) for v in values}
+    band_text = f"[{fmt_value(lo, meas.unit)}, {fmt_value(hi, meas.unit)}]"
+    rep = ctx.report(f"{spec.title}: which {name} keeps {meas.name} in {band_text}?",
+                     f"For which values of {name} ({', '.join(labels.values())}) does {meas.words} lie in "
+                     f"{band_text} at {players} players, with 95% confidence? Games in batches of {batch:,}, "
+                     f"only to values still undecided, up to {max_games:,} per value.")
+    mirror = is_mirror_seats(seats)
+    configs = {}
+    for v in values:   # check every value before playing any
+        configs[v] = ctx.config(players, seats, {**base.params(spec), name: v}, rotate=False, duplicate=not mirror,
+                                games=batch)
+        try:
+            prepared(configs[v].to_dict())
+        except SimlabError as exc:
+            raise SimlabError(f"{name}={labels[v]}: {exc}") from None
+    points = {v: f"tune-{players}p-{i:02d}" for i, v in enumerate(values)}
+    played: dict = {}
+
+    def look(v, games: int) -> Estimate:
+        run = ctx.run(points[v], replace(configs[v], games=ctx.config(players, seats, duplicate=not mirror,
+                                                                       games=games).games), sequential_ok=False)
+        played[v] = run.games
+        f = decode_bits(run.frame(), spec)
+        f = f.assign(win_share=win_share(f))
+        per_game = meas.per_game(f, spec)
+        first = f[f["seat"] == 0].set_index("game", drop=False).sort_index()
+        j = pd.concat({"v": per_game, "deal": deal_of(first)}, axis=1, join="inner").dropna()
+        return interval(j["v"], j["deal"], meas, players, level)
+
+    state = tune(values, look, lo, hi, batch, max_games)
+    last = {r.point: r for r in ctx.runs}          # every look extended the same run: keep its final size
+    ctx.runs[:] = list(last.values())
+    table = pd.DataFrame([{"value": labels[v], "games": played[v],
+                           "estimate": e.value, "lo": e.lo, "hi": e.hi, "verdict": verdict}
+                          for v, (verdict, _, e) in state.items()])
+    pct = f"{level:.4%}".rstrip("0")
+    _chart(rep, table, name, meas, lo, hi)
+    unit = meas.unit
+    rep.table(f"{meas.name} at every value of {name}", formatted(table, {
+        name: "value", "games": "games",
+        f"{meas.name} [simultaneous 95% CI]": lambda r: ci(r, "estimate", unit=unit), "verdict": "verdict"}),
+        note=f"Each interval is at level {pct} (Bonferroni over {len(values)} "
+             f"values x {looks(batch, max_games)} looks), so all verdicts hold together with at least 95% confidence.")
+    rep.table("The same, as numbers", table.rename(columns={"value": name}), name="estimates", show=False,
+              note="estimate, lo and hi as fractions (shares) or in the measure's own unit")
+    rep.findings.append(
+        f"Sequential: every value starts with {batch:,} games; after each batch a value is IN when its interval lies "
+        "wholly in the band, OUT when wholly outside, and undecided values get the next batch (round-robin) up to "
+        f"{max_games:,} games. Intervals: " + ("a normal interval clustered by deal" if unit == NUMBER else
+        "the hull of a Wilson interval over games and a normal interval clustered by deal") + f", at level {pct} "
+        f"(the 5% error split over {len(values)} values x {looks(batch, max_games)} looks, Bonferroni), so all "
+        "verdicts hold together with at least 95% confidence" + ("." if mirror else "; the seats are a mix, played "
+        "in duplicate (every deal in every seat rotation)."))
+    rep.bottom_line = bottom_line(table, name, meas, (lo, hi), band_text, max_games, batch, len(values))
+    rep.rests_on = [f"seats {', '.join(seats)} at {players} players (heuristics, not expert human play)"]
+    for k in sorted({name} | set(base.params(spec))):
+        q = spec.params[k]
+        rep.rests_on.append(f"`{k}` ({'an ASSUMPTION' if q.status == ASSUMPTION else q.status.upper()}: {q.meaning})"
+                            + (", tuned" if k == name else f" = {q.describe_value(spec.params.resolve(base.params(spec))[k])}"))
+    return rep
+
+
+def _chart(rep: Report, table: pd.DataFrame, name: str, meas: Measure, lo: float, hi: float) -> None:
+    fig, axes = new_figure(max(5.5, 0.45 * len(table) + 2), 4.2)
+    ax = axes[0][0]
+    dot_interval(ax, list(table["value"]), table["estimate"], table["lo"], table["hi"], ylabel=meas.name,
+                 xlabel=name, unit=meas.unit, band=Band.quality(lo, hi, "target band"), what=f"{name}={{}}")
+    ax.legend(fontsize=7)
+    rep.chart("tune", fig, f"{meas.name} at every value of {name} with its simultaneous 95% interval; shaded: the "
+              "target band", title=f"{meas.name} over {name}")
+
+
+def bottom_line(table: pd.DataFrame, name: str, meas: Measure, band: tuple[float, float], band_text: str,
+                max_games: int, batch: int, values: int) -> list[str]:
+    def which(rows: pd.DataFrame) -> str:
+        return join([f"`{x}`" for x in rows["value"]]) if len(rows) else "none"
+
+    out = table[table["verdict"] == OUT]
+    below, above = out[out["hi"] < band[0]], out[out["lo"] > band[1]]
+    sides = " and ".join(f"{which(rows)} ({side} the band)" for side, rows in (("below", below), ("above", above))
+                         if len(rows)) or "none"
+    return [f"The values of {name} whose {meas.name} lies in {band_text} with 95% confidence: "
+            f"{which(table[table['verdict'] == IN])}; outside: {sides}; undecided after {max_games:,} "
+            f"games: {which(table[table['verdict'] == UNDECIDED])}.",
+            f"{int(table['games'].sum()):,} games in all, in batches of {batch:,} to the values still open; the "
+            f"intervals are corrected for {values} values x {looks(batch, max_games)} looks (Bonferroni), so the "
+            "verdicts hold together."]
+
+
+# ---------------------------------------------------------------------------------------------
+# the command's entry point
+# ---------------------------------------------------------------------------------------------
+
+def tune_command(game: str, players: int, base: Arm, param: str, target: str, batch: int, max_games: int,
+                 seed: int) -> str:
+    parts = ["simlab", "tune", game, "--players", str(players), "--param", param, "--target", target]
+    parts += [x for v in base.variants for x in ("--variant", v)] + [x for s in base.sets for x in ("--set", s)]
+    if base.seats:
+        parts += ["--seats", base.seats]
+    return shlex.join(parts + ["--batch", str(batch), "--max-games", str(max_games), "--seed", str(seed)])
+
+
+def run_tune(game: str, players: int | None, param: str, target: str, base: Arm, batch: int = 2000,
+             max_games: int = 100_000, seed: int = 1, out=None, runs=None, workers: int | None = None,
+             executor: str = "processes", progress: bool = True, log=print):
+    """Check the question, play the values sequentially and write the report; returns it and its paths."""
+    spec = get_game(game)
+    (players,) = checked_players(spec, (players,) if players else (), 2.0)
+    integer(batch, "--batch", 1, MAX_GAMES)
+    integer(max_games, "--max-games", 1, MAX_GAMES)
+    if max_games < batch:
+        raise SimlabError(f"--max-games ({max_games:,}) is below --batch ({batch:,})")
+    name, values = parse_param(spec, param)
+    if len(values) > MAX_VALUES:
+        raise SimlabError(f"{len(values)} values; at most {MAX_VALUES} (tune fewer)")
+    if name in parse_assignments(base.sets):
+        raise SimlabError(f"{name} is both tuned (--param) and set (--set)")
+    parse_target(spec, target, base.seat_list(spec, players))   # a bad target fails before any game
+    exp = Experiment("tune", f"{spec.title}: tune {name}", "", game=spec.name, players=(players,),
+                     analyse=lambda ctx: analyse_tune(ctx, players, base, name, values, target, batch, max_games))
+    runs = Path(runs) if runs else Path(out, "runs") if out else Path("runs", "tune", spec.name)
+    out = Path(out) if out else Path("reports", "tune", spec.name)
+    return run_experiment(exp, games=batch, out=out, runs=runs, seed=seed, workers=workers, executor=executor,
+                          progress=progress, log=log,
+                          command=tune_command(spec.name, players, base, param, target, batch, max_games, seed))

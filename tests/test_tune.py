@@ -1,0 +1,110 @@
+"""`simlab tune`: the values of one rule parameter whose measure lies in a target band, decided
+sequentially with intervals corrected for repeated looks."""
+import pandas as pd
+import pytest
+
+from simlab.analysis.compare import Arm
+from simlab.analysis.report import sentences
+from simlab.analysis.stats import Estimate
+from simlab.analysis.tune import IN, OUT, UNDECIDED, corrected_level, decide, parse_target, run_tune, tune
+from simlab.cli import main
+from simlab.core.game import get_game
+from simlab.core.results import load
+
+
+def quiet(m):
+    pass
+
+
+def est(lo, hi):
+    return Estimate((lo + hi) / 2, lo, hi, 100, "test")
+
+
+def test_decide_in_only_when_the_whole_interval_lies_in_the_band_out_only_when_wholly_outside():
+    assert decide(est(0.03, 0.09), 0.02, 0.10) == IN
+    assert decide(est(0.02, 0.10), 0.02, 0.10) == IN          # the edges belong to the band
+    assert decide(est(0.00, 0.019), 0.02, 0.10) == OUT
+    assert decide(est(0.11, 0.20), 0.02, 0.10) == OUT
+    assert decide(est(0.01, 0.05), 0.02, 0.10) == UNDECIDED   # crosses the lower edge
+    assert decide(est(0.00, 0.30), 0.02, 0.10) == UNDECIDED   # holds the whole band and more
+
+
+def test_games_go_only_to_undecided_values_round_robin_until_max_games():
+    """Synthetic interval sequences: a decides IN at its first look, b OUT at its second, c never."""
+    script = {"a": [est(0.04, 0.06)], "b": [est(0.0, 0.05), est(0.0, 0.01)], "c": [est(0.01, 0.05)] * 10}
+    calls = []
+
+    def look(v, games):
+        calls.append((v, games))
+        return script[v][sum(1 for w, _ in calls if w == v) - 1]
+
+    state = tune(["a", "b", "c"], look, 0.02, 0.10, batch=100, max_games=350)
+    assert calls == [("a", 100), ("b", 100), ("c", 100), ("b", 200), ("c", 200), ("c", 300), ("c", 350)]
+    assert {v: s[:2] for v, s in state.items()} == {"a": (IN, 100), "b": (OUT, 200), "c": (UNDECIDED, 350)}
+
+
+def test_bonferroni_splits_the_five_percent_over_values_and_looks():
+    assert corrected_level(17, 2000, 100_000) == pytest.approx(1 - 0.05 / (17 * 50))
+    assert corrected_level(2, 100, 350) == pytest.approx(1 - 0.05 / 8)
+
+
+def test_share_bounds_as_fractions_or_percents_are_the_same_target():
+    spec = get_game("loot-island")
+    seats = ("hunter",) * 4
+    m1, lo1, hi1 = parse_target(spec, "curse_elimination_rate in [2%, 10%]", seats)
+    m2, lo2, hi2 = parse_target(spec, "curse_elimination_rate in [0.02, 0.10]", seats)
+    assert m1.name == m2.name == "curse_elimination_rate"
+    assert (lo1, hi1) == pytest.approx((lo2, hi2)) and (lo1, hi1) == pytest.approx((0.02, 0.10))
+    assert parse_target(spec, "start_edge in [-1%, 1%]", seats)[1:] == pytest.approx((-0.01, 0.01))
+    assert parse_target(spec, "length in [5, 9]", seats)[1:] == (5.0, 9.0)
+
+
+@pytest.fixture(scope="module")
+def tuned(tmp_path_factory):
+    """Loot Island, 4 players, the default mix at curse thresholds 1 and 13, tiny batches, a band
+    (50% to 100% of players eliminated by curses) that the first batch can already rule out."""
+    out = tmp_path_factory.mktemp("tune")
+    rep, paths = run_tune("loot-island", 4, "curse_threshold=1,13", "curse_elimination_rate in [50%, 100%]", Arm("A"),
+                          batch=40, max_games=200, out=out, executor="serial", progress=False, log=quiet)
+    return out, rep, paths
+
+
+def test_loot_island_tune_decides_from_intervals_that_match_the_games_played(tuned):
+    """Rule: a player with curse_threshold cubes or more at game end is eliminated by curses ([S0] end
+    step 2, eliminated == 1). Each value's estimate is the share of such players in exactly the games
+    its run holds, its verdict is its interval read against the band, and only undecided values got
+    more than one batch."""
+    out, rep, paths = tuned
+    t = pd.read_csv(out / "estimates.csv").set_index("curse_threshold")
+    assert any(t["verdict"] != UNDECIDED)
+    for i, value in enumerate((1, 13)):
+        r = t.loc[value]
+        assert r["lo"] <= r["estimate"] <= r["hi"]
+        assert r["verdict"] == decide(Estimate(r["estimate"], r["lo"], r["hi"], 0, ""), 0.5, 1.0)
+        assert r["games"] == (40 if r["verdict"] != UNDECIDED else 200)
+        f = load(out / "runs" / f"tune-4p-{i:02d}")
+        assert f["game"].nunique() == r["games"]
+        assert r["estimate"] == pytest.approx((f["eliminated"] == 1).mean())
+    assert 1 <= len(rep.bottom_line) <= 3 and all(len(sentences(s)) == 1 for s in rep.bottom_line)
+    decided = [f"`{v}`" for v in t.index if t.loc[v, "verdict"] == OUT]
+    assert all(d in rep.bottom_line[0].split("outside:")[1] for d in decided)
+    assert (out / "tune.svg").exists() and "Bonferroni" in paths["markdown"].read_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--target", "fun in [0, 1]"], "unknown measure 'fun'"),
+    (["--target", "curse_elimination_rate between 2% and 10%"], "--target expects"),
+    (["--target", "curse_elimination_rate in [10%, 2%]"], "LO must not exceed HI"),
+    (["--target", "curse_elimination_rate in [2, 10]"], "is a share"),
+    (["--target", "length in [5%, 9%]"], "is a number, not a share"),
+    (["--target", "start_edge in [-1%, 1%]"], "start_edge needs a mirror"),
+    (["--target", "win:racer in [20%, 30%]"], "plays in none of the seats"),
+    (["--target", "length in [5, 9]", "--batch", "500", "--max-games", "100"], "is below --batch"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(args, message, tmp_path, capsys):
+    """tune refuses bad input before any game: one line, exit code 2, no report folder."""
+    with pytest.raises(SystemExit) as exc:
+        main(["tune", "loot-island", "--param", "curse_threshold=4..6", *args, "--out", str(tmp_path / "out"), "-q"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "out").exists()
