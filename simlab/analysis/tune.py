@@ -60,12 +60,6 @@ def _eliminated(spec: GameSpec) -> str:
     return spec.eliminated_column
 
 
-def _curse_eliminated(f: pd.DataFrame, spec: GameSpec) -> pd.Series:
-    if spec.name != "loot-island":
-        raise SimlabError("curse_elimination_rate is Loot Island's (eliminated with too many curse cubes)")
-    return (f["eliminated"] == 1).groupby(f["game"], sort=True).mean()
-
-
 def _start_edge(f: pd.DataFrame, spec: GameSpec) -> pd.Series:
     first = f[f["seat"] == 0].set_index("game").sort_index()
     return first["win_share"] - 1 / f["seat"].nunique()
@@ -74,7 +68,8 @@ def _start_edge(f: pd.DataFrame, spec: GameSpec) -> pd.Series:
 MEASURES: dict[str, Measure] = {m.name: m for m in (
     Measure("elimination_rate", SHARE, lambda f, s: (f[_eliminated(s)] != 0).groupby(f["game"], sort=True).mean(),
             "the share of players eliminated (any cause)"),
-    Measure("curse_elimination_rate", SHARE, _curse_eliminated, "the share of players eliminated by curse cubes"),
+    Measure("curse_elimination_rate", SHARE, lambda f, s: (f["eliminated"] == 1).groupby(f["game"], sort=True).mean(),
+            "the share of players eliminated by curse cubes"),
     Measure("start_edge", POINTS, _start_edge, "the start player's win share minus 1/n"),
     Measure("shared_wins", SHARE, lambda f, s: f.groupby("game", sort=True)["shared_win"].max().astype(float),
             "the share of games with a shared win"),
@@ -82,9 +77,6 @@ MEASURES: dict[str, Measure] = {m.name: m for m in (
             .astype(float), "the game length"),
     Measure("score", NUMBER, lambda f, s: f.groupby("game", sort=True)["score"].mean(), "the mean score"),
 )}
-MEASURE_HELP = ("elimination_rate, curse_elimination_rate (Loot Island), start_edge (start player's win share - 1/n; "
-                "needs a mirror: --seats NAME), shared_wins, length, score, win:STRATEGY (its win rate), or a "
-                "countable column of the game (its mean per game)")
 
 
 def measure(spec: GameSpec, name: str, seats: tuple[str, ...]) -> Measure:
@@ -111,7 +103,8 @@ def measure(spec: GameSpec, name: str, seats: tuple[str, ...]) -> Measure:
     if name in columns and columns[name].per == "game" and columns[name].kind == "count":
         return Measure(name, NUMBER, lambda f, s: f[f["seat"] == 0].set_index("game").sort_index()[name]
                        .astype(float), name)
-    raise SimlabError(f"unknown measure {name!r} for {spec.name}; known: {MEASURE_HELP}")
+    raise SimlabError(f"unknown measure {name!r} for {spec.name}; known: {', '.join(MEASURES)}, win:STRATEGY, or a "
+                      "countable column of the game (see simlab tune --help)")
 
 
 def parse_target(spec: GameSpec, text: str, seats: tuple[str, ...]) -> tuple[Measure, float, float]:
@@ -222,8 +215,8 @@ def analyse_tune(ctx: Context, players: int, base: Arm, name: str, values: list,
     played: dict = {}
 
     def look(v, games: int) -> Estimate:
-        run = ctx.run(points[v], replace(configs[v], games=ctx.config(players, seats, duplicate=not mirror,
-                                                                       games=games).games), sequential_ok=False)
+        whole_deals = games if mirror else -(-games // players) * players   # duplicate: every deal in every seat
+        run = ctx.run(points[v], replace(configs[v], games=whole_deals), sequential_ok=False)
         played[v] = run.games
         f = decode_bits(run.frame(), spec)
         f = f.assign(win_share=win_share(f))
