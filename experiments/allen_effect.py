@@ -73,9 +73,8 @@ def game_level(frame: pd.DataFrame) -> pd.DataFrame:
                          "no_winner": first["no_winner"].astype(float)})
 
 
-def paired_games(base: pd.DataFrame, var: pd.DataFrame, column: str) -> Estimate:
-    """Paired difference (variant - base) of a game-level measure over common game ids."""
-    a, b = game_level(base), game_level(var)
+def paired_games(a: pd.DataFrame, b: pd.DataFrame, column: str) -> Estimate:
+    """Paired difference (b - a) of a game-level measure (frames from :func:`game_level`) over common game ids."""
     if not a.index.equals(b.index):
         raise ValueError("the two arms do not cover the same game ids")
     return paired_difference(b[column], a[column])
@@ -181,21 +180,21 @@ def analyse(ctx: Context):
     crowns = crowns.reindex(["a player alone", "Allen alone", "shared", "nobody"]).fillna(0.0)
 
     # 3. how decisive games are (paired per game)
+    games = {k: game_level(f) for k, f in arms.items()}     # per game: margin, close, shared, no winner
+    g_on, g_off, g3 = games["2p with Allen"], games["2p without Allen"], games["3p (no Allen)"]
     for col, what in (("close", "close games (winning margin 0 or 1)"), ("shared", "shared wins"),
                       ("margin", "mean winning margin")):
-        d = paired_games(on, off, col)
-        base_v, var_v = game_level(on)[col].mean(), game_level(off)[col].mean()
-        if game_level(on)[col].nunique() == 1 and game_level(off)[col].nunique() == 1 and base_v == var_v:
+        d = paired_games(g_on, g_off, col)
+        base_v, var_v = g_on[col].mean(), g_off[col].mean()
+        if g_on[col].nunique() == 1 and g_off[col].nunique() == 1 and base_v == var_v:
             rep.findings.append(f"{what.capitalize()}: {fmt_share(base_v)} with and without Allen (never varies).")
             continue
         pc = col != "margin"
         rep.verdict(f"{OFF}: change in {what} ({fmt_ratio(base_v, var_v) if pc else f'{num(base_v)} -> {num(var_v)}'}), "
                     "paired by game", d, 0.0, Band.effect(BAND) if pc else None, unit=POINTS if pc else CHANGE)
-    g3 = game_level(f3)
     rep.verdict("3 players (no Allen): close games (winning margin 0 or 1)",
                 proportion(int(g3["close"].sum()), len(g3)),
-                note=f"2 players: {pct(game_level(on)['close'].mean())} with Allen, "
-                     f"{pct(game_level(off)['close'].mean())} without")
+                note=f"2 players: {pct(g_on['close'].mean())} with Allen, {pct(g_off['close'].mean())} without")
 
     # 4. skill vs luck and heuristic vs heuristic, with and without Allen
     skill_rows, changes = [], {}
@@ -310,7 +309,7 @@ def analyse(ctx: Context):
                    "the most crosses (the places' prizes are shared, rounded down).")
     summary = []
     for k, f in arms.items():
-        g = game_level(f)
+        g = games[k]
         summary.append({"arm": k, "games": len(g), "score": f["score"].mean(), "winner score": f.loc[f["win"], "score"].mean(),
                         "crosses": f["crosses"].mean(), "crown gold": f["gold_crown"].mean(),
                         "eliminated": f["elimination rate"].mean(), "margin": g["margin"].mean(), "close": g["close"].mean(),
