@@ -32,6 +32,11 @@ class Param:
     (a table of fixed length; with ``max_size``, of any length up to it, packed padded with
     zeros so the kernels' offsets stay fixed; the game checks the length against its counts).
     ``low``/``high`` bound every int entry.
+
+    ``alternatives`` are the other values an ASSUMPTION could plausibly take (another reading of
+    the rulebook, another guess at a card no source lists): ``simlab robust`` reruns a verdict at
+    each of them. A switch or choice left without them offers its other values; a number or a
+    table must name its own, since only someone who read the sources knows what is plausible.
     """
 
     name: str
@@ -43,6 +48,7 @@ class Param:
     low: int | None = None
     high: int | None = None
     max_size: int | None = None
+    alternatives: tuple = ()
 
     @property
     def size(self) -> int:
@@ -56,6 +62,18 @@ class Param:
         if isinstance(value, tuple):
             return ",".join(str(v) for v in value)
         return str(value)
+
+    def plausible_alternatives(self) -> tuple:
+        """The values ``simlab robust`` tries instead of the default (coerced, default left out)."""
+        if self.alternatives:
+            alts = [self.coerce(list(a) if isinstance(a, tuple) else a) for a in self.alternatives]
+        elif isinstance(self.default, bool):
+            alts = [not self.default]
+        elif self.choices:
+            alts = list(self.choices)
+        else:
+            alts = []
+        return tuple(dict.fromkeys(a for a in alts if a != self.default))
 
     def coerce(self, raw) -> object:
         """Turn a CLI string or TOML value into a valid value, or raise SimlabError.
@@ -108,8 +126,9 @@ class ParamTable:
             at += p.size
         self.size = at
         self.by_name = {p.name: p for p in self.params}
-        for p in self.params:  # a bad default is a programming error, caught at import
+        for p in self.params:  # a bad default or alternative is a programming error, caught at import
             p.coerce(p.default if not isinstance(p.default, tuple) else list(p.default))
+            p.plausible_alternatives()
 
     def offset_tuple(self):
         """Offsets as a namedtuple (``O.tile_exits``): numba reads it as compile-time constants."""
