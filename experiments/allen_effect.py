@@ -28,7 +28,7 @@ from simlab.analysis.charts import dot_interval, integer_histogram, new_figure
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import ci, formatted, num, pct
 from simlab.analysis.stats import Estimate, mean, paired_difference, proportion
-from simlab.analysis.wording import (CHANGE, NUMBER, POINTS, Band, best_of, compare, fmt_estimate, fmt_number,
+from simlab.analysis.wording import (CHANGE, NUMBER, POINTS, TIE, Band, best_of, compare, fmt_estimate, fmt_number,
                                     fmt_ratio, fmt_share, join)
 
 STRONG, SECOND, WEAK = "hunter", "collector", "random"
@@ -376,6 +376,21 @@ def analyse(ctx: Context):
         f"against a default {STRONG}, and allen_weight {join(sorted(best.tied, key=float))} "
         + ("is best" if len(best.tied) == 1 else "are statistically tied for best") + ".",
     ]
+    # the same conclusions as values, so that simlab robust can tell whether an assumption changes them
+    for st in ests:
+        rep.claim(f"Removing Allen, {st} mirror: the change in the start player's win share against "
+                  f"±{BAND * 100:g} points", size[st], size[st] != "unsettled")
+    for col, what in (("score", "Scores"), ("elimination rate", "Eliminations")):
+        row = table[(table["column"] == col)]
+        if len(row):
+            r = row.iloc[0]
+            word = compare(Estimate(-r["difference"], -r["hi"], -r["lo"], int(r["n"]), "paired"))
+            rep.claim(f"{what} with Allen against without, {STRONG} mirror", word, word != TIE)
+    word = compare(Estimate(w0["win_rate"] - w0["fair"], w0["lo"] - w0["fair"], w0["hi"] - w0["fair"], 1, "Wilson"))
+    rep.claim(f"A {STRONG} that never plays Allen's cards against a default {STRONG}: its win rate against an even "
+              "match", word, word != TIE)
+    rep.claim("The best allen_weight (statistical ties included)", join(sorted(best.tied, key=float)),
+              len(best.tied) == 1)
     rep.rests_on = sections.rests_on(ctx.runs, only=("crown_prizes", "map_symbols", "healer_per_cube", "healer_fixed",
                                                      "islet_action", "islet_value")) + [
         f"Seat fairness only from mirror matches ({join(list(MIRRORS))} in every seat); the effects on scores, "

@@ -383,6 +383,12 @@ def analyse(ctx: Context):
         f"healer fee, which rests on the ASSUMED healer cards, {fmt_estimate(estimate(at.loc[few], 'fee_out'))} of "
         f"players at {few} players and {fmt_estimate(estimate(at.loc[many], 'fee_out'))} at {many}.",
     ]
+    # the same conclusions as values, so that simlab robust can tell whether an assumption changes them
+    for n in PLAYERS:
+        rep.claim(f"{n} players: from which threshold up it stops binding the players who heed it",
+                  "never in the sweep" if n_heed[n] is None else n_heed[n])
+        rep.claim(f"{n} players: M, below which greed no longer pays", m_words(m_from[n]))
+        rep.claim(f"{n} players: greed pays at the printed {PRINTED}", "yes" if n in pays13 else "no")
     rep.rests_on = sections.rests_on(ctx.runs, " (a round table of risk appetites, rotated through the seats: "
                                                 "hunters with curse caps, heeding the threshold, and the blind risk "
                                                 "taker, which ignores it)", only=ASSUMED_HERE)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from .analysis.cli import compare, experiment, report, sweep, tune
+from .analysis.cli import compare, experiment, report, robust, sweep, tune
 from .core.errors import Interrupted, SimlabError
 from .core.game import available_games, get_game
 from .core.params import boolean, integer, load_toml, parse_assignments, text_list
@@ -283,6 +283,7 @@ cli.add_command(experiment)
 cli.add_command(compare)
 cli.add_command(sweep)
 cli.add_command(tune)
+cli.add_command(robust)
 cli.add_command(report)
 
 

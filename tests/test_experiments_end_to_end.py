@@ -62,7 +62,8 @@ def test_overview_caveats_name_assumptions_strategies_command_seed_and_commit(ov
     out, report, paths = overview
     md = paths["markdown"].read_text()
     caveats = md[md.index("## Caveats"):]
-    assert "ASSUMED" in caveats and "`distance_rule` = ring3" in caveats and "`gold_supply` = 0" in caveats
+    assert "ASSUMED" in caveats and "`distance_rule`" in caveats and "`gold_supply`" in caveats
+    assert "`docs/rules/karuba.md`" in caveats and "`simlab robust` reruns it" in caveats   # values there, not here
     assert "Strategy `builder`" in caveats
     assert "simlab experiment run overview --games 120 --seed 1 --game karuba" in caveats
     assert "Root seed(s): 1" in caveats and re.search(r"git commit from the run provenance\): [0-9a-f]{40}", caveats)

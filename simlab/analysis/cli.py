@@ -43,12 +43,23 @@ def list_experiments():
 @click.option("--max-games", type=int, default=1_000_000, show_default=True, help="cap for --target-width")
 @click.option("--accept-code-change", is_flag=True,
               help="reuse, resume or extend stored runs played by other code (recorded in their provenance)")
+@click.option("--robust", "robust_games", type=int, metavar="GAMES",
+              help="first rerun the experiment at GAMES games per run under each plausible alternative of its "
+                   "ASSUMED rule readings (as `simlab robust`), so the report's caveats name only those that matter")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bars")
 def run_experiment_cmd(name, games_n, game, seed, workers, out, runs, executor, target_width, max_games,
-                       accept_code_change, quiet):
+                       accept_code_change, robust_games, quiet):
     """Run experiment NAME and write its report (Markdown + HTML + charts)."""
     from .experiment import run_experiment
     from .stats import StoppingRule
+
+    if robust_games is not None:
+        from .robust import run_robust
+
+        integer(robust_games, "--robust", 1)
+        _ad_hoc(run_robust, quiet, name, games=robust_games, out=None if out is None else f"{out}/robust",
+                runs=runs, game=game, seed=seed, workers=workers, executor=executor,
+                accept_code_change=accept_code_change)
 
     integer(max_games, "--max-games", 1)
     rule = None
@@ -183,6 +194,34 @@ def tune(game, param, target, players, seats, sets, variants, seed, batch, max_g
 
     _ad_hoc(run_tune, quiet, game, players, param, target, Arm("A", tuple(variants), tuple(sets), seats),
             batch=batch, max_games=max_games, seed=seed, out=out, runs=runs, workers=workers)
+
+
+@click.command()
+@click.argument("name")
+@click.option("--games", "-n", "games_n", type=int, default=4000, show_default=True,
+              help="games per run, the same for the default and every alternative")
+@click.option("--game", "-g", help="the game, for experiments that work on any game (overview)")
+@click.option("--assumption", "assumptions", multiple=True, metavar="NAME",
+              help="check only this ASSUMPTION (repeat for several; default: every one of the experiment's games)")
+@click.option("--seed", type=int, default=1, show_default=True, help="root seed of every rerun (common random numbers)")
+@click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
+@click.option("--out", "-o", type=click.Path(), help="report folder (default: the experiment's report folder + /robust)")
+@click.option("--runs", type=click.Path(), help="folder for the run directories (default runs/NAME[/GAME])")
+@click.option("--executor", type=click.Choice(["processes", "serial"]), default="processes", show_default=True)
+@click.option("--accept-code-change", is_flag=True,
+              help="reuse, resume or extend stored runs played by other code (recorded in their provenance)")
+@click.option("--quiet", "-q", is_flag=True, help="no progress")
+def robust(name, games_n, game, assumptions, seed, workers, out, runs, executor, accept_code_change, quiet):
+    """Rerun experiment NAME under each plausible alternative of its ASSUMED rule readings and data.
+
+    One assumption changes at a time, every rerun on the same seed. The report says whether the
+    answer holds under all of them or which alternative flips which conclusion, and the experiment's
+    own report then names only the assumptions that matter.
+    """
+    from .robust import run_robust
+
+    _ad_hoc(run_robust, quiet, name, games=games_n, out=out, runs=runs, game=game, seed=seed, workers=workers,
+            executor=executor, assumptions=tuple(assumptions), accept_code_change=accept_code_change)
 
 
 @click.command()

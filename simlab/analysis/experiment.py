@@ -29,6 +29,7 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import importlib.util
+import json
 import os
 import pkgutil
 import shlex
@@ -207,6 +208,7 @@ class Context:
     command: str = ""
     accept_code_change: bool = False     # reuse, resume or extend runs played by other code (recorded)
     pool: WorkerPool | None = None       # the experiment's warm workers, shared by all its runs
+    assume: dict[str, dict] = field(default_factory=dict)   # game -> ASSUMPTION values in force (simlab robust)
     runs: list[Run] = field(default_factory=list)
     log: Callable[[str], None] = print
 
@@ -221,9 +223,10 @@ class Context:
     def config(self, players: int, seats, params: dict | None = None, rotate: bool = True,
                game: str | None = None, games: int | None = None, duplicate: bool = False) -> RunConfig:
         """A run config with the experiment's seed and games; params are validated overrides.
-        Duplicate runs round the games up to whole deals (a multiple of the player count)."""
+        Duplicate runs round the games up to whole deals (a multiple of the player count).
+        An assumption in force (``assume``, set by ``simlab robust``) applies unless ``params`` sets it."""
         spec = get_game(game) if game else self.spec
-        values = spec.params.resolve(params or {})
+        values = spec.params.resolve({**self.assume.get(spec.name, {}), **(params or {})})
         n = int(games or self.games)
         if duplicate:
             n = -(-n // int(players)) * int(players)
@@ -381,6 +384,34 @@ def run_experiment(name: str | Experiment, games: int = 10_000, out: str | Path 
                    log: Callable[[str], None] = print, accept_code_change: bool = False) -> tuple[Report, dict[str, Path]]:
     """Run an experiment (by name, or an ad-hoc one such as ``simlab compare`` builds) end to end and
     write its report; returns the report and its paths."""
+    setup = prepare_experiment(name, games, out, runs, game, seed, workers, rule, command)
+    with warm_pool(workers, executor) as pool:
+        report, ctx = analyse_experiment(setup, executor=executor, rule=rule, progress=progress, log=log,
+                                         accept_code_change=accept_code_change, pool=pool)
+    add_caveats(report, ctx.runs, ctx.command, robustness=read_robustness(setup.out_dir))
+    paths = report.write(setup.out_dir)
+    return report, paths
+
+
+@dataclass(frozen=True)
+class Setup:
+    """An experiment with its checked options and folders, ready to analyse (once, or once per
+    assumption in ``simlab robust``)."""
+
+    experiment: Experiment
+    games: int
+    out_dir: Path
+    runs_dir: Path
+    game: str | None
+    seed: int
+    workers: int | None
+    command: str
+
+
+def prepare_experiment(name: str | Experiment, games: int = 10_000, out: str | Path | None = None,
+                       runs: str | Path | None = None, game: str | None = None, seed: int = 1,
+                       workers: int | None = None, rule: StoppingRule | None = None, command: str = "") -> Setup:
+    """Find the experiment and check its options (one-line errors), before anything is played."""
     exp = name if isinstance(name, Experiment) else get_experiment(name)
     source = name if isinstance(name, str) and is_question_file(name) else exp.name
     if exp.several_games and game:
@@ -399,17 +430,49 @@ def run_experiment(name: str | Experiment, games: int = 10_000, out: str | Path 
     for folder, option in ((out_dir, "--out"), (runs_dir, "--runs")):
         if folder.exists() and not folder.is_dir():
             raise SimlabError(f"{option} {folder} is a file, not a folder")
-    # one warm pool for every run of the experiment: workers start once (lazily, so an experiment
-    # that only reuses stored runs starts none) and keep their compiled kernels between runs
-    with (WorkerPool(workers or os.cpu_count() or 1) if executor == "processes" else nullcontext()) as pool:
-        ctx = Context(exp, games, out_dir, runs_dir, seed=seed, workers=workers, executor=executor,
-                      game=game if exp.game is None else exp.game, rule=rule, progress=progress,
-                      command=command or _command(source, exp, games, game, seed, rule, out), log=log,
-                      accept_code_change=accept_code_change, pool=pool)
-        report = exp.analyse(ctx)
-    add_caveats(report, ctx.runs, ctx.command)
-    paths = report.write(out_dir)
-    return report, paths
+    return Setup(exp, games, out_dir, runs_dir, game if exp.game is None else exp.game, seed, workers,
+                 command or _command(source, exp, games, game, seed, rule, out))
+
+
+def warm_pool(workers: int | None, executor: str):
+    """One warm pool for every run of an experiment: workers start once (lazily, so an experiment
+    that only reuses stored runs starts none) and keep their compiled kernels between runs."""
+    return WorkerPool(workers or os.cpu_count() or 1) if executor == "processes" else nullcontext()
+
+
+def analyse_experiment(setup: Setup, executor: str = "processes", rule: StoppingRule | None = None,
+                       progress: bool = True, log: Callable[[str], None] = print, accept_code_change: bool = False,
+                       pool: WorkerPool | None = None, assume: dict[str, dict] | None = None,
+                       runs_dir: Path | None = None) -> tuple[Report, Context]:
+    """Play the experiment's runs (into ``runs_dir``, default the setup's) and return its report,
+    caveats not yet added, with the context that holds its runs."""
+    ctx = Context(setup.experiment, setup.games, setup.out_dir, runs_dir or setup.runs_dir, seed=setup.seed,
+                  workers=setup.workers, executor=executor, game=setup.game, rule=rule, progress=progress,
+                  command=setup.command, log=log, accept_code_change=accept_code_change, pool=pool,
+                  assume=dict(assume or {}))
+    return setup.experiment.analyse(ctx), ctx
+
+
+def assumption_caveat(spec: GameSpec, assumed: list[str], checked: dict | None) -> str:
+    """The caveat on a game's ASSUMED readings: which matter to the report if ``simlab robust`` has
+    checked them (``checked``: its summary for this game), otherwise their names and how to check."""
+    where = f" (values, sources and plausible alternatives: `{spec.rules_file}`)" if spec.rules_file else ""
+    if not checked:
+        return (f"{spec.title}: {len(assumed)} rule readings and component values are ASSUMED, with no published "
+                f"source{where}: {', '.join(f'`{a}`' for a in assumed)}. Not yet checked for this report: "
+                f"`simlab robust` reruns it under each plausible alternative and names the ones that change a "
+                "conclusion.")
+    matters = checked.get("matters", {})
+    tried = checked.get("checked", [])
+    head = (f"{spec.title}: `simlab robust` reran this report under the plausible alternatives of "
+            f"{len(tried)} of its {len(assumed)} ASSUMED readings ({checked.get('alternatives', 0)} alternatives, "
+            f"{checked.get('games_per_run', 0):,} games per run; `robust/report.md`){where}")
+    unchecked = [a for a in assumed if a not in tried]
+    tail = f" Not checked: {', '.join(f'`{a}`' for a in unchecked)}." if unchecked else ""
+    if not matters:
+        return head + ": none changes a conclusion." + tail
+    return (head + ". These change a conclusion: " + "; ".join(f"`{k}` ({v})" for k, v in matters.items())
+            + f". The other {len(tried) - len(matters)} change none." + tail)
 
 
 def _command(source: str, exp: Experiment, games: int, game: str | None, seed: int, rule: StoppingRule | None,
@@ -439,8 +502,26 @@ def run_command(config: RunConfig, run_dir: Path | str) -> str:
     return shlex.join(parts + ["--out", str(run_dir)])
 
 
-def add_caveats(report: Report, runs: list[Run], command: str) -> None:
-    """Strategies used, assumed rule readings in force, and how to reproduce: from run provenance."""
+ROBUSTNESS = Path("robust", "robust.json")   # beside an experiment's report: what simlab robust found
+
+
+def read_robustness(out_dir: Path) -> dict | None:
+    """What ``simlab robust`` found for the report in ``out_dir`` (None when it has not been run)."""
+    path = Path(out_dir) / ROBUSTNESS
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def add_caveats(report: Report, runs: list[Run], command: str, robustness: dict | None = None) -> None:
+    """Strategies used, assumed rule readings in force, and how to reproduce: from run provenance.
+
+    The assumed readings are named, not spelled out (their values, sources and alternatives are in
+    the game's rules document); with a robustness check beside the report (``simlab robust``), only
+    those that change a conclusion are named."""
     if not runs:
         return
     provs = [r.provenance for r in runs]
@@ -461,22 +542,9 @@ def add_caveats(report: Report, runs: list[Run], command: str) -> None:
                                   + ". Results describe these heuristics, not expert human play.")
     for g in games:
         spec = get_game(g)
-        in_force: dict[str, set] = {}
-        for r, p in zip(runs, provs):
-            if r.config.game == g:
-                for k, v in p.get("assumptions_in_force", {}).items():
-                    in_force.setdefault(k, set()).add(v)
-        assumed = [p for p in spec.params.params if p.status == ASSUMPTION]
+        assumed = [p.name for p in spec.params.params if p.status == ASSUMPTION]
         if assumed:
-            items = []
-            for p in assumed:
-                vals = ", ".join(sorted(in_force.get(p.name, {p.describe_value(p.default)})))
-                items.append(f"`{p.name}` = {vals} ({p.meaning}; {p.source or 'no source'})")
-            report.caveats.append(f"{spec.title}: the result depends on these ASSUMED rule readings or component "
-                                  f"values (not confirmed by a published source): " + "; ".join(items) + ".")
-        if spec.rules_file:
-            report.caveats.append(f"{spec.title}: the rules as simlab plays them, every open reading and its measured "
-                                  f"effect: `{spec.rules_file}`.")
+            report.caveats.append(assumption_caveat(spec, assumed, (robustness or {}).get("by_game", {}).get(g)))
         setups = sorted({f"{k}={v}" for r in runs if r.config.game == g for k, v in r.config.params.items()})
         if setups:
             report.caveats.append(f"{spec.title}: parameters changed from the defaults in some runs: {', '.join(setups)}.")

@@ -50,6 +50,18 @@ class Table:
     show: bool = True     # False: CSV file only (long tables), named in the report
 
 
+@dataclass(frozen=True)
+class Claim:
+    """One conclusion of the bottom line, reduced to a value that ``simlab robust`` can compare
+    across assumptions: ``key`` names what is claimed ("removing Allen, hunter mirror: the change
+    in the start player's share"), ``value`` the conclusion in words ("smaller than ±2 points"),
+    ``decided`` is False for a tie or an unsettled reading (more games could decide it)."""
+
+    key: str
+    value: str
+    decided: bool = True
+
+
 @dataclass
 class Report:
     """A report's parts. Plain text, escaped by the report: the title, chart titles and captions,
@@ -62,6 +74,7 @@ class Report:
     bottom_line: list[str] = field(default_factory=list)   # at most 3 sentences
     rests_on: list[str] = field(default_factory=list)      # short items: strategies, assumptions that matter
     verdicts: list[Verdict] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)      # the bottom line's conclusions, for simlab robust
     findings: list[str] = field(default_factory=list)      # information in words, no band
     charts: list[Chart] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
@@ -76,6 +89,9 @@ class Report:
         v = Verdict(subject, estimate, reference, band, **kwargs)
         self.verdicts.append(v)
         return v
+
+    def claim(self, key: str, value: str, decided: bool = True) -> None:
+        self.claims.append(Claim(key, str(value), bool(decided)))
 
     def chart(self, name: str, fig, caption: str, title: str = "") -> None:
         """Add a matplotlib figure (every axis labelled: see :mod:`.charts`) as NAME.svg."""

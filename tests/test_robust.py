@@ -1,0 +1,135 @@
+"""Assumption robustness (issue 14, item 4): `simlab robust` reruns a report under each plausible
+alternative of its ASSUMPTION parameters and says which conclusions hold, flip or weaken."""
+import json
+
+import pytest
+
+from simlab.analysis.experiment import Experiment, read_robustness, run_experiment
+from simlab.analysis.report import Report
+from simlab.analysis.robust import (FIRMS, FLIPS, HOLDS, MISSING, SHIFTS, WEAKENS, Reading, change, readings,
+                                    robust_report, run_robust)
+from simlab.analysis.stats import Estimate
+from simlab.analysis.wording import Band
+from simlab.core.errors import SimlabError
+from simlab.core.game import get_game
+
+QUIET = {"executor": "serial", "progress": False, "log": lambda m: None}
+
+
+def _report(edge: str, decided: bool = True, share: float = 0.5) -> Report:
+    rep = Report("t", "q?")
+    rep.claim("start player's edge", edge, decided)
+    rep.verdict(f"Start player's win share ({share:.0%} of games)", Estimate(share, share - 0.01, share + 0.01, 1000, "x"),
+                0.5, Band.fairness(0.5, 0.02))
+    return rep
+
+
+def test_a_reading_that_changes_between_two_decided_values_flips_between_undecided_ones_shifts():
+    a, b = Reading("claim", "k", "higher", True), Reading("claim", "k", "lower", True)
+    tie = Reading("claim", "k", "a statistical tie", False)
+    other_tie = Reading("claim", "k", "0, 1 and 2", False)
+    assert change(a, a) == HOLDS
+    assert change(a, b) == FLIPS
+    assert change(a, tie) == WEAKENS
+    assert change(tie, a) == FIRMS
+    assert change(tie, other_tie) == SHIFTS
+    assert change(a, None) == MISSING
+
+
+def test_findings_are_matched_without_the_numbers_in_their_subject():
+    """A finding's subject may quote its numbers ('(52% of games)'); the same finding under an
+    alternative quotes others and must still be recognised as the same finding."""
+    one, two = readings(_report("higher", share=0.5)), readings(_report("higher", share=0.6))
+    assert set(one) == set(two) == {("claim", "start player's edge"), ("finding", "Start player's win share")}
+    assert one[("finding", "Start player's win share")].value == "within the fairness band"
+    assert two[("finding", "Start player's win share")].value == "OUTSIDE the fairness band"
+
+
+def test_an_alternative_that_flips_a_claim_is_named_in_the_bottom_line_and_matters():
+    base = _report("higher")
+    rows = [("karuba", "distance_rule", "ring4", _report("higher"), False),
+            ("karuba", "distance_rule", "label30", _report("lower", share=0.6), False),
+            ("karuba", "gold_shortage", "draw", _report("higher"), True)]
+    rep, summary = robust_report("exp", "Exp", base, rows, ["karuba"], 100, 200, 2)
+    text = " ".join(rep.bottom_line)
+    assert "'start player's edge' flips when distance_rule = label30" in text
+    assert "`distance_rule`" in text and "the other 1 change no conclusion" in text
+    assert "(1 of the 3 alternatives change no game at all in these runs)" in text
+    k = summary["by_game"]["karuba"]
+    assert k["checked"] == ["distance_rule", "gold_shortage"] and k["alternatives"] == 3
+    assert list(k["matters"]) == ["distance_rule"] and "label30" in k["matters"]["distance_rule"]
+    t = rep.tables[0].frame.set_index("alternative")
+    assert t.loc["label30", "claims flipped"] == 1 and t.loc["label30", "findings flipped"] == 1
+    assert t.loc["ring4", "claims flipped"] == 0 and t.loc["draw", "games changed"] == "no"
+
+
+def test_when_nothing_changes_the_bottom_line_says_the_answer_holds_under_every_assumption():
+    rows = [("karuba", "distance_rule", "ring4", _report("higher"), False)]
+    rep, summary = robust_report("exp", "Exp", _report("higher"), rows, ["karuba"], 100, 200, 2)
+    assert rep.bottom_line[0].startswith("The answer holds under all 1 assumptions")
+    assert summary["by_game"]["karuba"]["matters"] == {}
+
+
+def test_a_report_with_nothing_to_compare_is_refused():
+    with pytest.raises(SimlabError, match="states no claim"):
+        robust_report("exp", "Exp", Report("t", "q?"), [], ["karuba"], 1, 1, 1)
+
+
+def _length_claim(ctx):
+    """A small Karuba question: builder mirror games at 2 players; the claim is the game's length.
+    The second run sets distance_rule itself, which an assumption in force must not override."""
+    rep = ctx.report("Karuba length", "How long is a builder mirror?")
+    r = ctx.run("mirror", ctx.config(2, ("builder", "builder")))
+    ctx.run("fixed", ctx.config(2, ("builder", "builder"), {"distance_rule": "ring3"}))
+    rep.claim("mean length in whole rounds", str(int(r.frame()["rounds"].mean())))
+    rep.bottom_line = ["A builder mirror lasts about as long as the rules say."]
+    rep.rests_on = ["builder"]
+    return rep
+
+
+LENGTH = Experiment("karuba-length", "Karuba length", "How long?", _length_claim, game="karuba")
+
+
+def test_robust_plays_each_alternative_on_its_own_runs_and_the_report_then_names_what_was_checked(tmp_path):
+    rep, paths = run_robust(LENGTH, games=60, out=tmp_path / "rep" / "robust", runs=tmp_path / "runs",
+                            assumptions=("gold_shortage", "distance_rule"), **QUIET)
+    summary = json.loads(paths["json"].read_text())["by_game"]["karuba"]
+    assert summary["checked"] == ["distance_rule", "gold_shortage"] and summary["alternatives"] == 3
+    # every alternative plays into its own folder; the experiment's own runs stay as the rules stand
+    assert {p.name for p in (tmp_path / "runs" / "robust").iterdir()} == {
+        "gold_shortage=draw", "distance_rule=ring4", "distance_rule=label30"}
+    table = rep.tables[0].frame.set_index("alternative")
+    # with an unlimited gold supply (the default), who gets a nugget in a shortage never comes up
+    assert table.loc["draw", "games changed"] == "no"
+    assert table.loc["ring4", "games changed"] == "yes"
+    # the run that sets distance_rule itself is played as it says under every alternative
+    from simlab.core.results import load
+
+    for alt in ("ring4", "label30"):
+        fixed = load(tmp_path / "runs" / "robust" / f"distance_rule={alt}" / "fixed")
+        assert fixed.attrs["simlab"]["config"]["params"] == {}
+    # the experiment's report now says what robust checked instead of listing every assumption
+    report, _ = run_experiment(LENGTH, games=60, out=tmp_path / "rep", runs=tmp_path / "runs", **QUIET)
+    caveat = next(c for c in report.caveats if "ASSUMED" in c)
+    assert "reran this report under the plausible alternatives of 2 of its" in caveat
+    assert "Not checked: `gold_supply`" in caveat
+    assert read_robustness(tmp_path / "rep")["experiment"] == "karuba-length"
+
+
+def test_robust_refuses_an_assumption_the_game_does_not_have(cli_run):
+    code, out, err = cli_run("robust", "karuba-temples", "--assumption", "healer_fixed", "-n", "10", "-q")
+    assert code == 2 and "healer_fixed" in err and "not an ASSUMPTION of karuba" in err
+    assert len(err.strip().splitlines()) == 1
+    code, out, err = cli_run("robust", "no-such-experiment", "-q")
+    assert code == 2 and "unknown experiment" in err
+
+
+def test_an_assumption_in_force_applies_to_every_config_that_does_not_set_it(tmp_path):
+    from simlab.analysis.experiment import Context
+
+    ctx = Context(LENGTH, 10, tmp_path, tmp_path, assume={"karuba": {"distance_rule": "label30"}}, **QUIET)
+    assert ctx.config(2, ("builder",) * 2).params == {"distance_rule": "label30"}
+    assert ctx.config(2, ("builder",) * 2, {"distance_rule": "ring3"}).params == {}
+    other = get_game("loot-island")
+    assert ctx.config(2, ("hunter",) * 2, game=other.name).params == {}
+
