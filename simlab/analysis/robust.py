@@ -36,8 +36,7 @@ from simlab.core.game import get_game
 from simlab.core.params import ASSUMPTION
 
 from .charts import new_figure
-from .experiment import (ROBUSTNESS, Context, add_caveats, analyse_experiment, prepare_experiment, read_robustness,
-                         warm_pool)
+from .experiment import ROBUSTNESS, Context, add_caveats, analyse_experiment, prepare_experiment, warm_pool
 from .report import Report, md_escape
 from .wording import join
 
