@@ -186,7 +186,7 @@ def analyse(ctx: Context):
                       ("margin", "mean winning margin")):
         d = paired_games(g_on, g_off, col)
         base_v, var_v = g_on[col].mean(), g_off[col].mean()
-        if g_on[col].nunique() == 1 and g_off[col].nunique() == 1 and base_v == var_v:
+        if sections.constant_in_both(g_on[col], g_off[col]):
             rep.findings.append(f"{what.capitalize()}: {fmt_share(base_v)} with and without Allen (never varies).")
             continue
         pc = col != "margin"

@@ -35,6 +35,12 @@ def rests_on(runs, seating: str = "", only: tuple[str, ...] = ()) -> list[str]:
     return items
 
 
+def constant_in_both(base: pd.Series, variant: pd.Series) -> bool:
+    """One value in every game of both arms: a finding to state, not a change to judge (a
+    "+0.0 [+0.0, +0.0]" read against a band would be a verdict true by construction)."""
+    return base.nunique() == 1 and variant.nunique() == 1 and base.iloc[0] == variant.iloc[0]
+
+
 def ties(rep: Report, frame: pd.DataFrame) -> None:
     t = M.tie_rate(frame)
     for _, r in t.iterrows():
@@ -221,7 +227,7 @@ def variant_effect(rep: Report, base: pd.DataFrame, variant: pd.DataFrame, label
                         effect, unit=POINTS)
         rows.append(wins)
     for col in columns:
-        if base[col].nunique() == 1 and variant[col].nunique() == 1 and base[col].iloc[0] == variant[col].iloc[0]:
+        if constant_in_both(base[col], variant[col]):
             rep.findings.append(f"{label}: {md_escape(col)} is {num(base[col].iloc[0])} in every game of both arms "
                                 "(nothing to compare).")
             continue
