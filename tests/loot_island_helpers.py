@@ -147,3 +147,26 @@ def play_code(landing, colour, allen=False):
 
 def islet_code(islet, colour, allen=False):
     return (400 if allen else 300) + islet * 4 + colour
+
+
+def recompute(row, allen_crosses, alive_crosses, values=None):
+    """A game's final score from its own rows only: kept bitmasks, healer, curses, crosses, start tile,
+    under the rule values ``values`` (the defaults unless given)."""
+    v = values or PARAMS.defaults()
+    ids = [t for t in range(25) if row.kept_1_25 >> t & 1] + [25 + t for t in range(25) if row.kept_26_50 >> t & 1] + \
+          [50 + t for t in range(24) if row.kept_51_74 >> t & 1]
+    parts = np.zeros(6, dtype=np.int64)
+    cfg = PARAMS.pack(v)
+    total = int(rules.treasure_value(cfg, np.array(ids + [0], dtype=np.int64), len(ids), parts))
+    crosses = list(alive_crosses) + ([allen_crosses] if allen_crosses >= 0 else [])
+    mine = row.crosses
+    prize = 0
+    if mine > 0:
+        better = sum(c > mine for c in crosses)
+        tied = sum(c == mine for c in crosses)
+        prize = sum(v["crown_prizes"][k] for k in range(better, better + tied)) // tied
+    fee = 0
+    if row.healer:
+        h = row.healer - 1
+        fee = v["healer_per_cube"][h] * row.curses + v["healer_fixed"][h]
+    return total + prize + v["start_tile_bonus"] * row.start_tile - fee

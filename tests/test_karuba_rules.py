@@ -2,8 +2,10 @@
 import numpy as np
 import pytest
 
+from simlab.core.params import ASSUMPTION
 from simlab.core.results import ranks
-from simlab.games.karuba import rules
+from simlab.core.runner import Prepared, RunConfig
+from simlab.games.karuba import GAME, rules
 from simlab.games.karuba.components import PARAMS, TILE_EXITS, TILE_TREASURE
 from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B_EXPL, B_FATE, B_GOLD, B_OCC, B_OPEN,
                                        B_TOKENS, B_TREASURE, BONUS_OPEN, BONUS_REMOVED, DISCARD_ONLY, END_HOME,
@@ -548,7 +550,6 @@ def test_rules_doc_covers_every_parameter_and_every_open_reading():
     from pathlib import Path
 
     from simlab.games.karuba import GAME
-    from simlab.core.params import ASSUMPTION
 
     doc = (Path(__file__).resolve().parent.parent / GAME.rules_file).read_text()
     data = doc[doc.index("## 5. Component data"):doc.index("## 6. Open readings")]
@@ -559,3 +560,44 @@ def test_rules_doc_covers_every_parameter_and_every_open_reading():
             assert f"\n| `{p.name}`" in readings, p.name
             assert p.source, p.name
     assert "shared/" not in doc and "seeds/" not in doc
+
+
+# ---------------------------------------------------------------- plausible alternatives (issue 14)
+ALTERNATIVES = [pytest.param(p.name, alt, id=f"{p.name}-{k}") for p in PARAMS.params if p.status == ASSUMPTION
+                for k, alt in enumerate(p.plausible_alternatives(), 1)]
+COLOURS = ("brown", "blue", "purple", "yellow")
+
+
+def test_every_assumption_names_plausible_alternatives_other_than_its_default():
+    """`simlab robust` reruns a verdict at each alternative (rules doc section 6 lists them): every
+    ASSUMPTION has one, none repeats the default, and a declared list loses none to a duplicate."""
+    for p in PARAMS.params:
+        if p.status != ASSUMPTION:
+            continue
+        alts = p.plausible_alternatives()
+        assert alts, f"{p.name} has no plausible alternative"
+        assert p.default not in alts
+        assert len(alts) == len(p.alternatives or alts), f"{p.name}: an alternative repeats another or the default"
+
+
+@pytest.mark.parametrize("name,alt", ALTERNATIVES)
+def test_game_plays_to_the_end_under_every_single_alternative(name, alt):
+    """At 2 and 4 players, 300 games of the default seats under one alternative: every game ends after the
+    36th tile or with all four explorers of a player home, the setup obeys the distance rule in force,
+    one tile per player per round, the score is its parts, and a limited gold supply is never overdrawn."""
+    values = PARAMS.resolve({name: alt})
+    rule = PARAMS.choice("distance_rule", values["distance_rule"])
+    for n in (2, 4):
+        f = Prepared(RunConfig("karuba", n, GAME.default_seats[:n], 300, seed=3, params={name: alt},
+                               rotate=True)).frame(0, 300)
+        assert len(f) == 300 * n and (f.groupby("game").size() == n).all()
+        assert (f[f.end_reason == 1].rounds == 36).all() and f.end_reason.isin((1, 2)).all()
+        assert (f[f.end_reason == 2].groupby("game").temples.max() == 4).all()
+        assert all(rules.gap_ok(rule, b, t) for c in COLOURS for b, t in zip(f[f"beach_{c}"], f[f"temple_{c}"]))
+        assert (f.tiles_placed + f.tiles_discarded == f.rounds).all()
+        assert (f.score == f.token_points + f.crystals + 2 * f.gold + f.bonus_points).all()
+        assert (f.groupby("game").gold.sum() <= f.groupby("game").gold_used.first()).all()
+        if values["gold_supply"]:
+            assert (f.gold_used <= values["gold_supply"]).all()
+        winners = f[f.win]
+        assert (f.groupby("game").score.transform("max")[f.win] == winners.score).all()

@@ -1,10 +1,9 @@
 """Loot Island invariants over many games, reproducibility, scores recomputed from the rows, trace."""
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
-from loot_island_helpers import Game
+from loot_island_helpers import Game, recompute
 from simlab.core.runner import Prepared, RunConfig
 from simlab.games.loot_island import GAME, rules
 from simlab.games.loot_island.components import PARAMS
@@ -79,28 +78,6 @@ def test_tiebreak_by_seat_from_the_start_player_at_game_end():
                 assert raw[g, p, 2] == 3 - (p - start[g]) % 3
 
 
-def recompute(row, players, allen_crosses, alive_crosses):
-    """A game's final score from its own rows only: kept bitmasks, healer, curses, crosses, start tile."""
-    v = PARAMS.defaults()
-    ids = [t for t in range(25) if row.kept_1_25 >> t & 1] + [25 + t for t in range(25) if row.kept_26_50 >> t & 1] + \
-          [50 + t for t in range(24) if row.kept_51_74 >> t & 1]
-    parts = np.zeros(6, dtype=np.int64)
-    cfg = PARAMS.pack(v)
-    total = int(rules.treasure_value(cfg, np.array(ids + [0], dtype=np.int64), len(ids), parts))
-    crosses = list(alive_crosses) + ([allen_crosses] if allen_crosses >= 0 else [])
-    mine = row.crosses
-    prize = 0
-    if mine > 0:
-        better = sum(c > mine for c in crosses)
-        tied = sum(c == mine for c in crosses)
-        prize = sum(v["crown_prizes"][k] for k in range(better, better + tied)) // tied
-    fee = 0
-    if row.healer:
-        h = row.healer - 1
-        fee = v["healer_per_cube"][h] * row.curses + v["healer_fixed"][h]
-    return total + prize + 5 * row.start_tile - fee
-
-
 @pytest.mark.parametrize("n", [2, 4])
 def test_score_recomputed_from_the_rows_of_its_game_alone(n):
     f = frame(n, 200)
@@ -110,7 +87,7 @@ def test_score_recomputed_from_the_rows_of_its_game_alone(n):
             if row.eliminated == 1:
                 assert row.score == rules.ELIM_SCORE
                 continue
-            net = recompute(row, n, row.allen_crosses, alive.crosses.tolist())
+            net = recompute(row, row.allen_crosses, alive.crosses.tolist())
             assert net == row.net_gold
             assert row.score == (net if row.eliminated == 0 else rules.ELIM_SCORE)
             parts = sum(getattr(row, f"gold_{s}") for s in ("amulet", "money", "book", "jewel", "crown", "skull",

@@ -1,10 +1,12 @@
 """Loot Island: one test per rule of setup, phase 1, phase 2 (playing cards, passing) and phase 3."""
 import numpy as np
 import pytest
-from loot_island_helpers import Game, card, play_code
-from simlab.games.loot_island import rules
+from loot_island_helpers import Game, card, play_code, recompute
+from simlab.core.params import ASSUMPTION
+from simlab.core.runner import Prepared, RunConfig
+from simlab.games.loot_island import GAME, rules
 from simlab.games.loot_island.board import EV_EXPLORE, EV_PASS, EV_TAKE
-from simlab.games.loot_island.components import SYM_DISCARD, SYM_DRAW
+from simlab.games.loot_island.components import PARAMS, SYM_DISCARD, SYM_DRAW
 from simlab.games.loot_island.state import (B_CURSES, B_HAND_N, B_HEALER, B_PASSED, B_START_TAKEN, B_SUPPLY, COPY_SKIP,
                                             ISLET_DOWN, ISLET_UP, L0, L_COLOUR, L_COUNT, L_LAST, LB, M_COL, M_DISC, P0,
                                             PASS, PB, PH_FINAL, S_CORNER, S_DECKOUT, S_EVENT, S_EVENT_SEQ, S_FACING,
@@ -525,7 +527,6 @@ def test_rule_players_eliminated_by_curses_take_no_healer_and_all_eliminated_mea
     assert (rows[:, 1] == rules.ELIM_SCORE).all() and (rows[:, 2] == 0).all()
     assert (rows[:, rules.C_NO_WINNER] == 1).all() and (rows[:, rules.C_ELIM] == 1).all()
     from simlab.core.results import build_frame
-    from simlab.games.loot_island import GAME
 
     frame = build_frame(GAME, rows[None], 0, ["random"])
     assert not frame.win.any() and not frame.shared_win.any(), "nobody wins"
@@ -542,3 +543,46 @@ def test_rule_two_ones_on_a_high_column_both_go_to_the_front_each_copies():
     assert g.cards_at(4)[:2] == [card(2, 1, 1), card(2, 1, 0)] or g.cards_at(4)[:2] == [card(2, 1, 0), card(2, 1, 1)]
     assert g.cards_at(4)[2:] == [card(2, 4, 0), card(2, 7, 0)]
     assert g.curses(0) == 1 and [g.curses(p) for p in (1, 2, 3)] == [3, 3, 3]
+
+
+# ---------------------------------------------------------------- plausible alternatives (issue 14)
+ALTERNATIVES = [pytest.param(p.name, alt, id=f"{p.name}-{k}") for p in PARAMS.params if p.status == ASSUMPTION
+                for k, alt in enumerate(p.plausible_alternatives(), 1)]
+
+
+def test_every_assumption_names_plausible_alternatives_other_than_its_default():
+    """`simlab robust` reruns a verdict at each alternative (rules doc sections 5 and 6 list them): every
+    ASSUMPTION has one, none repeats the default, and a declared list loses none to a duplicate."""
+    for p in PARAMS.params:
+        if p.status != ASSUMPTION:
+            continue
+        alts = p.plausible_alternatives()
+        assert alts, f"{p.name} has no plausible alternative"
+        assert p.default not in alts
+        assert len(alts) == len(p.alternatives or alts), f"{p.name}: an alternative repeats another or the default"
+
+
+@pytest.mark.parametrize("name,alt", ALTERNATIVES)
+def test_game_plays_to_the_end_under_every_single_alternative(name, alt):
+    """At 2 and 5 players, 300 games of the default seats under one alternative: the invariant checker runs
+    after every step (debug_checks), every game ends after round 5 (or a dry treasure deck), the cubes and
+    treasures balance, and every score is recomputed from its rows under the alternative's values."""
+    values = PARAMS.resolve({name: alt})
+    for n in (2, 5):
+        seats = GAME.default_seats[:n]
+        f = Prepared(RunConfig("loot-island", n, seats, 300, seed=3, params={"debug_checks": True, name: alt},
+                               rotate=True)).frame(0, 300)
+        assert len(f) == 300 * n and (f.groupby("game").size() == n).all()
+        assert ((f.rounds == 5) | (f.deck_out == 1)).all()
+        assert (f.curses == values["start_curses"] + f.cubes_taken - f.cubes_discarded).all()
+        kept = f[["n_amulet", "n_money", "n_book", "n_jewel", "n_crown", "n_skull"]].sum(axis=1)
+        assert (f.treasures_taken == kept + f.treasures_discarded).all()
+        in_game = sum(1 << i for i, m in enumerate(values["islet_min_players"]) if m <= n)
+        assert (f.islets_in_game == in_game).all()
+        for _, game in f.groupby("game"):   # crown places rank the players the cubes (and the fee) leave in
+            alive = game[game.eliminated == 0] if values["crown_ranking"] == "after_fee" else game[game.eliminated != 1]
+            for row in game.itertuples():
+                if row.eliminated:
+                    assert row.score == rules.ELIM_SCORE
+                    continue
+                assert row.score == row.net_gold == recompute(row, row.allen_crosses, alive.crosses.tolist(), values)

@@ -31,7 +31,8 @@ PARAMS = ParamTable((
     Param("crystal_points", 1, "points per crystal (collected or tie compensation)", FACT, "rulebook", low=0, high=10),
     Param("gold_points", 2, "points per gold nugget", FACT, "rulebook", low=0, high=10),
     Param("gold_supply", 0, "gold nuggets in the supply; 0 = unlimited. The box has 12 but the 4 tile sets show 16",
-          ASSUMPTION, "12 in the box (rulebook); no rule says what happens when they run out (rules doc §6)", low=0, high=64),
+          ASSUMPTION, "12 in the box (rulebook); no rule says what happens when they run out (rules doc §6)", low=0, high=64,
+          alternatives=(12,)),  # the box's 12 nuggets as a hard limit
     Param("gold_shortage", "nobody", "when fewer nuggets remain than players placing a gold tile in one round: "
           "nobody = none of them gets one, draw = the remaining nuggets go to placers drawn at random",
           ASSUMPTION, "no rule; simultaneous play favours no seat, as the rulebook removes a bonus tile that two "
@@ -40,13 +41,17 @@ PARAMS = ParamTable((
           "(40 <= beach+temple <= 200), ring4 = 4+ steps (50..190), label30 = |beach-temple| >= 30",
           ASSUMPTION, "the rulebook does not define 'apart'; ring3 fits all its examples, label30 contradicts its "
           "brown 60/70 (rules doc §6)",
-          choices=("ring3", "ring4", "label30")),
+          choices=("ring3", "ring4", "label30"),
+          # zipo13/Karuba's count; label30 is no alternative: it refuses the rulebook's own brown 60/70
+          alternatives=("ring4",)),
     Param("beach_step", 1, "steps it costs to leave the beach onto the adjacent tile (needs an exit facing it)",
-          ASSUMPTION, "near certain: 'a step always goes onto a tile'; no text on the first step (rules doc §6)", low=0, high=1),
+          ASSUMPTION, "near certain: 'a step always goes onto a tile'; no text on the first step (rules doc §6)", low=0, high=1,
+          alternatives=(0,)),  # the rulebook has no example of the first step: it may be free
     Param("temple_step", 1, "steps it costs to enter the own temple from the adjacent tile (needs an exit facing it)",
           ASSUMPTION, "the rulebook has the explorer move onto the temple's number; whether that is a step is open. "
           "The reading that moves the game most: with 0, games end ~1 round earlier and ~10 percentage "
-          "points more of them with all explorers home (rules doc §6)", low=0, high=1),
+          "points more of them with all explorers home (rules doc §6)", low=0, high=1,
+          alternatives=(0,)),  # 'a step always goes onto a tile', and the temple is no tile: entering may be free
     Param("bonus_tiles", False, "play with the bonus-tile mini expansion", VARIANT, "rulebook (HABA catalogue)"),
     Param("bonus_points", (2, 3, 3, 2), "bonus tiles: fastest collector, best collector, path builder, fastest runner",
           FACT, "rulebook (HABA catalogue); BGG Karuba: Bonus Tiles", low=0, high=20),

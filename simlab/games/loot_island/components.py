@@ -63,6 +63,12 @@ MAP_SYMBOLS = (
     SYM_CHEST, 0,             # 10
     SYM_CHEST, 0,             # wild
 )
+# Other layouts that fit every rulebook example just as well (section 5.2), for `simlab robust`: both wilds
+# show the chest (the rulebook: a wild has no effect "apart from the chest shown") instead of the 6; and the
+# same symbol counts on other values (chests on 3, 6, 10, wild; +1 on 2 and 8; draw on 5, 7; discard on 4, 9).
+MAP_SYMBOLS_WILD_CHESTS = MAP_SYMBOLS[:10] + (0, 0) + MAP_SYMBOLS[12:20] + (SYM_CHEST, SYM_CHEST)
+MAP_SYMBOLS_MOVED = (0, 0, SYM_DOUBLE, 0, SYM_CHEST, 0, SYM_DISCARD, 0, SYM_DRAW, 0, SYM_CHEST, 0, SYM_DRAW, 0,
+                     SYM_DOUBLE, 0, SYM_DISCARD, 0, SYM_CHEST, 0, SYM_CHEST, 0)
 
 # ---- treasures (section 5.3, from [S1]) ---------------------------------------------------------------
 _A, _M, _B, _J, _C, _S = T_AMULET, T_MONEY, T_BOOK, T_JEWEL, T_CROWN, T_SKULL
@@ -97,10 +103,17 @@ TREASURE_CURSE = tuple(r[3] for r in _TREASURES)
 TREASURE_CROSSES = tuple(r[4] for r in _TREASURES)
 TREASURE_BOOK = tuple(r[5] for r in _TREASURES)
 TREASURE_SKULL = tuple(r[6] + 1 for r in _TREASURES)  # 0 none, 1 R, 2 L, 3 F (packed without negatives)
+
+
+def crossed_cubes(amulet_gold_1, amulet_gold_2_3, curse_free_book):
+    """Crossed-out curse cubes per treasure: only the curse-free cards (amulets, four books) carry any."""
+    return tuple((amulet_gold_1 if r[2] == 1 else amulet_gold_2_3) if r[1] == _A
+                 else (curse_free_book if r[1] == _B and r[3] == 0 else 0) for r in _TREASURES)
+
+
 # Crossed-out curse cubes (section 5.3, ASSUMPTION): amulet gold 1 -> 2, amulet gold 2/3 -> 1,
 # curse-free books -> 1, all else 0.
-TREASURE_CROSSED = tuple(
-    (2 if r[2] == 1 else 1) if r[1] == _A else (1 if r[1] == _B and r[3] == 0 else 0) for r in _TREASURES)
+TREASURE_CROSSED = crossed_cubes(2, 1, 1)
 
 # ---- healers (section 5.4): per cube, fixed; per cube 0 = a flat fee ----------------------------------
 HEALER_PER_CUBE = (1, 1, 1, 1, 1, 2, 2, 2, 2, 0, 0, 0, 0, 0)
@@ -132,7 +145,8 @@ PARAMS = ParamTable((
           low=0, high=50),
     Param("crown_prizes", (25, 18, 11, 4, 0, 0), "gold for crown places 1st..6th (6th only with Allen at 5+ players)",
           ASSUMPTION, "1st-3rd fact [S0]; 4th/5th not found, the 7-gold step kept (4, 0) (rules doc section 5.1)",
-          low=0, high=100),
+          low=0, high=100,
+          alternatives=((25, 18, 11, 0, 0, 0),)),  # "and so on" read as the three places the rulebook names
     Param("jewel_bonus", (8, 20), "bonus for a set of 2 jewels, of 3 jewels", FACT, "[S0] jewels", low=0, high=100),
     Param("skull_bonus", (1, 3, 6), "per other treasure type owned: bonus of a set of 1, 2, 3 different skulls",
           FACT, "[S0] skulls", low=0, high=50),
@@ -148,7 +162,7 @@ PARAMS = ParamTable((
           "symbol of map slots 0..21 in every colour: 0 none, 1 +1 (counts 2), 2 draw, 3 discard, 4 chest",
           ASSUMPTION, "a layout that fits every rulebook example (rules doc section 5.2), with a chest on copy A "
           "of 6: the rulebook's phase-3 example reveals 7 treasures for 3 compasses, so one column held 4 chests",
-          low=0, high=4),
+          low=0, high=4, alternatives=(MAP_SYMBOLS_WILD_CHESTS, MAP_SYMBOLS_MOVED)),  # see their definition
     Param("treasure_deck", TREASURE_DECK, "deck (1=I..4=IV) of treasures 1..74", FACT, "[S1] card_data.csv",
           low=1, high=4),
     Param("treasure_type", TREASURE_TYPE, "type of treasures 1..74: 0 amulet 1 money 2 book 3 jewel 4 crown 5 skull",
@@ -161,22 +175,36 @@ PARAMS = ParamTable((
     Param("treasure_skull", TREASURE_SKULL, "skull kind of treasures 1..74: 0 none, 1 R, 2 L, 3 F", FACT, "[S1]",
           low=0, high=3),
     Param("treasure_crossed", TREASURE_CROSSED, "crossed-out curse cubes on treasures 1..74 (discarded on keeping)",
-          ASSUMPTION, "not in [S1]; amulets and curse-free books assumed (rules doc section 5.3)", low=0, high=5),
+          ASSUMPTION, "not in [S1]; amulets and curse-free books assumed (rules doc section 5.3)", low=0, high=5,
+          # every curse-free card shows 1; or only the amulets (the curse-cleansing items) show any
+          alternatives=(crossed_cubes(1, 1, 1), crossed_cubes(2, 1, 0))),
     Param("healer_per_cube", HEALER_PER_CUBE, "healers 1..14: gold per curse cube (0 = flat fee)", ASSUMPTION,
-          "only 1/cube+2 and flat 17 are facts ([S0] examples; rules doc section 5.4)", low=0, high=10),
+          "only 1/cube+2 and flat 17 are facts ([S0] examples; rules doc section 5.4)", low=0, high=10,
+          # healer 5 charges 2 per cube + 4 (five of the nine per-cube healers charge 2), or healer 9 charges
+          # 1 per cube + 5 (the [S1] sample '2 per cube + 5' a made-up value); the known cards kept
+          alternatives=((1, 1, 1, 1, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0), (1, 1, 1, 1, 1, 2, 2, 2, 1, 0, 0, 0, 0, 0))),
     Param("healer_fixed", HEALER_FIXED, "healers 1..14: fixed part of the fee (the whole fee for flat cards)",
-          ASSUMPTION, "rules doc section 5.4", low=0, high=100),
+          ASSUMPTION, "rules doc section 5.4", low=0, high=100,
+          # flat fees spread lower (5..17), or every fee dearer (fixed parts +0..+6, flat 13..17); 1+2, flat 17 kept
+          alternatives=((0, 1, 2, 3, 4, 0, 1, 3, 5, 5, 8, 11, 14, 17),
+                        (0, 1, 2, 4, 6, 1, 3, 5, 7, 13, 14, 15, 16, 17))),
     Param("islet_action", ISLET_ACTION,
           "action of islets T1..T7: 0 discard N cubes, 1 compass to bottom, 2 move compass, 3 draw 2, "
           "4 curse+treasure, 5 ship",
           ASSUMPTION, "six action types [S0] on seven tiles; the doubled one assumed 'discard' (rules doc section 5.5)",
-          low=0, high=5),
+          low=0, high=5,
+          # the doubled action (T2, the 5-player tile) is the ship or the compass move instead: 5 players only
+          alternatives=((I_DISCARD, I_SHIP, I_BOTTOM, I_MOVE, I_DRAW2, I_TREASURE, I_SHIP),
+                        (I_DISCARD, I_MOVE, I_BOTTOM, I_MOVE, I_DRAW2, I_TREASURE, I_SHIP))),
     Param("islet_value", ISLET_VALUE, "N of islets T1..T7 (cubes discarded / cards drawn; unused by other actions)",
-          ASSUMPTION, "[S0] 'the number shown'; N = 2 and 3 assumed (rules doc section 5.5)", low=0, high=10),
+          ASSUMPTION, "[S0] 'the number shown'; N = 2 and 3 assumed (rules doc section 5.5)", low=0, high=10,
+          alternatives=((1, 2, 0, 0, 2, 1, 1),)),  # discard 1 and 2: the component spec's named alternative
     Param("islet_min_players", ISLET_MIN_PLAYERS, "fewest players for which islet T1..T7 is used (framed tile = 5)",
           ASSUMPTION, "[S0] framed tile(s) out at 2-4 players, one [S4 'six special tiles']; which one unknown "
           "(rules doc section 5.5)",
-          low=2, high=5),
+          low=2, high=5,
+          # the framed tile is T1 (discard 2: discard 3 stays at 2-4 players) or T7 (the ship)
+          alternatives=((5, 2, 2, 2, 2, 2, 2), (2, 2, 2, 2, 2, 2, 5))),
     # open readings
     Param("ship_facing", "random", "the ship's facing at setup: random, or always clockwise",
           FACT, "[S0] setup 02 'random'; [S8] says clockwise", choices=("random", "clockwise")),
