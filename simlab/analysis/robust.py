@@ -126,6 +126,8 @@ def run_robust(name: str, games: int = 4000, out: str | Path | None = None, runs
     setup = prepare_experiment(name, games, None, runs, game, seed, workers)
     out_dir = Path(out) if out else setup.out_dir / ROBUSTNESS.parent
     quiet_log = (lambda m: None)
+    if setup.game:      # a fixed game: check the names before anything is played
+        assumptions_of([setup.game], tuple(assumptions))
     with warm_pool(workers, executor) as pool:
         kwargs = dict(executor=executor, progress=progress, accept_code_change=accept_code_change, pool=pool)
         log(f"{setup.experiment.name}: as the rules stand")
