@@ -8,8 +8,8 @@ import pytest
 from jamaica_helpers import Table
 from simlab.core.params import ASSUMPTION
 from simlab.core.runner import Prepared, RunConfig
-from simlab.games.jamaica import scoring
-from simlab.games.jamaica.components import R_CANNON, R_FOOD, R_GOLD
+from simlab.games.jamaica import GAME, scoring
+from simlab.games.jamaica.components import PARAMS, R_CANNON, R_FOOD, R_GOLD, SPACE_SCORE
 from simlab.games.jamaica.state import (B_HAND, B_HN, B_HTYPE, B_POS, GHOST, S_BANK, S_TDECK, S_TOWNER)
 
 HEURISTICS = ("racer", "hoarder", "fighter", "balanced")
@@ -19,20 +19,24 @@ def frame(players, seats, games, seed=1, **params):
     return Prepared(RunConfig("jamaica", players, tuple(seats), games, seed=seed, params=params)).frame(0, games)
 
 
-def check_rows(f):
+def check_rows(f, start_score=-5, behind_score=-5):
     assert (f.score == f.space_points + f.gold + f.treasure_points).all()
     assert f.position.between(0, 49).all()
-    assert (f.lap <= 0).all() and (f[f.lap < 0].space_points == -5).all()
+    assert (f.lap <= 0).all() and (f[f.lap < 0].space_points == behind_score).all()
     assert (f.gold >= 0).all() and (f.food >= 0).all() and (f.cannons >= 0).all()
-    assert f.space_points.isin([-5, 15] + list(range(2, 11))).all()
+    finished = f.finished_round > 0
+    assert (f[finished].space_points == 15).all() and (f[finished].position == 0).all()
+    home = ~finished & (f.lap == 0) & (f.position == 0)
+    assert (f[home].space_points == start_score).all()
+    on_track = f[(f.lap == 0) & (f.position > 0)]
+    assert (on_track.space_points.values == np.array(SPACE_SCORE)[on_track.position.values]).all()
     assert (f.combats_won <= f.combats).all() and (f.attacks <= f.combats).all()
     assert f.treasure_cards.between(0, 9).all()
     per_game = f.groupby("game")
     assert (per_game.treasure_cards.sum() + f[f.seat == 0].set_index("game").ghost_treasures <= 10).all()
     ended = f[f.end_reason == 1]
     assert (ended.ender >= 0).all()
-    assert ((f.finished_round > 0) == (f.space_points == 15)).all()
-    assert (f[f.finished_round > 0].finished_round == f[f.finished_round > 0].rounds).all()
+    assert (f[finished].finished_round == f[finished].rounds).all()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -49,6 +53,24 @@ def test_invariants_hold_over_many_heuristic_games(players, params):
     f = frame(players, seats, 400, seed=11, check_invariants=True, **params)
     check_rows(f)
     assert (f.end_reason == 1).mean() > 0.95
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_every_assumption_has_plausible_alternatives_that_play_valid_games(players):
+    """Issue 14: ``simlab robust`` reruns a verdict at each plausible alternative of every ASSUMPTION
+    (docs/rules/jamaica.md section 6), so each differs from the default and plays whole games, with
+    the default seats, that keep every invariant after every action."""
+    seats = GAME.default_seats[:players]
+    for p in PARAMS.params:
+        if p.status != ASSUMPTION:
+            continue
+        alternatives = p.plausible_alternatives()
+        assert alternatives and p.default not in alternatives, p.name
+        for alt in alternatives:
+            values = PARAMS.resolve({p.name: alt})
+            f = frame(players, seats, 300, seed=players, check_invariants=True, **{p.name: alt})
+            check_rows(f, values["start_score"], values["behind_score"])
+            assert (f.end_reason == 1).mean() > 0.95, (p.name, alt)
 
 
 def test_invariant_checker_catches_each_kind_of_breach():

@@ -2,13 +2,15 @@
 import numpy as np
 import pytest
 
+from simlab.core.errors import SimlabError
 from simlab.core.kernel import MAX_SEATS
+from simlab.core.params import ASSUMPTION
 from simlab.core.rng import N_STREAMS, root_key, seed_streams
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import MAX_STRATEGY_PARAMS, get_strategy, strategies_for
-from simlab.games.legend_raiders import GAME, rules
+from simlab.games.legend_raiders import GAME, check, rules
 from simlab.games.legend_raiders import state as S
-from simlab.games.legend_raiders.components import PARAMS
+from simlab.games.legend_raiders.components import MAX_SYMBOLS, PARAMS
 
 MIXES = {2: ("random", "hunter"), 3: ("racer", "random", "coiner"), 4: ("random", "hunter", "racer", "coiner")}
 CONFIGS = [({}, 2), ({}, 3), ({}, 4), ({"variant": "no_dice"}, 4), ({"variant": "no_dice"}, 2),
@@ -59,6 +61,37 @@ def test_invariants_hold_with_the_heuristics(params, n_players):
         if st[S.S_END_REASON] == S.END_SIXTH:
             trig = st[S.S_TRIGGER] - 1
             assert st[S.P0 + trig * S.PB + S.B_NDONE] >= 6
+
+
+@pytest.mark.parametrize("variant", ["dice", "no_dice"])
+@pytest.mark.parametrize("n_players", [2, 4])
+def test_every_assumption_has_plausible_alternatives_that_play_valid_games(n_players, variant):
+    """Issue 14: ``simlab robust`` reruns a verdict at each plausible alternative of every ASSUMPTION
+    (docs/rules/legend_raiders.md sections 5 and 6), so each differs from the default, passes the setup
+    check and plays whole games, with the default seats, keeping every invariant after every turn; in
+    both the base game and the no-dice variant, since many readings act in one of them only. ``symbols``
+    sizes ``card_need``, so no other value can stand alone: it has none, and every other value is refused."""
+    seats = GAME.default_seats[:n_players]
+    for p in PARAMS.params:
+        if p.status != ASSUMPTION:
+            continue
+        alternatives = p.plausible_alternatives()
+        if p.name == "symbols":
+            assert alternatives == ()
+            for n in range(1, MAX_SYMBOLS + 1):
+                if n != p.default:
+                    with pytest.raises(SimlabError, match="card_need"):
+                        check(PARAMS.resolve({"symbols": n}), n_players)
+            continue
+        assert alternatives and p.default not in alternatives, p.name
+        for alt in alternatives:
+            params = {"variant": variant, p.name: alt}
+            check(PARAMS.resolve(params), n_players)
+            finals, cfg = _checked_games(params, n_players, seats, 200)
+            for st in finals:
+                assert st[S.S_END_REASON] != S.END_GUARD, (p.name, alt)      # heuristics always finish
+                if st[S.S_END_REASON] == S.END_SIXTH:
+                    assert st[S.P0 + (st[S.S_TRIGGER] - 1) * S.PB + S.B_NDONE] >= 6, (p.name, alt)
 
 
 def test_invariant_checker_catches_a_lost_tool_a_duplicate_tile_and_a_lost_card():

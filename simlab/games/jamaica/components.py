@@ -46,7 +46,15 @@ SEA_FOOD = (0, 2, 3, 2, 0, 0, 0, 2, 3, 0, 3, 0, 2, 3, 4, 3, 0, 2, 0, 0, 3, 0, 0,
 # Gold on port pins (0 elsewhere; only the 7 on 45 is legible [S2], the rest from [S1]), by space id:
 # 5->3, 6->5, 16->3, 18->3, 21->3, 28->5, 30->5, 31->3, 34->3, 41->5, 45->7.
 _PORTS = {5: 3, 6: 5, 16: 3, 18: 3, 21: 3, 28: 5, 30: 5, 31: 3, 34: 3, 41: 5, 45: 7}
-PORT_GOLD = tuple(_PORTS.get(s, 0) for s in range(N_SPACES))
+LEGIBLE_PIN = 45
+
+
+def _port_gold(shift=0):
+    """The pins' gold, every pin but the legible one moved by ``shift`` (a neighbouring reading)."""
+    return tuple(_PORTS.get(s, 0) + (shift if s in _PORTS and s != LEGIBLE_PIN else 0) for s in range(N_SPACES))
+
+
+PORT_GOLD = _port_gold()
 # Printed score: -5 up to the red line (1..40), 2..10 on 41..49, 15 on Port Royal.
 SPACE_SCORE = (15,) + (-5,) * 40 + tuple(range(2, 11))
 # Forward successors: the outer lane (or the only way) and the inner channel at the 3 forks.
@@ -56,10 +64,12 @@ NEXT_OUTER = tuple(
 NEXT_INNER = tuple({6: 13, 19: 26, 32: 39}.get(s, -1) for s in range(N_SPACES))
 
 
-def _track_order():
+def _track_order(lane_measure="share"):
     """Physical order of the spaces along the race, Port Royal 0: the main track rises 21 a space;
-    a fork's two lanes share the 21 between the fork and the merge, each space at the part of its
-    lane it has covered (outer lane k/7, inner channel k/3), so the lanes interleave."""
+    a fork's two lanes share the 21 between the fork and the merge. ``share``: each space at the
+    part of its lane it has covered (outer lane k/7, inner channel k/3), so the lanes interleave;
+    ``from_fork`` / ``to_merge``: by the moves made since the fork / left to the merge, counted in
+    the outer lane's spacing (the two other ways a reader could place the lanes side by side)."""
     preds = [0] * N_SPACES
     for s in range(N_SPACES):
         for t in (NEXT_OUTER[s], NEXT_INNER[s]):
@@ -71,14 +81,21 @@ def _track_order():
         order[s] = at
         merge = NEXT_OUTER[s]
         if NEXT_INNER[s] >= 0:
+            lanes = []
             for t in (NEXT_OUTER[s], NEXT_INNER[s]):
                 lane = []
                 while preds[t] < 2:
                     lane.append(t)
                     t = NEXT_OUTER[t]
                 merge = t
+                lanes.append(lane)
+            longest = max(len(lane) for lane in lanes) + 1     # moves from fork to merge, outer lane
+            for lane in lanes:
+                moves = len(lane) + 1
                 for k, u in enumerate(lane, 1):
-                    order[u] = at + step * k // (len(lane) + 1)
+                    order[u] = at + (step * k // moves if lane_measure == "share" else
+                                     step * k // longest if lane_measure == "from_fork" else
+                                     step - step * (moves - k) // longest)
         s, at = merge, at + step
     order[s] = at
     return tuple(order)
@@ -102,7 +119,8 @@ PARAMS = ParamTable((
           FACT, "docs/rules/jamaica.md 5.1 [S1][S2]: pips visible on the photo", low=0, high=9),
     Param("port_gold", PORT_GOLD, "gold cost on the pin of port spaces 0..49 (0 on other spaces)",
           ASSUMPTION, "docs/rules/jamaica.md 5.1, 6: only the 7 on space 45 is legible on [S2]; the rest from [S1]",
-          low=0, high=9),
+          low=0, high=9,
+          alternatives=(_port_gold(+1), _port_gold(-1))),   # the illegible pins one doubloon dearer / cheaper
     Param("space_score", SPACE_SCORE, "printed score of spaces 0..49 (-5 up to the red line, Port Royal 15)",
           FACT, "docs/rules/jamaica.md 5.1 [S2][S5], rules 4(1)", low=-20, high=30),
     Param("next_outer", NEXT_OUTER, "forward successor of spaces 0..49 (the outer lane at a fork)",
@@ -112,7 +130,8 @@ PARAMS = ParamTable((
     Param("track_order", TRACK_ORDER, "physical order of spaces 0..49 along the race (Port Royal 0, rising along "
           "every link): ranks ships for the ghost ship's direction and the tie-break; equal = level",
           ASSUMPTION, "docs/rules/jamaica.md 6: the board's geometry at the forks is not recorded; a lane's "
-          "spaces are placed by the part of the lane covered", low=0, high=RACE_LAP - 1),
+          "spaces are placed by the part of the lane covered", low=0, high=RACE_LAP - 1,
+          alternatives=(_track_order("from_fork"), _track_order("to_merge"))),  # lanes by moves made / moves left
     Param("card_day", CARD_DAY, "day (left) action of cards 1..11: 1 gold, 2 food, 3 cannons, 4 forward, 5 backward",
           FACT, "docs/rules/jamaica.md 5.2 [S1][S3][S4]", low=1, high=5),
     Param("card_night", CARD_NIGHT, "night (right) action of cards 1..11 (codes as card_day)",
@@ -123,7 +142,8 @@ PARAMS = ParamTable((
           low=1, high=6),
     Param("treasure_values", (0, 0, 0, 0, 7, 7, 5, 3, 3, -2, -3, -4),
           "points of treasure cards 0..11 (map, sabre, Lady Beth, 6th hold, then the 8 value cards)",
-          ASSUMPTION, "docs/rules/jamaica.md 5.3, 6: the second +3 is in [S1] only; powers score 0", low=-20, high=20),
+          ASSUMPTION, "docs/rules/jamaica.md 5.3, 6: the second +3 is in [S1] only; powers score 0", low=-20, high=20,
+          alternatives=((0, 0, 0, 0, 7, 7, 5, 3, 0, -2, -3, -4),)),  # card 8 left out, as in [S4]'s 11-card list
     Param("treasure_removed", 3, "treasure cards removed unseen at setup", FACT, "rules 1(1)", low=0, high=12),
     Param("start_gold", 3, "doubloons in a hold at the start", FACT, "rules 1(3)", low=0, high=20),
     Param("start_food", 3, "food in another hold at the start", FACT, "rules 1(3)", low=0, high=20),
@@ -143,10 +163,12 @@ PARAMS = ParamTable((
           "limits loads"),
     Param("start_score", -5, "score of a ship standing on Port Royal without having finished (never left, or "
           "fell back to it)", ASSUMPTION, "docs/rules/jamaica.md 6: rules 4(1) score -5 before the -5 line; Port "
-          "Royal's 15 is for finishing", low=-20, high=20),
+          "Royal's 15 is for finishing", low=-20, high=20,
+          alternatives=(15,)),      # the number printed on Port Royal, read as "the number under the ship"
     Param("behind_score", -5, "score of a ship behind the start line (moved backward out of Port Royal and not "
           "back across it)", ASSUMPTION, "docs/rules/jamaica.md 6: a whole lap is needed to win [S5]; as [S1]",
-          low=-20, high=20),
+          low=-20, high=20,
+          alternatives=(5,)),       # rules 4(1) 'the number under the ship' at lair 44, where most such ships stop
     Param("ghost_ship", True, "2 players: add the neutral ghost ship (false = plain 2-player race, to measure it)",
           VARIANT, "rules 5: the 2-player rules use the ghost ship"),
     Param("ghost_gold", (5, 3), "doubloons in the ghost ship's two starting holds", FACT, "rules 5(2) [S9]",
@@ -154,7 +176,8 @@ PARAMS = ParamTable((
     Param("ghost_removed", 2, "treasure cards removed unseen with the ghost ship, after Lady Beth went to it: 2 "
           "leaves 9 cards for the 9 lairs, 3 (as in every other game) leaves 8", ASSUMPTION,
           "docs/rules/jamaica.md 6: rules 1(1) remove 3, rules 5(3) give Lady Beth to the ghost; neither says how "
-          "they combine", low=0, high=11),
+          "they combine", low=0, high=11,
+          alternatives=(3,)),       # rules 1(1)'s 3 cards, as in every other game (8 cards for the 9 lairs)
     Param("ghost_recheck", True, "the ghost ship's direction (lead/last/between) is judged before each of its two "
           "moves (false: once, before the first)", ASSUMPTION, "docs/rules/jamaica.md 6: rules 5(5) do not say"),
     Param("ghost_die_order", "day_first", "which action die the ghost ship moves with first",
@@ -171,7 +194,8 @@ PARAMS = ParamTable((
     Param("steal_blind", True, "a stolen face-down treasure card is drawn at random (false: chosen by looking)",
           ASSUMPTION, "docs/rules/jamaica.md 6: [S5] forbids looking, [S3] allows it"),
     Param("max_rounds", 60, "safety cap: score normally after this many rounds (not a rule)", ASSUMPTION,
-          "docs/rules/jamaica.md 7: not a rule", low=1, high=500),
+          "docs/rules/jamaica.md 7: not a rule", low=1, high=500,
+          alternatives=(200,)),     # a far higher cap: a verdict must not hang on where the cap cuts
     Param("check_invariants", False, "check conservation and track invariants after every action (debug; "
           "raises on a breach)", SETUP, "testing aid"),
 ))

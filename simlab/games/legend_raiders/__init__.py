@@ -7,7 +7,8 @@ from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec
 
 from . import rules
-from .components import N_BOARDS, N_TOOL_TYPES, PARAMS, RULES_FILE, TOOLS
+from .components import (DIE_3_2_1, N_BOARDS, N_TOOL_TYPES, PARAMS, RULES_FILE, SLOT_COINS_0_1_2, SLOT_COINS_1_2_3,
+                         TOOLS)
 from .state import CHANCE_STREAMS
 from .trace import narrate
 
@@ -132,9 +133,9 @@ GAME = GameSpec(
     variants={"no-dice": {"variant": "no_dice"},
               "stack-tools-only": {"empty_stack_rule": "tools_only"},
               "stack-ends-game": {"empty_stack_rule": "end_trigger"},
-              "coins-0-1-2": {"slot_coins": (0, 1, 2) * 4},   # sensitivity knobs (rules doc, section 6)
-              "coins-1-2-3": {"slot_coins": (1, 2, 3) * 4},
-              "die-3-2-1": {"die_faces": (0, 0, 0, 2, 2, 1)}},  # 3 tool / 2 coin / 1 torch faces
+              "coins-0-1-2": {"slot_coins": SLOT_COINS_0_1_2},   # sensitivity knobs (rules doc, section 6)
+              "coins-1-2-3": {"slot_coins": SLOT_COINS_1_2_3},
+              "die-3-2-1": {"die_faces": DIE_3_2_1}},
     rules_file=RULES_FILE,
     chance_streams=CHANCE_STREAMS,
 )

@@ -45,6 +45,13 @@ _TILES = (
 TILE_SYMBOL = tuple(SYMBOLS.index(s) for s, _ in _TILES)
 TILE_COST = tuple(v for _, c in _TILES for v in _cost(c))
 N_TILES = len(_TILES)
+# Alternative tile sets (rules doc section 5.4), each keeping every public fact (28 tiles, a symbol
+# on the back, a cost in the 4 tools): symbols spread 10/8/6/4 instead of 7 each (a symbol's mean
+# cost stays 3); and the cheaper mix of 3 x 2, 3 x 3, 1 x 4 tools a symbol (76 icons, 19 of each
+# tool), the 4-tool C+M+S+R tile of each symbol losing two tools in the rotation of the set.
+UNEVEN_TILE_SYMBOL = tuple(SYMBOLS.index(s) for s in "AAAAAAA" "BBBBBBB" "CCCCBCC" "DADDADA")
+_CHEAPER = {5: "SR", 12: "CR", 19: "CM", 26: "MS"}
+CHEAPER_TILE_COST = tuple(v for i, (_, c) in enumerate(_TILES) for v in _cost(_CHEAPER.get(i, c)))
 
 
 def _need(text: str) -> tuple[int, int, int, int]:
@@ -60,6 +67,18 @@ CARD_KIND = tuple(k for k, _, _ in _CARDS)
 CARD_NEED = tuple(v for _, req, _ in _CARDS for v in _need(req))
 CARD_POINTS = tuple(vp for _, _, vp in _CARDS)
 N_CARDS = len(_CARDS)
+# Alternative card sets (rules doc section 5.5), each keeping the 28 cards and the 3 kinds: one mission
+# of each of the 4 kinds (AB, BB, CDA, DDA) a dice card instead (12 / 8 / 8); every mission asking for
+# one more tile of its first symbol (AB -> AAB, AAB -> AAAB); the 5-point missions asking for all 4
+# symbols ("one of each", card_different 4); mission points 2 / 4 / 6 / 8 instead of 3 / 4 / 5 / 6.
+MORE_DICE_CARD_KIND = tuple(KIND_DICE if i in (0, 5, 10, 15) else k for i, k in enumerate(CARD_KIND))
+LARGER_CARD_NEED = tuple(v for k, req, _ in _CARDS for v in _need(req[:1] + req if k == KIND_MISSION else req))
+ALL_FOUR_CARD_DIFFERENT = tuple(4 if k == KIND_MISSION and vp == 5 else 0 for k, _, vp in _CARDS)
+STEEPER_CARD_POINTS = tuple(2 * vp - 4 if k == KIND_MISSION else 0 for k, _, vp in _CARDS)
+# The die (rules doc section 5.3) and the dig-site coins (5.6): the sensitivity variants of section 6.
+DIE_3_2_1 = (0, 0, 0, 2, 2, 1)            # 3 tool faces, 2 coin faces, 1 torch face
+SLOT_COINS_0_1_2 = (0, 1, 2) * N_BOARDS
+SLOT_COINS_1_2_3 = (1, 2, 3) * N_BOARDS
 
 PARAMS = ParamTable((
     # ---- the variant and the open rule readings -------------------------------------------------
@@ -92,7 +111,8 @@ PARAMS = ParamTable((
           ASSUMPTION, "rulebook: 'take a dice card ... at any time in your turn you may discard it'; the later-turn "
                       "limit is only said of the base game (Board Game Arena help)"),
     Param("variant_cards_per_turn", 0, "no-dice variant: dice cards a player may discard in one turn (0 = any number)",
-          ASSUMPTION, "the rulebook speaks of one card and sets no limit", low=0, high=MAX_CARDS),
+          ASSUMPTION, "the rulebook speaks of one card and sets no limit", low=0, high=MAX_CARDS,
+          alternatives=(1,)),       # "discard a dice card" read as one card a turn
     Param("variant_coin_stacks", True, "no-dice variant: two coin effects in one turn pay +2 per discovery (false: "
           "the coin effect is in force or not, and cannot be bought twice)", ASSUMPTION,
           "the rulebook is silent on several cards in one turn"),
@@ -108,13 +128,15 @@ PARAMS = ParamTable((
           "dice card if one shows (false = the dice card is simply the card you take)", ASSUMPTION,
           "rulebook, variant rule 2 ('you may take a dice card') read two ways (rules doc section 6)"),
     Param("dice_cards_per_roll", 1, "base game: dice cards that may be discarded on one roll", ASSUMPTION,
-          "the rulebook sets no number (rules doc section 6)", low=0, high=4),
+          "the rulebook sets no number (rules doc section 6)", low=0, high=4,
+          alternatives=(2,)),       # no number set: more than one card on a roll
     Param("used_dice_cards", "removed", "base game: a discarded dice card is removed from the game, or shuffled back "
           "into the deck (the no-dice variant always shuffles it back: fact, rulebook)", ASSUMPTION,
           "the rulebook says where only for the variant (rules doc section 6)", choices=("removed", "reshuffled")),
     Param("max_rounds", 60, "safety stop: the game ends after this round if no one has triggered the end "
           "(only when nobody can reach the trigger, e.g. no tiles left)", ASSUMPTION,
-          "not a rule: a simulation guard, reported as end_reason 3", low=1, high=500),
+          "not a rule: a simulation guard, reported as end_reason 3", low=1, high=500,
+          alternatives=(200,)),     # a far higher guard: a verdict must not hang on where it cuts
     # ---- counts and limits (facts) --------------------------------------------------------------
     Param("tools_per_type", 9, "tool tokens of each of the 4 types in the bag", FACT,
           "rulebook, components: 36 = 4 x 9",
@@ -155,33 +177,38 @@ PARAMS = ParamTable((
     Param("die_faces", (0, 0, 1, 1, 2, 2), "effect of each die face (die_sides entries): 0 draw a tool, 1 everyone "
           "flips the torch, 2 +1 per discovery", ASSUMPTION,
           "the 3 effects are public (rulebook, reviews); how many faces show each is not", low=0, high=2,
-          max_size=MAX_DIE_SIDES),
+          max_size=MAX_DIE_SIDES, alternatives=(DIE_3_2_1,)),   # 3 tool / 2 coin / 1 torch faces (variant die-3-2-1)
     Param("tile_symbol", TILE_SYMBOL, "back symbol of each discovery tile (0 = A, 1 = B, ...; below symbols)",
           ASSUMPTION, "not public: placeholder set, 4 symbols x 7 tiles", low=0, high=MAX_SYMBOLS - 1,
-          max_size=MAX_TILES),
+          max_size=MAX_TILES, alternatives=(UNEVEN_TILE_SYMBOL,)),   # symbols 10/8/6/4, not 7 each
     Param("tile_cost", TILE_COST, "tool cost of each tile, 4 numbers per tile: compass, map, shovel, rope",
           ASSUMPTION, "not public: placeholder set, 2-4 tools a tile, each tool 21 times", low=0, high=6,
-          max_size=4 * MAX_TILES),
+          max_size=4 * MAX_TILES, alternatives=(CHEAPER_TILE_COST,)),   # cheaper: 3 x 2, 3 x 3, 1 x 4 tools a symbol
     Param("card_kind", CARD_KIND, "kind of each expedition card: 0 mission, 1 discovery, 2 dice", ASSUMPTION,
-          "not public: placeholder 16 missions / 8 discovery / 4 dice", low=0, high=2, max_size=MAX_CARDS),
+          "not public: placeholder 16 missions / 8 discovery / 4 dice", low=0, high=2, max_size=MAX_CARDS,
+          alternatives=(MORE_DICE_CARD_KIND,)),   # 12 / 8 / 8: the no-dice variant lives on dice cards
     Param("card_need", CARD_NEED, "per card, one number per symbol: how many of each symbol a mission needs, or the "
           "symbol a discovery card counts as (a single 1); ignored for dice cards", ASSUMPTION,
-          "not public: placeholder missions and discovery cards", low=0, high=6, max_size=MAX_CARDS * MAX_SYMBOLS),
+          "not public: placeholder missions and discovery cards", low=0, high=6, max_size=MAX_CARDS * MAX_SYMBOLS,
+          alternatives=(LARGER_CARD_NEED,)),   # missions of 3-4 tiles instead of 2-3
     Param("card_different", (0,) * N_CARDS, "per card: a mission also needs this many different symbols "
           "(0 = none; a mission 'N different symbols' is card_need all 0 and card_different N)", ASSUMPTION,
-          "not public: the placeholder missions are all symbol multisets", low=0, high=MAX_SYMBOLS, max_size=MAX_CARDS),
+          "not public: the placeholder missions are all symbol multisets", low=0, high=MAX_SYMBOLS, max_size=MAX_CARDS,
+          alternatives=(ALL_FOUR_CARD_DIFFERENT,)),   # "one of each symbol" missions, which the set lacks
     Param("card_points", CARD_POINTS, "points of each mission card (0 for the others)", ASSUMPTION,
-          "not public: placeholder 3-6 points", low=0, high=30, max_size=MAX_CARDS),
+          "not public: placeholder 3-6 points", low=0, high=30, max_size=MAX_CARDS,
+          alternatives=(STEEPER_CARD_POINTS,)),   # missions weigh more: 2-8 points
     Param("expertise", (0, 1, 2, 3), "expertise tools of character boards 1-4, expertise_tools per board "
           "(0 compass, 1 map, 2 shovel, 3 rope), the same on both sides", ASSUMPTION, "not public: one tool per board",
-          low=0, high=3,
-          max_size=N_BOARDS * N_TOOL_TYPES),
+          low=0, high=3, max_size=N_BOARDS * N_TOOL_TYPES,
+          alternatives=((0, 1, 2, 2),)),   # two characters share an expertise (any 1-to-1 deal plays alike)
     Param("slot_coins", (1, 1, 1) * 4, "coin icons on the 3 dig-site slots of boards 1-4 (visible only while empty)",
           ASSUMPTION, "coins score only while the slot is empty (rulebook, reviews); the numbers are not public",
-          low=0, high=5),
+          low=0, high=5, alternatives=(SLOT_COINS_0_1_2, SLOT_COINS_1_2_3)),   # unequal sites (coins-* variants)
     Param("map_coins", (0,) * 24, "coin icons on the map spaces of boards 1-4, map_spaces per board (covered as the "
           "map fills in order)", ASSUMPTION, "nothing public says map spaces hold coins", low=0, high=5,
-          max_size=N_BOARDS * MAX_MAP),
+          max_size=N_BOARDS * MAX_MAP,
+          alternatives=((0, 0, 0, 0, 1, 1) * N_BOARDS,)),   # a coin on each of the map's last 2 spaces
     Param("boards", (0, 0, 0, 0), "character board (1-4) of seats 1-4; 0 = dealt at random", SETUP,
           "players choose; the simulator deals unless fixed", low=0, high=4),
 ))
