@@ -12,6 +12,7 @@ from simlab.analysis.stats import Estimate
 from simlab.analysis.wording import Band
 from simlab.core.errors import SimlabError
 from simlab.core.game import get_game
+from simlab.core.params import ASSUMPTION
 
 QUIET = {"executor": "serial", "progress": False, "log": lambda m: None}
 
@@ -133,3 +134,26 @@ def test_an_assumption_in_force_applies_to_every_config_that_does_not_set_it(tmp
     other = get_game("loot-island")
     assert ctx.config(2, ("hunter",) * 2, game=other.name).params == {}
 
+
+
+def test_every_assumption_of_every_game_declares_plausible_alternatives_or_why_it_has_none():
+    """Issue 14: every ASSUMPTION parameter declares the other values a careful reader could believe,
+    or (a count whose tables must all change with it) why no value of it can be tried alone."""
+    missing = [f"{g}.{p.name}" for g in ("karuba", "loot-island", "jamaica", "legend-raiders")
+               for p in get_game(g).params.params
+               if p.status == ASSUMPTION and not p.plausible_alternatives() and not p.no_alternative]
+    assert missing == []
+
+
+def test_an_assumption_that_cannot_be_tried_alone_is_skipped_and_named_with_its_reason():
+    from simlab.analysis.experiment import assumption_caveat
+    from simlab.analysis.robust import assumptions_of
+
+    names = [p for _, p, _ in assumptions_of(["legend-raiders"], ())]
+    assert "symbols" not in names and "die_faces" in names
+    with pytest.raises(SimlabError, match="symbols.*no plausible alternative to try: another count"):
+        assumptions_of(["legend-raiders"], ("symbols",))
+    spec = get_game("legend-raiders")
+    text = assumption_caveat(spec, ["symbols", "die_faces"], {"checked": ["die_faces"], "alternatives": 1,
+                                                              "games_per_run": 10, "matters": {}})
+    assert "none changes a conclusion" in text and "Not checked: `symbols` (another count needs" in text

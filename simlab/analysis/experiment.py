@@ -468,7 +468,9 @@ def assumption_caveat(spec: GameSpec, assumed: list[str], checked: dict | None) 
             f"{len(tried)} of its {len(assumed)} ASSUMED readings ({checked.get('alternatives', 0)} alternatives, "
             f"{checked.get('games_per_run', 0):,} games per run; `robust/report.md`){where}")
     unchecked = [a for a in assumed if a not in tried]
-    tail = f" Not checked: {', '.join(f'`{a}`' for a in unchecked)}." if unchecked else ""
+    why = {a: spec.params[a].no_alternative for a in unchecked if spec.params[a].no_alternative}
+    tail = (f" Not checked: {', '.join(f'`{a}`' + (f' ({why[a]})' if a in why else '') for a in unchecked)}."
+            if unchecked else "")
     if not matters:
         return head + ": none changes a conclusion." + tail
     return (head + ". These change a conclusion: " + "; ".join(f"`{k}` ({v})" for k, v in matters.items())

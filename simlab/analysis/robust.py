@@ -97,7 +97,8 @@ def same_games(a: Context, b: Context) -> bool:
 
 
 def assumptions_of(games: list[str], names: tuple[str, ...]) -> list[tuple[str, str, tuple]]:
-    """(game, parameter, alternatives) for every ASSUMPTION of the games, or for those named."""
+    """(game, parameter, alternatives) for every ASSUMPTION of the games that has alternatives, or for
+    those named (naming one that can have none is an error)."""
     out, known = [], {}
     for g in games:
         for p in get_game(g).params.params:
@@ -111,9 +112,11 @@ def assumptions_of(games: list[str], names: tuple[str, ...]) -> list[tuple[str, 
             continue
         for g, p in entries:
             alts = p.plausible_alternatives()
-            if not alts:
-                raise SimlabError(f"{g}: ASSUMPTION {name!r} declares no plausible alternative (Param.alternatives)")
-            out.append((g, name, alts))
+            if alts:
+                out.append((g, name, alts))
+            elif names or not p.no_alternative:
+                raise SimlabError(f"{g}: ASSUMPTION {name!r} has no plausible alternative to try"
+                                  + (f": {p.no_alternative}" if p.no_alternative else " (Param.alternatives)"))
     return out
 
 

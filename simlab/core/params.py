@@ -37,6 +37,8 @@ class Param:
     the rulebook, another guess at a card no source lists): ``simlab robust`` reruns a verdict at
     each of them. A switch or choice left without them offers its other values; a number or a
     table must name its own, since only someone who read the sources knows what is plausible.
+    ``no_alternative`` says why an assumption has none that could stand alone (a count whose tables
+    would all have to change with it): ``simlab robust`` then names it as not checked, with the reason.
     """
 
     name: str
@@ -49,6 +51,7 @@ class Param:
     high: int | None = None
     max_size: int | None = None
     alternatives: tuple = ()
+    no_alternative: str = ""
 
     @property
     def size(self) -> int:

@@ -166,7 +166,9 @@ PARAMS = ParamTable((
           "card_need one per card and symbol)", FACT, "rulebook, components: 28 expedition cards", low=1,
           high=MAX_CARDS),
     Param("symbols", 4, "kinds of back symbol on the discovery tiles (what missions ask for)", ASSUMPTION,
-          "not public: the tile backs are unpublished; the placeholder set has 4", low=1, high=MAX_SYMBOLS),
+          "not public: the tile backs are unpublished; the placeholder set has 4", low=1, high=MAX_SYMBOLS,
+          no_alternative="another count needs new tile and mission tables of its own length (card_need, "
+                         "tile_symbol), so no value of it can be tried alone"),
     Param("die_sides", 6, "faces of the die (die_faces holds one effect per face)", FACT,
           "a stickered six-sided die (Board's Eye View review)", low=1, high=MAX_DIE_SIDES),
     Param("map_spaces", 6, "map spaces on a character board (map_coins holds this many per board)", FACT,
