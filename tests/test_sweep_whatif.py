@@ -147,3 +147,12 @@ def test_the_url_hash_selects_a_point_as_the_slider_would(mirror, tmp_path):
     assert shown(dom, "value-0") == "3" and shown(dom, "value-1") == "2"
     assert re.search(r'<div class="charts" data-players="2" hidden', dom)
     assert re.search(r'<div class="charts" data-players="3">', dom)
+
+
+@pytest.mark.parametrize("lo, hi", [(33.35, 33.52), (15, 25), (0.0012, 0.0031), (-3, 7), (0, 100)])
+def test_chart_ticks_are_round_inside_the_range_and_never_read_alike(lo, hi):
+    from simlab.analysis.whatif import _ticks
+
+    ticks = _ticks(lo, hi)
+    assert len(ticks) >= 3 and len(set(ticks)) == len(ticks)
+    assert all(lo - 1e-12 <= float(t) <= hi + 1e-12 for t in ticks)

@@ -58,16 +58,15 @@ def entries(table: pd.DataFrame, shown: pd.DataFrame, summaries: dict, verdicts:
     return out
 
 
-def _ticks(lo: float, hi: float, count: int = 4) -> list[float]:
-    """Round tick values covering [lo, hi]: steps of 1, 2, 2.5 or 5 times a power of ten."""
+def _ticks(lo: float, hi: float, count: int = 4) -> list[str]:
+    """Round tick values covering [lo, hi] (steps of 1, 2, 2.5 or 5 times a power of ten), each with
+    as many decimals as the step needs, so that neighbouring ticks never read alike."""
     raw = (hi - lo) / count
-    mag = 10 ** math.floor(math.log10(raw))
-    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
-    return [k * step for k in range(math.ceil(lo / step - 1e-9), math.floor(hi / step + 1e-9) + 1)]
-
-
-def _num(v: float) -> str:
-    return f"{v:.1f}".rstrip("0").rstrip(".")
+    power = math.floor(math.log10(raw))
+    m = next(m for m in (1, 2, 2.5, 5, 10) if m * 10 ** power >= raw)
+    step = m * 10 ** power
+    digits = max(0, -power - (m == 10) + (m == 2.5))
+    return [f"{k * step:.{digits}f}" for k in range(math.ceil(lo / step - 1e-9), math.floor(hi / step + 1e-9) + 1)]
 
 
 def chart(panel: Panel, rows: pd.DataFrame, ticks: list[str], axis: str) -> str:
@@ -101,8 +100,9 @@ def chart(panel: Panel, rows: pd.DataFrame, ticks: list[str], axis: str) -> str:
         out.append(f"<rect class='fair' x='{left}' y='{b0:.1f}' width='{pw}' height='{b1 - b0:.1f}'>"
                    f"<title>{e(panel.band.describe())}</title></rect>")
     for t in _ticks(y0, y1):
-        out.append(f"<line class='grid' x1='{left}' x2='{left + pw}' y1='{y(t):.1f}' y2='{y(t):.1f}'/>"
-                   f"<text class='tick' x='{left - 4}' y='{y(t) + 3.5:.1f}' text-anchor='end'>{_num(t)}</text>")
+        at = y(float(t))
+        out.append(f"<line class='grid' x1='{left}' x2='{left + pw}' y1='{at:.1f}' y2='{at:.1f}'/>"
+                   f"<text class='tick' x='{left - 4}' y='{at + 3.5:.1f}' text-anchor='end'>{t}</text>")
     band = [f"{x(i):.1f},{y(a):.1f}" for i, a in enumerate(lo)] + [f"{x(i):.1f},{y(b):.1f}" for i, b in
                                                                    reversed(list(enumerate(hi)))]
     out.append(f"<polygon class='band' points='{' '.join(band)}'/>")
