@@ -82,6 +82,10 @@ def test_one_entry_per_point_whose_numbers_are_the_reports_table(mixed):
             fmt = fmt_share if r["share"] else fmt_number
             assert fmt(r["value"], r["lo"], r["hi"]) == r["value_text"]
             assert (r["change"] is None) == (e["point"] == 0)
+            if e["point"]:   # wording rule 3: higher or lower by the interval of the change, else a tie
+                assert r["reading"] == ("a statistical tie" if r["change_lo"] <= 0 <= r["change_hi"] else
+                                        "higher than at the first point" if r["change_lo"] > 0 else
+                                        "lower than at the first point")
     # the verdicts at a point are the report's findings on that point, in the same words
     for e in d["entries"]["4"][1:]:
         mine = [v["html"] for v in e["verdicts"]]

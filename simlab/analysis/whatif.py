@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .report import md_inline
-from .wording import Band, fmt_share
+from .stats import Estimate
+from .wording import TIE, Band, compare, fmt_share
 
 FILE = "whatif.html"
 
@@ -38,6 +39,12 @@ def _finite(x):
     return float(x) if x is not None and math.isfinite(float(x)) else None
 
 
+def _reading(r) -> str:
+    """The change from the first point read by its interval (a tie when it holds 0), never by its value."""
+    said = compare(Estimate(r["change"], r["lo"], r["hi"], int(r["games"]), "paired"))
+    return said if said == TIE else f"{said} than at the first point"
+
+
 def entries(table: pd.DataFrame, shown: pd.DataFrame, summaries: dict, verdicts: dict) -> dict[str, list[dict]]:
     """players -> one entry per point: its label, summary and verdicts (HTML) and every measure's row,
     with the raw numbers and the same texts as the report's table (``shown``, aligned with ``table``)."""
@@ -48,8 +55,7 @@ def entries(table: pd.DataFrame, shown: pd.DataFrame, summaries: dict, verdicts:
                  "change_lo": _finite(r["lo"]) if i else None, "change_hi": _finite(r["hi"]) if i else None,
                  "value_text": shown.loc[k, "value [95% CI]"],
                  "change_text": shown.loc[k, "change from the first point [95% CI]"],
-                 "reading": "" if not i else "a statistical tie" if r["lo"] <= 0 <= r["hi"] else
-                 "higher than at the first point" if r["lo"] > 0 else "lower than at the first point"}
+                 "reading": _reading(r) if i else ""}
                 for k, r in g.iterrows()]
         out.setdefault(str(n), []).append({
             "point": int(i), "label": g["label"].iloc[0], "summary": md_inline(summaries[n, i]),
