@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from simlab.analysis.charts import dot_interval, integer_histogram, new_figure
-from simlab.analysis.report import Report, anchor, md_escape
+from simlab.analysis.report import Report, anchor, md_escape, md_inline
 from simlab.analysis.stats import Estimate
 from simlab.analysis.wording import POINTS, Band, ReportError
 from simlab.core.errors import SimlabError
@@ -138,6 +138,12 @@ def test_user_text_is_escaped_in_both_pages(written):
     html_text, md = (out / "report.html").read_text(), (out / "report.md").read_text()
     assert "<b>hunter" not in html_text and html_text.count("&lt;b&gt;hunter&lt;/b&gt;|*x*") == 5   # + <title>
     assert "<b>hunter" not in md and md.count(r"\<b\>hunter\</b\>\|\*x\*") == 4
+
+
+def test_a_markdown_link_to_a_file_beside_the_report_is_a_link_in_the_html_page():
+    """The sweep links its what-if page from the question; a user's escaped brackets stay text."""
+    assert md_inline("the page [whatif.html](whatif.html) shows") == "the page <a href='whatif.html'>whatif.html</a> shows"
+    assert "<a" not in md_inline(md_escape("[a](b)")) and "<a" not in md_inline("[a](x' onclick='y)")
 
 
 # -- report-level rules ------------------------------------------------------------------------

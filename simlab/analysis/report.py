@@ -80,6 +80,7 @@ class Report:
     tables: list[Table] = field(default_factory=list)
     caveats: list[str] = field(default_factory=list)
     reproduce: list[str] = field(default_factory=list)
+    pages: dict[str, str] = field(default_factory=dict)    # file name -> a self-contained page beside the report
 
     def verdict(self, subject: str, estimate: Estimate, reference: float | None = None, band: Band | None = None,
                 **kwargs) -> Verdict:
@@ -201,7 +202,7 @@ class Report:
         return "\n".join(parts)
 
     def write(self, out_dir: str | Path) -> dict[str, Path]:
-        """Write report.md, report.html, one SVG per chart and one CSV per table into ``out_dir``."""
+        """Write report.md, report.html, one SVG per chart, one CSV per table and the extra pages into ``out_dir``."""
         self.check()
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
@@ -209,6 +210,8 @@ class Report:
             (out / f"{c.name}.svg").write_text(c.svg)
         for t in self.tables:
             t.frame.to_csv(out / f"{t.name}.csv", index=False)
+        for name, text in self.pages.items():
+            (out / name).write_text(text)
         (out / "report.md").write_text(self.markdown())
         (out / "report.html").write_text(self.html())
         return {"markdown": out / "report.md", "html": out / "report.html"}
@@ -290,7 +293,8 @@ def md_escape(text) -> str:
 
 
 def md_inline(text: str) -> str:
-    """Markdown text as HTML: escaped, with the marks reports use (**bold**, `code`, backslash escapes)."""
+    """Markdown text as HTML: escaped, with the marks reports use (**bold**, `code`, [links](file.html),
+    backslash escapes)."""
     held: list[str] = []
 
     def hold(m):
@@ -300,6 +304,7 @@ def md_inline(text: str) -> str:
     t = html.escape(re.sub(r"\\([\\`*\[\]<>|])", hold, text))
     t = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", t)
     t = re.sub(r"`(.+?)`", r"<code>\1</code>", t)
+    t = re.sub(r"\[([^\]]+)\]\(([^()\s]+)\)", r"<a href='\2'>\1</a>", t)
     return re.sub("\x00(\\d+)\x00", lambda m: html.escape(held[int(m.group(1))]), t)
 
 

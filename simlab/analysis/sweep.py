@@ -20,11 +20,13 @@ from simlab.core.game import GameSpec, get_game
 from simlab.core.params import ASSUMPTION, parse_assignments
 from simlab.core.runner import prepared
 
+from . import whatif
 from .charts import interval_band, new_figure
 from .compare import Arm, checked_players, headline, is_mirror_seats, named, paired_measures
+from .compare import bottom_line as compare_bottom_line
 from .experiment import Context, Experiment, run_experiment
 from .report import Report, ci, formatted, md_escape
-from .wording import CHANGE, NUMBER, POINTS, SHARE, Band, fmt_share, join
+from .wording import CHANGE, NUMBER, POINTS, SHARE, Band, Verdict, fmt_share, join
 from .stats import Estimate
 
 RANGE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:/\s*(\d+)\s*)?")
@@ -103,49 +105,93 @@ def analyse_sweep(ctx: Context, players: tuple[int, ...], base: Arm, points: lis
             rows.append(t.assign(players=n, point=i, label=labels[i]))
     table = pd.concat(rows, ignore_index=True)
     effect = Band.effect(min_effect / 100)
-    _charts(rep, table, players, labels, spec, min_effect)
-    rep.table("Every measure at every point", formatted(table, {
+    panels = {n: chart_panels(table[table["players"] == n], n, spec, min_effect) for n in players}
+    _charts(rep, table, labels, panels)
+    shown = formatted(table, {
         "players": "players", "point": "label", "measure": "measure",
         "value [95% CI]": lambda r: ci(r, "b", "b_lo", "b_hi", unit=SHARE if r["share"] else NUMBER),
         "change from the first point [95% CI]": lambda r: "" if r["point"] == 0 else
-        ci(r, "change", unit=POINTS if r["share"] else CHANGE)}),
-        note="Every point on the same root seed: the change from the first point is the mean of per-game "
-             "differences, clustered by deal.")
+        ci(r, "change", unit=POINTS if r["share"] else CHANGE)})
+    rep.table("Every measure at every point", shown,
+              note="Every point on the same root seed: the change from the first point is the mean of per-game "
+                   "differences, clustered by deal.")
+    changes: dict[tuple[int, int], list[Verdict]] = {}
     for r in headline(table[table["point"] > 0]).itertuples(index=False):
         row = r._asdict()
-        rep.verdict(f"Change in {md_escape(row['measure'])} from {code(labels[0])} to {code(row['label'])}"
-                    + (f", {row['players']} players" if len(players) > 1 else ""),
-                    Estimate(row["change"], row["lo"], row["hi"], int(row["games"]), "paired"), 0.0, effect,
-                    unit=POINTS)
+        changes.setdefault((row["players"], row["point"]), []).append(rep.verdict(
+            f"Change in {md_escape(row['measure'])} from {code(labels[0])} to {code(row['label'])}"
+            + (f", {row['players']} players" if len(players) > 1 else ""),
+            Estimate(row["change"], row["lo"], row["hi"], int(row["games"]), "paired"), 0.0, effect, unit=POINTS))
     rep.bottom_line = bottom_line(table, players, labels, min_effect, effect)
-    rep.rests_on = [f"seats {', '.join(base.seat_list(spec, n))} at {n} players (heuristics, not expert human play)"
-                    for n in players]
+    seats = {n: base.seat_list(spec, n) for n in players}
+    rep.rests_on = [f"seats {', '.join(seats[n])} at {n} players (heuristics, not expert human play)" for n in players]
     for k in sorted(set(points[0]) | set(base.params(spec))):
         p = spec.params[k]
         rep.rests_on.append(f"`{k}` ({'an ASSUMPTION' if p.status == ASSUMPTION else p.status.upper()}: {p.meaning})"
                             + (", swept" if k in points[0] else f" = {p.describe_value(base_values[k])} at every point"))
+    summaries, verdicts = point_words(table, labels, seats, min_effect, effect, spec, changes)
+    axes = {k: list(dict.fromkeys(spec.params[k].describe_value(p[k]) for p in points)) for k in points[0]}
+    facts = [f"Game: {spec.title}; {ctx.games:,} games per point, every point on the same deals (common random "
+             "numbers), so each change from the first point is paired game by game."]
+    facts += [f"Seats at {n} players: {md_escape(', '.join(s))}"
+              + (" (a mirror match: seat fairness is read)" if is_mirror_seats(s) else
+                 " (a mix, in duplicate: win rates by strategy are compared)") for n, s in seats.items()]
+    facts.append(f"Minimum effect that matters: ±{min_effect:g} points of a win rate or share"
+                 + (f"; the fairness band of the start player is 1/n ± {min_effect:g} points"
+                    if any(map(is_mirror_seats, seats.values())) else "") + ".")
+    rep.pages[whatif.FILE] = whatif.page(rep.title, rep.question, facts, rep.bottom_line, axes, table, shown,
+                                         summaries, verdicts, panels, ctx.command)
+    rep.question += (f" The what-if page [{whatif.FILE}]({whatif.FILE}) (one file: open it in a browser) has a "
+                     "slider over the points that shows each point's verdicts, every measure with its 95% interval "
+                     "and paired change from the first point, and the charts with the point marked.")
     return rep
 
 
-def _charts(rep: Report, table: pd.DataFrame, players, labels, spec: GameSpec, min_effect: float) -> None:
-    """One panel per win measure and for mean score and length: value and 95% band over the points."""
-    for n in players:
+def chart_panels(t: pd.DataFrame, n: int, spec: GameSpec, min_effect: float) -> list[whatif.Panel]:
+    """The charted measures at one player count: every win measure, the mean score and the length;
+    the start player's share with its fairness band."""
+    measures = list(dict.fromkeys(list(headline(t)["measure"]) + ["mean score", f"length ({spec.length_column})"]))
+    share = dict(zip(t["measure"], t["share"]))
+    return [whatif.Panel(m, bool(share[m]), Band.fairness(1 / n, min_effect / 100)
+                         if m.startswith("start player's") else None) for m in measures if m in share]
+
+
+def point_words(table: pd.DataFrame, labels, seats: dict, min_effect: float, effect: Band, spec: GameSpec,
+                changes: dict) -> tuple[dict, dict]:
+    """Per (players, point), the what-if page's words: a summary in the report's wording (each point
+    against the first as :mod:`.compare` says it, ties as ties) and the verdicts: the start player
+    against the fairness band in a mirror, then the report's findings on the changes from the first point."""
+    summaries, verdicts = {}, {}
+    for (n, i), t in table.groupby(["players", "point"], sort=True):
+        mirror = seats[n][0] if is_mirror_seats(seats[n]) else None
+        summaries[n, i] = (f"The first point ({code(labels[0])}): every change on this page is read from it, paired "
+                           "game by game on the same deals." if i == 0 else " ".join(compare_bottom_line(
+                               t, {n: mirror}, min_effect, effect, spec, f"A ({code(labels[0])}, the first point)",
+                               f"B ({code(labels[i])})")))
+        verdicts[n, i] = [Verdict(f"The start player's win share at {code(labels[i])}, {n} players",
+                                  Estimate(r["b"], r["b_lo"], r["b_hi"], int(r["games"]), ""), 1 / n,
+                                  Band.fairness(1 / n, min_effect / 100))
+                          for _, r in headline(t).iterrows() if mirror and r["measure"].startswith("start player's")]
+        verdicts[n, i] += changes.get((n, i), [])
+    return summaries, verdicts
+
+
+def _charts(rep: Report, table: pd.DataFrame, labels, panels: dict) -> None:
+    """One panel per charted measure (:func:`chart_panels`): value and 95% band over the points."""
+    for n, ps in panels.items():
         t = table[table["players"] == n]
-        measures = list(dict.fromkeys(list(headline(t)["measure"]) + ["mean score", f"length ({spec.length_column})"]))
-        measures = [m for m in measures if m in set(t["measure"])]
-        fig, axes = new_figure(min(4.0 * len(measures), 16), 3.8, ncols=len(measures))
+        fig, axes = new_figure(min(4.0 * len(ps), 16), 3.8, ncols=len(ps))
         x = list(range(len(labels)))
-        for ax, m in zip(axes[0], measures):
-            g = t[t["measure"] == m].sort_values("point")
-            unit = SHARE if g["share"].iloc[0] else NUMBER
-            interval_band(ax, list(g["point"]), g["b"], g["b_lo"], g["b_hi"], m, unit=unit, what="point {}")
-            if m.startswith("start player's"):
-                band = Band.fairness(1 / n, min_effect / 100)
-                ax.axhspan(band.lo, band.hi, color="green", alpha=0.13, lw=0, label=band.describe())
+        for ax, p in zip(axes[0], ps):
+            g = t[t["measure"] == p.measure].sort_values("point")
+            unit = SHARE if p.share else NUMBER
+            interval_band(ax, list(g["point"]), g["b"], g["b_lo"], g["b_hi"], p.measure, unit=unit, what="point {}")
+            if p.band:
+                ax.axhspan(p.band.lo, p.band.hi, color="green", alpha=0.13, lw=0, label=p.band.describe())
             ax.set_xticks(x, labels, rotation=60, fontsize=7, ha="right")
             ax.set_xlabel("point")
-            ax.set_ylabel(m + (" (%)" if unit == SHARE else ""))
-            ax.set_title(m, fontsize=9)
+            ax.set_ylabel(p.measure + (" (%)" if unit == SHARE else ""))
+            ax.set_title(p.measure, fontsize=9)
         rep.chart(f"sweep-{n}p", fig, f"{n} players: each measure at every point with its 95% interval band (every "
                   "point on the same deals)", title=f"Measures over the points, {n} players")
 
