@@ -171,8 +171,24 @@ def write_perf_map() -> int:
                 lines += [f"{base + off:x} {size:x} {readable(n)}\n" for n, sec, off, size, _ in functions
                           if sec == section and size]
                 break
+    lines += _runtime_functions()
     Path(f"/tmp/perf-{os.getpid()}.map").write_text("".join(lines))
     return len(lines)
+
+
+def _runtime_functions() -> list[str]:
+    """perf map lines of numba's runtime library (``nrt_atomic_add`` and the like, where the
+    atomic reference counts change), compiled afresh in every process so no object is kept:
+    each function runs to the next one's address."""
+    from numba.core.runtime import nrt
+
+    library = getattr(nrt.rtsys, "_library", None)
+    if library is None:
+        return []
+    names = [f.name for f in library._final_module.functions if not f.is_declaration]
+    starts = sorted((a, n) for n in names if (a := library.get_pointer_to_function(n)))
+    ends = [a for a, _ in starts[1:]] + [starts[-1][0] + 64] if starts else []
+    return [f"{a:x} {min(end - a, 4096):x} {n}\n" for (a, n), end in zip(starts, ends)]
 
 
 def _perf() -> str:
