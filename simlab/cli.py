@@ -272,6 +272,8 @@ def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, p
     if (rounds is not None or json_path) and rev is None:
         raise SimlabError("--rounds and --json apply to --compare only")
     rounds = 3 if rounds is None else integer(rounds, "--rounds", 1)
+    if json_path and not Path(json_path).resolve().parent.is_dir():
+        raise SimlabError(f"--json {json_path}: its folder does not exist")
     games = list(games_) or available_games()
     if profile:
         from .profiling import run_profile

@@ -181,6 +181,8 @@ CASES = [
     ("bench compare with an unknown revision", plain("bench", "--compare", "nowhere-rev"),
      "git does not know the revision 'nowhere-rev'"),
     ("bench compare in no rounds", plain("bench", "--compare", "HEAD", "--rounds", "0"), "--rounds must be at least 1"),
+    ("bench compare into a missing folder", plain("bench", "--compare", "HEAD", "--json", "{d}/no/such.json"),
+     "its folder does not exist"),
     ("bench rounds without compare", plain("bench", "--rounds", "2"), "--rounds and --json apply to --compare only"),
     ("bench compare and profile at once", plain("bench", "--compare", "HEAD", "--profile"),
      "--compare and --profile are separate runs"),
