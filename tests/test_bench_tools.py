@@ -68,7 +68,10 @@ def _perf_works() -> str:
     return "" if run.returncode == 0 else f"perf cannot sample here: {run.stderr.strip()[:200]}"
 
 
-@pytest.mark.skipif(bool(_perf_works()), reason=_perf_works() or "perf works")
+PERF_PROBLEM = _perf_works()
+
+
+@pytest.mark.skipif(bool(PERF_PROBLEM), reason=PERF_PROBLEM or "perf works")
 def test_profile_samples_steady_state_play_and_names_the_jit_code(cli_run):
     code, out, err = cli_run("bench", "--profile", "-g", "karuba", "-p", "2", "--mix", "random", "--seconds", "1")
     assert code == 0, err
