@@ -1,19 +1,26 @@
 """Benchmark: games per second per core for each game and strategy mix, the speed-up of the JIT
-over the same code run as plain Python (NUMBA_DISABLE_JIT=1), and compile time cold and warm.
+over the same code run as plain Python (NUMBA_DISABLE_JIT=1), and compile time cold and warm;
+``--compare REV``: the working tree against another commit, side by side in one run.
 
 Speed is measured here, never asserted in tests. Each measurement runs one process on one core.
 """
 from __future__ import annotations
 
+import inspect
 import json
 import os
+import platform
 import subprocess
 import sys
 import tempfile
 import time
 import warnings
+from pathlib import Path
+from statistics import median
 
 import click
+
+from .core.errors import SimlabError
 
 PROBE = """
 import json, sys, time, warnings
@@ -54,40 +61,137 @@ def rate(prep, seconds: float) -> float:
         n = min(100_000, max(n, int(games / elapsed * 0.5)))
 
 
-def bench_configs(spec):
+MIXES = {"random": "random", "heuristic": "heuristic mix"}
+
+
+def bench_configs(spec, players: int | None = None, mix: str | None = None):
+    """``(mix, RunConfig)`` for the game's bench player counts (or ``players``), every seat random
+    and the default heuristic mix (or only ``mix``, a key of :data:`MIXES`)."""
     from .core.runner import RunConfig
 
-    for players in spec.bench_players:
-        heuristic = list(spec.default_seats[:players])
-        heuristic += ["random"] * (players - len(heuristic))
-        yield "random", RunConfig(spec.name, players, ("random",) * players, 1)
-        yield "heuristic mix", RunConfig(spec.name, players, tuple(heuristic), 1)
+    if players is not None and not spec.min_players <= players <= spec.max_players:
+        raise SimlabError(f"{spec.name} is played by {spec.min_players}-{spec.max_players} players, not {players}")
+    for n in (players,) if players is not None else spec.bench_players:
+        heuristic = list(spec.default_seats[:n])
+        heuristic += ["random"] * (n - len(heuristic))
+        for name, seats in (("random", ("random",) * n), ("heuristic mix", tuple(heuristic))):
+            if mix is None or MIXES[mix] == name:
+                yield name, RunConfig(spec.name, n, seats, 1)
 
 
-def run_bench(games: list[str], seconds: float, no_jit_games: int) -> None:
+def selected(games: list[str], players: int | None = None, mix: str | None = None) -> list[tuple]:
+    """``(game, mix, RunConfig)`` of every selected bench configuration."""
     from .core.game import get_game
+
+    return [(get_game(g).name, m, c) for g in games for m, c in bench_configs(get_game(g), players, mix)]
+
+
+def run_bench(games: list[str], seconds: float, no_jit_games: int, players: int | None = None,
+              mix: str | None = None) -> None:
     from .core.runner import Prepared
 
     warnings.simplefilter("ignore")
+    rows = selected(games, players, mix)
     click.echo(f"simlab benchmark: one process per measurement (games/s per core), {os.cpu_count()} cores here")
     click.echo(f"{'game':<16}{'players':>7}  {'mix':<15}{'games/s/core':>13}{'no-JIT g/s':>12}{'JIT speed-up':>14}")
-    compile_rows = []
-    for name in games:
-        spec = get_game(name)
-        for mix, config in bench_configs(spec):
-            jit_rate = rate(Prepared(config), seconds)
-            plain = _probe(config, no_jit_games, {"NUMBA_DISABLE_JIT": "1"})["rate"]
-            click.echo(f"{spec.name:<16}{config.players:>7}  {mix:<15}{jit_rate:>13,.0f}{plain:>12,.1f}"
-                       f"{jit_rate / plain:>13,.0f}x")
-        config = next(c for m, c in bench_configs(spec) if m == "heuristic mix")
+    for game, mix_name, config in rows:
+        jit_rate = rate(Prepared(config), seconds)
+        plain = _probe(config, no_jit_games, {"NUMBA_DISABLE_JIT": "1"})["rate"]
+        click.echo(f"{game:<16}{config.players:>7}  {mix_name:<15}{jit_rate:>13,.0f}{plain:>12,.1f}"
+                   f"{jit_rate / plain:>13,.0f}x")
+    click.echo("\nStart-up (fresh process: import + load or compile + first game), seconds")
+    click.echo(f"{'game':<16}{'cold cache':>12}{'warm cache':>12}")
+    for game in dict.fromkeys(g for g, _, _ in rows):
+        config = min(((m, c) for g, m, c in rows if g == game), key=lambda mc: mc[0] != "heuristic mix")[1]
         with tempfile.TemporaryDirectory() as cache:
             cold = _probe(config, 1, {"NUMBA_CACHE_DIR": cache})
             warm = _probe(config, 1, {"NUMBA_CACHE_DIR": cache})
-        compile_rows.append((spec.name, cold, warm))
-    click.echo("\nStart-up (fresh process: import + load or compile + first game), seconds")
-    click.echo(f"{'game':<16}{'cold cache':>12}{'warm cache':>12}")
-    for name, cold, warm in compile_rows:
-        click.echo(f"{name:<16}{cold['import'] + cold['first_game']:>12.1f}{warm['import'] + warm['first_game']:>12.2f}")
+        click.echo(f"{game:<16}{cold['import'] + cold['first_game']:>12.1f}{warm['import'] + warm['first_game']:>12.2f}")
+
+
+RATE_PROBE = """
+import json, sys, time, warnings
+warnings.simplefilter("ignore")
+import simlab
+from simlab.core.runner import Prepared, RunConfig
+{rate}
+configs, seconds = json.loads(sys.argv[1]), float(sys.argv[2])
+rates = [rate(Prepared(RunConfig.from_dict(c)), seconds) for c in configs]
+print(json.dumps({{"simlab": simlab.__file__, "rates": rates}}))
+"""
+
+
+def _rates(tree: Path, configs: list, seconds: float) -> list[float]:
+    """Steady-state games/s of each config in one fresh single-threaded process running the code
+    of ``tree`` (its ``simlab`` and ``strategies``, found from the working directory). The probe
+    carries its own copy of :func:`rate`, so both sides measure alike and an old revision needs
+    none."""
+    code = RATE_PROBE.format(rate=inspect.getsource(rate))
+    out = subprocess.run([sys.executable, "-c", code, json.dumps([c.to_dict() for c in configs]), str(seconds)],
+                         cwd=tree, capture_output=True, text=True, env={**os.environ, "NUMBA_NUM_THREADS": "1"},
+                         timeout=3600)
+    if out.returncode != 0:
+        last = out.stderr.strip().splitlines()[-1] if out.stderr.strip() else f"exit code {out.returncode}"
+        raise SimlabError(f"the benchmark of the code in {tree} failed: {last}")
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    if not Path(result["simlab"]).resolve().is_relative_to(tree.resolve()):
+        raise SimlabError(f"the benchmark meant for {tree} imported simlab from {result['simlab']}")
+    return result["rates"]
+
+
+def cpu_model() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() else []:
+        if line.lower().startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown CPU"
+
+
+def run_compare(rev: str, games: list[str], seconds: float, rounds: int, players: int | None = None,
+                mix: str | None = None, json_path: Path | None = None) -> None:
+    """Games/s per core of the working tree against revision ``rev``, config by config: one fresh
+    process per measurement, one at a time, the two sides interleaved over ``rounds`` rounds, so
+    a change in the machine's load hits both sides alike. Prints medians and the ratio."""
+    from .revision import ROOT, checkout, describe_working_tree
+
+    warnings.simplefilter("ignore")
+    rows = selected(games, players, mix)
+    here = describe_working_tree()
+    sha, tree, fresh = checkout(rev)
+    load = os.getloadavg()
+    click.echo(f"simlab bench --compare: current {here} against {rev} = {sha[:12]}")
+    click.echo(f"{cpu_model()}, {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+               f"one fresh single-threaded process per measurement, {seconds:g} s steady state, {rounds} round(s)")
+    configs = [c for _, _, c in rows]
+    click.echo("warming up the working tree (untimed)", err=True)
+    _rates(ROOT, configs, 0)
+    click.echo(f"warming up {rev} (untimed" + ("; a new checkout in " + str(tree) +
+                                              ": numba compiles it cold, a minute or more per game)" if fresh else ")"),
+               err=True)
+    _rates(tree, configs, 0)
+    click.echo(f"{'game':<16}{'players':>7}  {'mix':<15}{'current g/s':>12}{sha[:7] + ' g/s':>12}"
+               f"{'ratio':>8}  min-max over rounds")
+    results = []
+    for game, mix_name, config in rows:
+        now, then = [], []
+        for _ in range(rounds):
+            now += _rates(ROOT, [config], seconds)
+            then += _rates(tree, [config], seconds)
+        ratios = [a / b for a, b in zip(now, then)]
+        results.append({"game": game, "players": config.players, "mix": mix_name, "current": now, "rev": then,
+                        "current_median": median(now), "rev_median": median(then), "ratio": median(ratios),
+                        "ratio_min": min(ratios), "ratio_max": max(ratios)})
+        r = results[-1]
+        click.echo(f"{game:<16}{config.players:>7}  {mix_name:<15}{r['current_median']:>12,.0f}{r['rev_median']:>12,.0f}"
+                   f"{r['ratio']:>8.3f}  {r['ratio_min']:.3f}-{r['ratio_max']:.3f}")
+    end = os.getloadavg()
+    click.echo(f"ratio: current / {sha[:7]} games per second, median of the rounds; "
+               f"load average at the end {end[0]:.2f} {end[1]:.2f} {end[2]:.2f}")
+    if json_path:
+        Path(json_path).write_text(json.dumps({
+            "current": here, "rev": rev, "rev_commit": sha, "cpu": cpu_model(), "cores": os.cpu_count(),
+            "load_start": load, "load_end": end, "seconds": seconds, "rounds": rounds, "rows": results,
+        }, indent=1) + "\n")
+        click.echo(f"wrote {json_path}")
 
 
 SCALE_PROBE = """

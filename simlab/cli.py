@@ -251,16 +251,38 @@ def trace(game, players, seats, seed, sets, variants, config_file, strategy_file
 
 @cli.command()
 @click.option("--game", "-g", "games_", multiple=True, help="benchmark only these games (default: all)")
+@click.option("--players", "-p", type=int, help="only this player count (default: the game's bench counts)")
+@click.option("--mix", type=click.Choice(["random", "heuristic"]), help="only this strategy mix (default: both)")
 @click.option("--seconds", type=float, default=3.0, show_default=True, help="time per measurement")
 @click.option("--no-jit-games", type=int, default=20, show_default=True, help="games played with the JIT disabled")
-def bench(games_, seconds, no_jit_games):
-    """Games per second per core for each game and strategy mix, JIT speed-up, compile times."""
-    from .bench import run_bench
+@click.option("--compare", "rev", metavar="REV", help="benchmark the working tree against git revision REV")
+@click.option("--rounds", type=int, help="--compare: measurements of each side  [default: 3]")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="--compare: also write the numbers here")
+@click.option("--profile", is_flag=True, help="where the time goes in steady-state play (perf)")
+def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, profile):
+    """Games per second per core for each game and strategy mix, JIT speed-up, compile times;
+    --compare REV: the working tree against another commit; --profile: where the time goes."""
+    from .bench import run_bench, run_compare
 
     if not seconds > 0:
         raise SimlabError(f"--seconds must be above 0, got {seconds:g}")
     integer(no_jit_games, "--no-jit-games", 1)
-    run_bench(list(games_) or available_games(), seconds, no_jit_games)
+    if rev is not None and profile:
+        raise SimlabError("--compare and --profile are separate runs: give one of them")
+    if (rounds is not None or json_path) and rev is None:
+        raise SimlabError("--rounds and --json apply to --compare only")
+    rounds = 3 if rounds is None else integer(rounds, "--rounds", 1)
+    if json_path and not Path(json_path).resolve().parent.is_dir():
+        raise SimlabError(f"--json {json_path}: its folder does not exist")
+    games = list(games_) or available_games()
+    if profile:
+        from .profiling import run_profile
+
+        run_profile(games, seconds, players, mix)
+    elif rev is not None:
+        run_compare(rev, games, seconds, rounds, players, mix, json_path)
+    else:
+        run_bench(games, seconds, no_jit_games, players, mix)
 
 
 @cli.command("bench-scale")

@@ -112,18 +112,11 @@ np.savez({target!r}, **arrays)
 
 
 def dump_at(rev: str, configs: list[dict], target: Path) -> dict[str, np.ndarray]:
-    """Play ``configs`` with the code of git revision ``rev``.
+    """Play ``configs`` with the code of git revision ``rev`` (its kept worktree, see
+    :mod:`simlab.revision`; a second ``diff`` against the same revision starts warm)."""
+    from simlab.revision import checkout
 
-    The revision is checked out once into a worktree kept under the system's temp folder, so its
-    numba cache survives and a second ``diff`` against the same revision starts warm.
-    """
-    repo = Path(__file__).resolve().parent.parent
-    sha = subprocess.run(["git", "-C", str(repo), "rev-parse", rev], check=True, capture_output=True,
-                         text=True).stdout.strip()
-    tree = Path(tempfile.gettempdir()) / "simlab-regress" / sha
-    if not (tree / ".git").exists():
-        tree.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "-C", str(repo), "worktree", "add", "--detach", "-q", str(tree), sha], check=True)
+    _, tree, _ = checkout(rev)
     (tree / "simlab" / "regress.py").write_text(Path(__file__).read_text())  # the same player for both sides
     cfg_file = target.with_suffix(".json")
     cfg_file.write_text(json.dumps(configs))
@@ -175,7 +168,13 @@ def main(argv: list[str]) -> int:
             print("changed:", k)
         print(f"{len(bad)} configuration(s) differ from {DIGESTS.name}")
         return 1 if bad else 0
-    rows = diff(argv[1] if len(argv) > 1 else "HEAD")
+    from simlab.core.errors import SimlabError
+
+    try:
+        rows = diff(argv[1] if len(argv) > 1 else "HEAD")
+    except SimlabError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     for r in rows:
         print("  ".join(f"{v}" for v in r.values()))
     print(f"{len(rows)} configuration(s) changed against {argv[1] if len(argv) > 1 else 'HEAD'}")

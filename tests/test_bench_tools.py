@@ -1,0 +1,82 @@
+"""`simlab bench --compare REV` and `simlab bench --profile`: they run and say what they measured.
+
+Speed is never asserted: the machines running the suite are shared and noisy.
+"""
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simlab.profiling import GROUPS, grouped, parse_report, readable
+
+REPORT = (Path(__file__).parent / "data" / "perf_report.txt").read_text()
+
+
+def test_compare_with_head_prints_a_positive_ratio_for_the_config_and_writes_the_numbers(cli_run, tmp_path):
+    """Both sides run the same code (HEAD, perhaps with this checkout's changes), so the ratio is a
+    positive number; how near 1 it lies depends on the machine's load."""
+    out_json = tmp_path / "compare.json"
+    code, out, err = cli_run("bench", "--compare", "HEAD", "-g", "karuba", "-p", "2", "--mix", "random",
+                             "--seconds", "0.2", "--rounds", "1", "--json", str(out_json))
+    assert code == 0, err
+    assert re.search(r"cores, load average [\d.]+ [\d.]+ [\d.]+", out)
+    assert re.search(r"current [0-9a-f]{12}(\+dirty)? against HEAD = [0-9a-f]{12}", out)
+    row = re.search(r"^karuba\s+2\s+random\s+([\d,]+)\s+([\d,]+)\s+([\d.]+)\s+([\d.]+)-([\d.]+)$", out, re.M)
+    assert row, out
+    assert float(row.group(3)) > 0 and float(row.group(4)) <= float(row.group(3)) <= float(row.group(5))
+    saved = json.loads(out_json.read_text())
+    assert [(r["game"], r["players"], r["mix"]) for r in saved["rows"]] == [("karuba", 2, "random")]
+    assert len(saved["rows"][0]["current"]) == len(saved["rows"][0]["rev"]) == 1 and saved["rows"][0]["ratio"] > 0
+    assert len(saved["rev_commit"]) == 40 and saved["cores"] >= 1
+
+
+def test_compare_with_an_unknown_revision_is_one_line_and_exit_2():
+    run = subprocess.run([sys.executable, "-m", "simlab", "bench", "--compare", "no-such-rev-here", "-g", "karuba"],
+                         capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stderr.strip() == "error: git does not know the revision 'no-such-rev-here'"
+
+
+def test_profile_groups_a_perf_report_by_what_a_developer_acts_on():
+    """NRT_incref/NRT_decref (numba's atomic reference counting) are their own group, apart from
+    the rest of numba's runtime, named or unnamed JIT code, the interpreter and libc/kernel."""
+    entries = parse_report(REPORT)
+    assert len(entries) == 11 and entries[0] == (41.2, "perf-4242.map", "NRT_incref")
+    shares = grouped(entries)
+    assert list(shares) == list(GROUPS)
+    expected = {GROUPS[0]: 68.5, GROUPS[1]: 3.0, GROUPS[2]: 16.5, GROUPS[3]: 3.5, GROUPS[4]: 5.0, GROUPS[5]: 3.5}
+    assert shares == pytest.approx(expected)
+    assert sum(shares.values()) == pytest.approx(sum(p for p, _, _ in entries))
+
+
+def test_profile_names_numba_functions_without_their_argument_types():
+    mangled = "_ZN6simlab5games6karuba5rules9play_gameB2v1B38c8tJTIeFIjxB2IKSgI4CrvQClQZ6FczSBAA_3dE5ArrayIiLi1E1C7mutable7alignedE"
+    assert readable(mangled) == "simlab.games.karuba.rules.play_game"
+    assert readable("cfunc." + mangled) == "cfunc.simlab.games.karuba.rules.play_game"
+    assert readable("NRT_incref") == "NRT_incref"
+
+
+def _perf_works() -> str:
+    """Why perf cannot sample here, or '' when it can."""
+    if shutil.which("perf") is None:
+        return "perf is not installed"
+    run = subprocess.run(["perf", "record", "-q", "-o", "/dev/null", "--", "true"], capture_output=True, text=True)
+    return "" if run.returncode == 0 else f"perf cannot sample here: {run.stderr.strip()[:200]}"
+
+
+PERF_PROBLEM = _perf_works()
+
+
+@pytest.mark.skipif(bool(PERF_PROBLEM), reason=PERF_PROBLEM or "perf works")
+def test_profile_samples_steady_state_play_and_names_the_jit_code(cli_run):
+    code, out, err = cli_run("bench", "--profile", "-g", "karuba", "-p", "2", "--mix", "random", "--seconds", "1")
+    assert code == 0, err
+    assert "karuba, 2 players, random: 1 s of steady-state play" in out
+    assert re.search(r"JIT code named from a perf map \([\d,]+ functions\)", out)
+    shares = [float(m) for m in re.findall(r"^\s+([\d.]+)%  (?:" + "|".join(map(re.escape, GROUPS)) + ")$", out, re.M)]
+    assert len(shares) == len(GROUPS) and sum(shares) == pytest.approx(100, abs=2)
+    assert "top 15 symbols:" in out
