@@ -53,9 +53,9 @@ def test_an_alternative_that_flips_a_claim_is_named_in_the_bottom_line_and_matte
             ("karuba", "gold_shortage", "draw", _report("higher"), True)]
     rep, summary = robust_report("exp", "Exp", base, rows, ["karuba"], 100, 200, 2)
     text = " ".join(rep.bottom_line)
-    assert "'start player's edge' flips when distance_rule = label30" in text
-    assert "`distance_rule`" in text and "the other 1 change no conclusion" in text
-    assert "(1 of the 3 alternatives change no game at all in these runs)" in text
+    assert "'start player's edge' flips from higher to lower when distance_rule = label30" in text
+    assert "flip a conclusion: `distance_rule`" in text and "the other 1 flip none" in text
+    assert "1 of the 3 alternatives change no game at all in these runs" in text
     k = summary["by_game"]["karuba"]
     assert k["checked"] == ["distance_rule", "gold_shortage"] and k["alternatives"] == 3
     assert list(k["matters"]) == ["distance_rule"] and "label30" in k["matters"]["distance_rule"]
@@ -64,10 +64,30 @@ def test_an_alternative_that_flips_a_claim_is_named_in_the_bottom_line_and_matte
     assert t.loc["ring4", "claims flipped"] == 0 and t.loc["draw", "games changed"] == "no"
 
 
+def test_a_claim_that_only_loses_its_decision_is_fragile_and_names_no_assumption_that_matters():
+    rows = [("karuba", "distance_rule", "ring4", _report("a statistical tie", decided=False), False)]
+    rep, summary = robust_report("exp", "Exp", _report("higher"), rows, ["karuba"], 100, 200, 2)
+    assert "or only loses its decision" in rep.bottom_line[0]
+    assert rep.bottom_line[1] == ("Fragile, near its band's edge: 'start player's edge' becomes unsettled under 1 of "
+                                  "the 1 alternatives (`distance_rule`).")
+    assert summary["by_game"]["karuba"]["matters"] == {}
+    assert summary["by_game"]["karuba"]["weakens"] == {"distance_rule": "'start player's edge' becomes unsettled"}
+
+
+def test_a_long_table_alternative_is_described_by_the_entries_it_changes():
+    from simlab.analysis.robust import describe
+
+    p = get_game("loot-island").params["treasure_crossed"]
+    few = tuple(v + (1 if i == 7 else 0) for i, v in enumerate(p.default))
+    assert describe(p, few) == f"entries 8: {p.default[7]}->{p.default[7] + 1}"
+    many = tuple(v + 1 for v in p.default)
+    assert describe(p, many) == f"74 of 74 entries changed (total {sum(p.default)} -> {sum(p.default) + 74})"
+
+
 def test_when_nothing_changes_the_bottom_line_says_the_answer_holds_under_every_assumption():
     rows = [("karuba", "distance_rule", "ring4", _report("higher"), False)]
     rep, summary = robust_report("exp", "Exp", _report("higher"), rows, ["karuba"], 100, 200, 2)
-    assert rep.bottom_line[0].startswith("The answer holds under all 1 assumptions")
+    assert rep.bottom_line[0].startswith("No plausible alternative flips the bottom line: each of its 1 claims")
     assert summary["by_game"]["karuba"]["matters"] == {}
 
 
@@ -111,7 +131,7 @@ def test_robust_plays_each_alternative_on_its_own_runs_and_the_report_then_names
     # the experiment's report now says what robust checked instead of listing every assumption
     report, _ = run_experiment(LENGTH, games=60, out=tmp_path / "rep", runs=tmp_path / "runs", **QUIET)
     caveat = next(c for c in report.caveats if "ASSUMED" in c)
-    assert "reran this report under the plausible alternatives of 2 of its" in caveat
+    assert "reran this report under the plausible alternatives of 2 of its" in caveat and "flip" in caveat
     assert "Not checked: `gold_supply`" in caveat
     assert read_robustness(tmp_path / "rep")["experiment"] == "karuba-length"
 
@@ -156,4 +176,4 @@ def test_an_assumption_that_cannot_be_tried_alone_is_skipped_and_named_with_its_
     spec = get_game("legend-raiders")
     text = assumption_caveat(spec, ["symbols", "die_faces"], {"checked": ["die_faces"], "alternatives": 1,
                                                               "games_per_run": 10, "matters": {}})
-    assert "none changes a conclusion" in text and "Not checked: `symbols` (another count needs" in text
+    assert "none flips a conclusion" in text and "Not checked: `symbols` (another count needs" in text

@@ -471,10 +471,13 @@ def assumption_caveat(spec: GameSpec, assumed: list[str], checked: dict | None) 
     why = {a: spec.params[a].no_alternative for a in unchecked if spec.params[a].no_alternative}
     tail = (f" Not checked: {', '.join(f'`{a}`' + (f' ({why[a]})' if a in why else '') for a in unchecked)}."
             if unchecked else "")
+    weakens = {k: v for k, v in checked.get("weakens", {}).items() if k not in matters}
+    fragile = (" These leave a claim unsettled without flipping it: " + "; ".join(
+        f"`{k}` ({v})" for k, v in weakens.items()) + ".") if weakens else ""
     if not matters:
-        return head + ": none changes a conclusion." + tail
-    return (head + ". These change a conclusion: " + "; ".join(f"`{k}` ({v})" for k, v in matters.items())
-            + f". The other {len(tried) - len(matters)} change none." + tail)
+        return head + ": none flips a conclusion." + fragile + tail
+    return (head + ". These flip a conclusion: " + "; ".join(f"`{k}` ({v})" for k, v in matters.items())
+            + f". The other {len(tried) - len(matters)} flip none." + fragile + tail)
 
 
 def _command(source: str, exp: Experiment, games: int, game: str | None, seed: int, rule: StoppingRule | None,

@@ -13,9 +13,10 @@ are compared:
 A conclusion *holds* when it reads the same, *flips* when it reads differently and both readings are
 decided, *weakens* when a decided reading becomes undecided (more games might restore it) and
 *firms up* the other way round; an undecided reading that reads differently but still undecided
-*shifts*. An assumption *matters* to the report when one of its alternatives
-flips a claim or a finding, or weakens a claim. An alternative that changes no game of any run is
-said so: it cannot change anything in this experiment.
+*shifts*. An assumption *matters* to the report when one of its alternatives flips a claim or a
+finding; a claim that only weakens under some alternatives is *fragile* (it sits near its band's
+edge), which the report says of the claim. An alternative that changes no game of any run is said
+so: it cannot change anything in this experiment.
 
 The summary goes to ``robust/robust.json`` beside the experiment's report, so the report's caveats
 then name only the assumptions that matter.
@@ -81,9 +82,15 @@ def change(default: Reading, alternative: Reading | None) -> str:
     return SHIFTS
 
 
-def matters(kind: str, what: str) -> bool:
-    """An assumption matters when it flips any conclusion or leaves a bottom-line claim undecided."""
-    return what == FLIPS or (kind == "claim" and what == WEAKENS)
+def describe(param, value) -> str:
+    """An alternative in words: a long table by the entries it changes from the default."""
+    text = param.describe_value(value)
+    if not isinstance(value, tuple) or len(value) <= 8:
+        return text
+    diff = [(i, a, b) for i, (a, b) in enumerate(zip(param.default, value)) if a != b]
+    if len(diff) <= 6:
+        return "entries " + ", ".join(f"{i + 1}: {a}->{b}" for i, a, b in diff)
+    return f"{len(diff)} of {len(value)} entries changed (total {sum(param.default)} -> {sum(value)})"
 
 
 def same_games(a: Context, b: Context) -> bool:
@@ -141,10 +148,11 @@ def run_robust(name: str, games: int = 4000, out: str | Path | None = None, runs
         for i, (g, param, alts) in enumerate(todo):
             p = get_game(g).params[param]
             for alt in alts:
-                shown = p.describe_value(alt)
+                shown = describe(p, alt)
                 log(f"[{i + 1}/{len(todo)}] {g}: {param} = {shown}")
                 rep, ctx = analyse_experiment(setup, log=quiet_log, assume={g: {param: alt}},
-                                              runs_dir=setup.runs_dir / "robust" / _folder(param, shown), **kwargs)
+                                              runs_dir=setup.runs_dir / "robust" / _folder(param, p.describe_value(alt)),
+                                              **kwargs)
                 rows.append((g, param, shown, rep, same_games(base_ctx, ctx)))
     report, summary = robust_report(setup.experiment.name, setup.experiment.title, base, rows, played, games,
                                     sum(r.games for r in base_ctx.runs), len(base_ctx.runs))
@@ -175,15 +183,12 @@ def robust_report(exp_name: str, exp_title: str, base: Report, rows: list, games
                  f"Does the answer of `{exp_name}` hold under every plausible alternative of the rule readings and "
                  "component values that no published source confirms (one ASSUMPTION changed at a time)?")
     table, cells, seen, keys = [], {}, {}, list(ref)
-    matter: dict[str, dict[str, list[str]]] = {}
     for g, param, shown, r, same in rows:
         now = readings(r)
         what = {k: change(v, now.get(k)) for k, v in ref.items()}
         for k, w in what.items():
             cells[(k, f"{param} = {shown}")] = w
             seen[(k, f"{param} = {shown}")] = now[k].value if k in now else "-"
-            if matters(k[0], w):
-                matter.setdefault(g, {}).setdefault(param, []).append(f"{w} '{k[1]}' when {param} = {shown}")
         count = {kind: {w: sum(1 for (kk, _), x in what.items() if kk == kind and x == w) for w in (FLIPS, WEAKENS)}
                  for kind in ("claim", "finding")}
         table.append({"game": g, "assumption": param, "alternative": shown,
@@ -194,37 +199,51 @@ def robust_report(exp_name: str, exp_title: str, base: Report, rows: list, games
                                                 for k, w in what.items() if w in (FLIPS, WEAKENS) and
                                                 (k[0] == "claim" or w == FLIPS))})
     frame = pd.DataFrame(table)
+    alt_of = {f"{p} = {a}": (g, p) for g, p, a, *_ in rows}
     n_claims = sum(1 for k in ref if k[0] == "claim")
     n_findings = len(ref) - n_claims
     params = list(dict.fromkeys((g, p) for g, p, *_ in rows))
     n_alt = len(rows)
-    idle = frame.loc[frame["games changed"] == "no", "alternative"].count() if len(frame) else 0
+    idle = int((frame["games changed"] == "no").sum()) if len(frame) else 0
+    flips = {kind: [(k, alt) for (k, alt), w in cells.items() if k[0] == kind and w == FLIPS]
+             for kind in ("claim", "finding")}
+    fragile: dict[str, list[str]] = {}
+    for (k, alt), w in cells.items():
+        if k[0] == "claim" and w == WEAKENS:
+            fragile.setdefault(k[1], []).append(alt_of[alt][1])
+    matter: dict[str, dict[str, list[str]]] = {}
+    for kind in flips:
+        for k, alt in flips[kind]:
+            g, param = alt_of[alt]
+            matter.setdefault(g, {}).setdefault(param, []).append(
+                f"flips '{k[1]}' ({ref[k].value} -> {seen[(k, alt)]}) when {alt}")
+    weak: dict[str, dict[str, list[str]]] = {}
+    for (k, alt), w in cells.items():
+        if k[0] == "claim" and w == WEAKENS:
+            g, param = alt_of[alt]
+            weak.setdefault(g, {}).setdefault(param, []).append(f"'{k[1]}' becomes unsettled")
 
-    flips_claims = [(k[1], alt) for (k, alt), w in cells.items() if k[0] == "claim" and w == FLIPS]
-    weak_claims = [(k[1], alt) for (k, alt), w in cells.items() if k[0] == "claim" and w == WEAKENS]
-    flips_findings = [(k[1], alt) for (k, alt), w in cells.items() if k[0] == "finding" and w == FLIPS]
-    conclusions = (f"its {n_claims} bottom-line claims" if n_claims else "") + (" and " if n_claims and n_findings else "") + (
-        f"{n_findings} findings judged against a band" if n_findings else "")
-    if not flips_claims and not weak_claims and not flips_findings:
-        first = (f"The answer holds under all {len(params)} assumptions: {conclusions} read the same under each of "
-                 f"the {n_alt} plausible alternatives.")
-    elif flips_claims:
+    if flips["claim"]:
         first = "The answer does not hold everywhere: " + "; ".join(
-            f"'{k}' flips when {alt}" for k, alt in flips_claims[:4]) + (
-            f" (and {len(flips_claims) - 4} more)" if len(flips_claims) > 4 else "") + "."
+            f"'{k[1]}' flips from {ref[k].value} to {seen[(k, alt)]} when {alt}" for k, alt in flips["claim"][:4]) + (
+            f" (and {len(flips['claim']) - 4} more)" if len(flips["claim"]) > 4 else "") + "."
     else:
-        first = (f"Every bottom-line claim survives a flip under all {len(params)} assumptions"
-                 + (", but " + "; ".join(f"'{k}' is no longer decided when {alt}" for k, alt in weak_claims[:3])
-                    if weak_claims else "") + ".")
+        first = (f"No plausible alternative flips the bottom line: each of its {n_claims} claims reads the same under "
+                 f"all {n_alt} alternatives of {len(params)} assumptions"
+                 + (", or only loses its decision" if fragile else "") + ".")
     rep.bottom_line.append(first)
+    if fragile:
+        rep.bottom_line.append("Fragile, near its band's edge: " + "; ".join(
+            f"'{claim}' becomes unsettled under {len(ps)} of the {n_alt} alternatives "
+            f"({join(sorted({f'`{p}`' for p in ps}))})" for claim, ps in fragile.items()) + ".")
     names = sorted({p for g in matter for p in matter[g]})
+    finding_flips = len(flips["finding"])
     rep.bottom_line.append(
-        (f"The assumptions that matter to this report: {join([f'`{n}`' for n in names])}; the other "
-         f"{len(params) - len(names)} change no conclusion" if names else "No assumption changes a conclusion")
-        + (f" ({idle} of the {n_alt} alternatives change no game at all in these runs)." if idle else "."))
-    if flips_findings:
-        rep.bottom_line.append(f"{len(flips_findings)} of the {n_findings * n_alt} finding readings flip, under "
-                               f"{len({a for _, a in flips_findings})} alternatives (table below).")
+        (f"The assumptions that flip a conclusion: {join([f'`{n}`' for n in names])} ("
+         + (f"{finding_flips} of the {n_findings * n_alt} readings of findings judged against a band flip"
+            if finding_flips else "claims only") + f"); the other {len(params) - len(names)} flip none"
+         if names else f"No alternative flips any of the {n_findings} findings judged against a band either")
+        + (f", and {idle} of the {n_alt} alternatives change no game at all in these runs." if idle else "."))
     rep.rests_on.append(f"The experiment `{exp_name}` at {games_per_run:,} games per run ({n_runs} runs, "
                         f"{total_games:,} games) as the rules stand, and once more per alternative: "
                         f"{n_alt + 1} plays of it in all, one assumption changed at a time, every play on the same seed.")
@@ -257,7 +276,8 @@ def robust_report(exp_name: str, exp_title: str, base: Report, rows: list, games
         mine = [(p, a) for gg, p, a, *_ in rows if gg == g]
         summary["by_game"][g] = {"checked": sorted({p for p, _ in mine}), "alternatives": len(mine),
                                  "games_per_run": games_per_run,
-                                 "matters": {p: "; ".join(v) for p, v in sorted(matter.get(g, {}).items())}}
+                                 "matters": {p: "; ".join(v) for p, v in sorted(matter.get(g, {}).items())},
+                                 "weakens": {p: "; ".join(sorted(set(v))) for p, v in sorted(weak.get(g, {}).items())}}
     return rep, summary
 
 
