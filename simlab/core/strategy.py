@@ -120,6 +120,13 @@ def strategies_for(game: str) -> dict[str, Strategy]:
 
 
 def get_strategy(game: str, name: str) -> Strategy:
+    """A registered strategy, or ``BASE@SET``: the strategy BASE with the tuned parameter set SET
+    as its defaults (see :mod:`simlab.core.tuned`)."""
+    if "@" in name:
+        from .tuned import tuned_strategy
+
+        base, _, tuned = name.partition("@")
+        return tuned_strategy(get_strategy(game, base), tuned)
     known = strategies_for(game)
     if name not in known:
         raise SimlabError(f"unknown strategy {name!r} for {game}; known: {', '.join(sorted(known))}")
