@@ -14,11 +14,12 @@ from pathlib import Path
 
 import click
 
-from .analysis.cli import compare, experiment, report, robust, sweep, tune
+from .analysis.cli import compare, experiment, report, robust, sweep, tune, tune_strategy, verdict_phrase
 from .core.errors import Interrupted, SimlabError
 from .core.game import available_games, get_game
 from .core.params import boolean, integer, load_toml, parse_assignments, text_list
 from .core.strategy import load_strategy_file, strategies_for
+from .core.tuned import tuned_sets
 
 SEATS_HELP = "comma-separated strategy per seat, each name[:param=value...], e.g. builder:help=2,racer"
 CONFIG_KEYS = ("game", "players", "seats", "games", "seed", "params", "rotate", "duplicate", "strategies", "variants")
@@ -56,7 +57,19 @@ def games(game, strategy_files):
     for name, st in sorted(strategies_for(spec.name).items()):
         click.echo(f"  {name:<14}{st.description}")
         for p in st.params:
-            click.echo(f"      {p.name}={p.default:g}  {p.meaning} [{p.low:g}..{p.high:g}]")
+            tuned = "" if p.search is None else f", tuned in {p.search[0]:g}..{p.search[1]:g}"
+            click.echo(f"      {p.name}={p.default:g}  {p.meaning} [{p.low:g}..{p.high:g}{tuned}"
+                       + (", whole" if p.integer else "") + "]")
+    sets = tuned_sets(spec.name)
+    if sets:
+        click.echo("\nTuned parameter sets (--seats BASE@SET; `simlab tune-strategy` makes them):")
+    for key, record in sorted(sets.items()):
+        click.echo(f"  {key:<20}" + ", ".join(f"{k}={v:g}" for k, v in record["params"].items()))
+        validation = record.get("provenance", {}).get("validation")
+        if validation:
+            click.echo(f"      {verdict_phrase(validation)}")
+        if record.get("warning"):
+            click.echo(f"      WARNING: {record['warning']}")
     click.echo("\nParameters (--set name=value, or [params] in a --config TOML file):")
     for p in spec.params.params:
         click.echo(f"  {p.name} = {p.describe_value(p.default)}   [{p.status.upper()}]")
@@ -305,6 +318,7 @@ cli.add_command(experiment)
 cli.add_command(compare)
 cli.add_command(sweep)
 cli.add_command(tune)
+cli.add_command(tune_strategy)
 cli.add_command(robust)
 cli.add_command(report)
 

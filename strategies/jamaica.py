@@ -404,7 +404,7 @@ def decide_with(state, cfg, seat, legal, n_legal, w, style, rng):
 
 @strategy("jamaica", "racer",
           "progress first: keeps a food reserve, short channels when affordable, avoids battles, loots food and gold",
-          (StrategyParam("food_reserve", 8.0, "food it loads up to before food stops paying", 0, 30),
+          (StrategyParam("food_reserve", 8.0, "food it loads up to before food stops paying", 0, 30, integer=True),
            StrategyParam("progress", 3.0, "weight of one space of race progress", 0, 20)))
 def racer(state, cfg, seat, legal, n_legal, params, rng):
     w = (params[1], 0.6, 1.2, 0.0, 1.0, -2.0, params[0], 0.0)
@@ -422,7 +422,7 @@ def hoarder(state, cfg, seat, legal, n_legal, params, rng):
 
 @strategy("jamaica", "fighter",
           "arms and hunts: keeps a cannon stock, steers onto other ships, commits all its cannons, loots treasure",
-          (StrategyParam("cannon_stock", 8.0, "cannons it loads up to", 0, 40),
+          (StrategyParam("cannon_stock", 8.0, "cannons it loads up to", 0, 40, integer=True, search=(0, 20)),
            StrategyParam("hunt", 4.0, "bonus for ending a move on another ship", -20, 50)))
 def fighter(state, cfg, seat, legal, n_legal, params, rng):
     w = (1.5, 0.8, 1.0, 1.2, 1.5, params[1], 6.0, params[0])
@@ -437,8 +437,8 @@ def fighter(state, cfg, seat, legal, n_legal, params, rng):
            StrategyParam("cannon", 0.5, "weight of one cannon loaded below the stock", 0, 20),
            StrategyParam("lair", 2.0, "bonus for ending on a lair with its treasure", 0, 50),
            StrategyParam("fight", 0.0, "bonus (or malus) for ending a move on another ship", -50, 50),
-           StrategyParam("food_reserve", 7.0, "food it loads up to", 0, 30),
-           StrategyParam("cannon_stock", 4.0, "cannons it loads up to", 0, 40)))
+           StrategyParam("food_reserve", 7.0, "food it loads up to", 0, 30, integer=True),
+           StrategyParam("cannon_stock", 4.0, "cannons it loads up to", 0, 40, integer=True, search=(0, 20))))
 def balanced(state, cfg, seat, legal, n_legal, params, rng):
     w = (params[0], params[1], params[2], params[3], params[4], params[5], params[6], params[7])
     return decide_with(state, cfg, seat, legal, n_legal, w, STYLE_BALANCED, rng)

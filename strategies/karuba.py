@@ -849,15 +849,17 @@ ONES = np.ones(4, dtype=np.float64)
 @strategy("karuba", "builder",
           "plans routes: places each tile where it saves a tile on an explorer's best route, steps into a "
           "temple whenever it can, walks explorers along their routes with tiles that help no one",
-          (StrategyParam("help", 1.0, "value of a placement per tile it saves on an explorer's best route", 0, 100),
+          (StrategyParam("help", 1.0, "value of a placement per tile it saves on an explorer's best route", 0, 100,
+                         search=(0, 5)),
            StrategyParam("close", 1.0, "preference for explorers closer to done: weight 1 + close / tiles needed",
-                         0, 100),
-           StrategyParam("treasure", 0.3, "value per treasure point of a tile placed on a route", 0, 100),
+                         0, 100, search=(0, 5)),
+           StrategyParam("treasure", 0.3, "value per treasure point of a tile placed on a route", 0, 100, search=(0, 3)),
            StrategyParam("detour", 0.35, "value of a placement that opens an equally short alternative route "
-                         "(share of a tile saved)", 0, 100),
-           StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100),
+                         "(share of a tile saved)", 0, 100, search=(0, 3)),
+           StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100,
+                         search=(0, 6)),
            StrategyParam("walk", 0.6, "once tiles run short: walk a finished route instead of placing when "
-                         "steps gained x walk beat the placement's value", 0, 100)))
+                         "steps gained x walk beat the placement's value", 0, 100, search=(0, 3))))
 def builder(state, cfg, seat, legal, n_legal, params, rng):
     t, places, discard, work = start(state, cfg, seat, legal, n_legal)
     if t >= 0:
@@ -911,12 +913,15 @@ def pick_targets(state, cfg, info, n_targets, others, focus):
 @strategy("karuba", "racer",
           "races for the top temple tokens: commits to its cheapest explorers, builds only their routes and "
           "walks them the moment a route is walkable",
-          (StrategyParam("targets", 2.0, "explorers it commits to at a time (cheapest routes first)", 1, 4),
+          (StrategyParam("targets", 2.0, "explorers it commits to at a time (cheapest routes first)", 1, 4,
+                         integer=True),
            StrategyParam("others", 0.6, "weight of the other explorers' routes when placing", 0, 1),
            StrategyParam("detour", 0.3, "value of a placement that opens an equally short alternative route",
-                         0, 100),
-           StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100),
-           StrategyParam("min_steps", 2.0, "steps a walk must gain before a target explorer races on", 1, 4)))
+                         0, 100, search=(0, 3)),
+           StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100,
+                         search=(0, 6)),
+           StrategyParam("min_steps", 2.0, "steps a walk must gain before a target explorer races on", 1, 4,
+                         integer=True)))
 def racer(state, cfg, seat, legal, n_legal, params, rng):
     t, places, discard, work = start(state, cfg, seat, legal, n_legal)
     if t >= 0:
@@ -1033,13 +1038,17 @@ def most_home(state, seat):
 @strategy("karuba", "collector",
           "hunts treasure: lays gold and crystal tiles on or beside its explorers' routes, walks explorers "
           "onto them, and heads for the temples late in the game",
-          (StrategyParam("treasure", 1.0, "value per point of a move ending on treasure", 0, 100),
+          (StrategyParam("treasure", 1.0, "value per point of a move ending on treasure", 0, 100, search=(0, 5)),
            StrategyParam("lay", 0.8, "value per point of a treasure tile placed where an explorer can reach it",
-                         0, 100),
-           StrategyParam("off_route", 1.0, "penalty per step an explorer must walk back after collecting", 0, 100),
-           StrategyParam("late", 8.0, "tiles left at which it stops hunting and heads for the temples", 0, 36),
-           StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100),
-           StrategyParam("rush_at", 1.0, "stops hunting once an opponent has this many explorers home", 1, 4)))
+                         0, 100, search=(0, 4)),
+           StrategyParam("off_route", 1.0, "penalty per step an explorer must walk back after collecting", 0, 100,
+                         search=(0, 5)),
+           StrategyParam("late", 8.0, "tiles left at which it stops hunting and heads for the temples", 0, 36,
+                         integer=True),
+           StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100,
+                         search=(0, 6)),
+           StrategyParam("rush_at", 1.0, "stops hunting once an opponent has this many explorers home", 1, 4,
+                         integer=True)))
 def collector(state, cfg, seat, legal, n_legal, params, rng):
     t, places, discard, work = start(state, cfg, seat, legal, n_legal)
     if t >= 0:

@@ -17,6 +17,8 @@ three heuristics: face-up healers set the price of a curse cube (``cube_rate``);
 of a compass planted early (``plant_value``). Choice codes are those of
 ``simlab.games.loot_island.state``.
 """
+from dataclasses import replace
+
 import numpy as np
 from numba import njit
 
@@ -627,29 +629,31 @@ def decide_all(state, cfg, seat, legal, n_legal, w, style):
     return 0
 
 
-_COMMON = (
-    StrategyParam("per_cube", 1.6, "gold a curse cube is worth (healer rate) when keeping or shedding cubes", 0, 20),
-    StrategyParam("crown_weight", 2.0, "extra gold per crown cross (hope of a crown place)", 0, 20),
-    StrategyParam("set_weight", 1.0, "weight of jewel/skull/book set potential", 0, 20),
-    StrategyParam("treasure_gold", 5.0, "gold one treasure pick is expected to bring", 0, 50),
-    StrategyParam("card_cost", 0.8, "gold-equivalent of spending one own map card", 0, 20),
-    StrategyParam("allen_weight", 1.0, "how readily Allen's cards are played (2 players; 0 = never)", 0, 10),
-    StrategyParam("pass_bias", 0.3, "value of passing (higher = passes earlier)", -20, 20),
+_COMMON = (   # search: the range simlab tune-strategy explores, a few times each built-in default
+    StrategyParam("per_cube", 1.6, "gold a curse cube is worth (healer rate) when keeping or shedding cubes", 0, 20,
+                  search=(0, 5)),
+    StrategyParam("crown_weight", 2.0, "extra gold per crown cross (hope of a crown place)", 0, 20, search=(0, 8)),
+    StrategyParam("set_weight", 1.0, "weight of jewel/skull/book set potential", 0, 20, search=(0, 5)),
+    StrategyParam("treasure_gold", 5.0, "gold one treasure pick is expected to bring", 0, 50, search=(0, 15)),
+    StrategyParam("card_cost", 0.8, "gold-equivalent of spending one own map card", 0, 20, search=(0, 4)),
+    StrategyParam("allen_weight", 1.0, "how readily Allen's cards are played (2 players; 0 = never)", 0, 10,
+                  search=(0, 4)),
+    StrategyParam("pass_bias", 0.3, "value of passing (higher = passes earlier)", -20, 20, search=(-3, 3)),
 )
 
 
 HEED_THRESHOLD = StrategyParam(
     "heed_threshold", 1.0, "1 = prices a pick that would reach the elimination threshold at 60 gold (never takes "
     "it willingly); 0 = threshold-blind: weighs cubes only by the healer rate and the cap (curse-threshold studies)",
-    0, 1)
+    0, 1, integer=True)
 
 
 def _params(cap, per_cube, crown, sets, gold, card, allen, pass_bias):
     """cap first, the common weights, and heed_threshold last (appended, so that existing vectors keep their places)."""
     defaults = (per_cube, crown, sets, gold, card, allen, pass_bias)
     return ((StrategyParam("cap", cap, "risk appetite: most curse cubes the player accepts (curse-threshold studies)",
-                           0, 40),) + tuple(StrategyParam(p.name, d, p.meaning, p.low, p.high)
-                                            for p, d in zip(_COMMON, defaults)) + (HEED_THRESHOLD,))
+                           0, 40, integer=True, search=(2, 20)),)
+            + tuple(replace(p, default=d) for p, d in zip(_COMMON, defaults)) + (HEED_THRESHOLD,))
 
 
 @strategy("loot-island", "cautious",

@@ -534,13 +534,13 @@ def add_caveats(report: Report, runs: list[Run], command: str, robustness: dict 
     strategies: dict[str, dict] = {}
     for p in provs:
         strategies.update(p.get("strategies", {}))
-    from simlab.core.strategy import strategies_for
+    from simlab.core.strategy import get_strategy
 
     for g in games:
-        known = strategies_for(g)
         for label, s in sorted(strategies.items()):
-            st = known.get(s["strategy"])
-            if st is None:
+            try:   # a built-in, a user's or a tuned set (BASE@SET); one no longer known is left out
+                st = get_strategy(g, s["strategy"])
+            except SimlabError:
                 continue
             params = ", ".join(f"{k}={v:g}" for k, v in s["params"].items())
             report.caveats.append(f"Strategy `{label}` ({g}): {st.description}" + (f" (parameters: {params})" if params else "")

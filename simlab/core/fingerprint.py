@@ -7,7 +7,8 @@ karuba code changed (abc -> def)").
 
 The code is the source of everything that plays a game of this kind: ``simlab/core/*.py``, the
 game's package and its built-in strategies module, read from the installed package, plus the
-content of each user strategy file as it was loaded.
+content of each user strategy file as it was loaded, and the values of each tuned parameter set
+its seats play (``BASE@SET``).
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ import simlab
 import strategies
 
 from .game import get_game
+
+TUNED_PREFIX = "tuned set "   # code identity entries for the saved parameter sets a run's seats use
 
 
 def config_fingerprint(config: dict, chunk_size: int, fmt: int) -> str:
@@ -74,5 +77,6 @@ def code_change(old: dict, new: dict, game: str) -> str:
     for path in sorted(set(before) | set(after)):
         if before.get(path) != after.get(path):
             what = "changed" if path in before and path in after else "is new" if path in after else "is gone"
-            changes.append(f"the strategy file {Path(path).name} {what}")
+            changes.append(f"the {path} {what}" if path.startswith(TUNED_PREFIX)
+                           else f"the strategy file {Path(path).name} {what}")
     return "; ".join(changes) or "the code changed"

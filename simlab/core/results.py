@@ -34,16 +34,22 @@ def ranks(score: np.ndarray, tiebreak: np.ndarray, eliminated: np.ndarray | None
     return 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
 
 
-def build_frame(spec, out: np.ndarray, first_game: int, labels: list[str], duplicate: bool = False) -> pd.DataFrame:
-    """Turn the kernel's ``int32[games, seats, columns]`` block into the result frame.
-
-    A duplicate run's frame has a ``deal`` column (game // players): the games that share all chance."""
-    n_games, n_players, _ = out.shape
+def standings(spec, out: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rank and win (``[games, seats]``) from the kernel's block: an eliminated player never wins."""
     eliminated = None
     if spec.eliminated_column:  # e.g. Loot Island: out of the game, so never a winner
         eliminated = out[:, :, FIRST_GAME_COLUMN + spec.column_names().index(spec.eliminated_column)]
     rank = ranks(out[:, :, COL_SCORE], out[:, :, COL_TIEBREAK], eliminated)
     win = rank == 1 if eliminated is None else (rank == 1) & (eliminated == 0)
+    return rank, win
+
+
+def build_frame(spec, out: np.ndarray, first_game: int, labels: list[str], duplicate: bool = False) -> pd.DataFrame:
+    """Turn the kernel's ``int32[games, seats, columns]`` block into the result frame.
+
+    A duplicate run's frame has a ``deal`` column (game // players): the games that share all chance."""
+    n_games, n_players, _ = out.shape
+    rank, win = standings(spec, out)
     shared = win & (win.sum(axis=1, keepdims=True) > 1)
     categories = sorted(set(labels))
     code_of_slot = np.array([categories.index(label) for label in labels], dtype=np.int16)

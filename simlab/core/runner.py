@@ -20,7 +20,7 @@ import numpy as np
 
 from .errors import SimlabError
 from .executors import EXECUTORS, make_executor
-from .fingerprint import code_change, code_identity, config_change, config_fingerprint
+from .fingerprint import TUNED_PREFIX, code_change, code_identity, config_change, config_fingerprint
 from .game import get_game
 from .kernel import DUPLICATE, EVENT_WIDTH, FIRST_GAME_COLUMN, FIXED, MAX_SEATS, ROTATE, IllegalChoice, play_chunk
 from .params import ASSUMPTION, integer
@@ -30,6 +30,7 @@ from .rundir import (FORMAT, MANIFEST, PART_KEY, ChunkSet, bounds, clear, n_chun
                      read_manifest, remove_temporaries, scan, write_manifest)
 from .strategy import MAX_STRATEGY_PARAMS, SeatSpec, get_strategy, load_strategy_file
 from .summary import Summary
+from .tuned import strategy_hash
 
 MAX_GAMES = 2**62   # game ids are int64 in the kernels
 PREPARED_CACHE = 16  # prepared configs a process keeps (a warm worker serves many runs)
@@ -103,6 +104,9 @@ class Prepared:
         self.seating = DUPLICATE if config.duplicate else ROTATE if config.rotate else FIXED
         self.seats = [SeatSpec.parse(s) for s in config.seats]
         self.strategies = [get_strategy(self.spec.name, s.name) for s in self.seats]
+        for st in self.strategies:   # a saved set edited or replaced plays differently: part of the code
+            if "@" in st.name:
+                self.strategy_hashes[f"{TUNED_PREFIX}{st.name}"] = strategy_hash(st)
         self.labels = [s.label() for s in self.seats]
         self.seat_params = np.zeros((MAX_SEATS, MAX_STRATEGY_PARAMS), dtype=np.float64)
         for i, (seat, strat) in enumerate(zip(self.seats, self.strategies)):

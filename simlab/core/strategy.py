@@ -39,11 +39,21 @@ MAX_STRATEGY_PARAMS = 9
 
 @dataclass(frozen=True)
 class StrategyParam:
+    """A named number a strategy reads. ``low``/``high`` bound what a seat may set; ``search`` is the
+    narrower range a designer would call sensible, which ``simlab tune-strategy`` searches (default:
+    the bounds); ``integer`` marks a count, rounded when tuned."""
+
     name: str
     default: float
     meaning: str
     low: float = -1e9
     high: float = 1e9
+    integer: bool = False
+    search: tuple[float, float] | None = None
+
+    @property
+    def search_range(self) -> tuple[float, float]:
+        return self.search if self.search is not None else (self.low, self.high)
 
 
 @dataclass(frozen=True)
@@ -110,6 +120,13 @@ def strategies_for(game: str) -> dict[str, Strategy]:
 
 
 def get_strategy(game: str, name: str) -> Strategy:
+    """A registered strategy, or ``BASE@SET``: the strategy BASE with the tuned parameter set SET
+    as its defaults (see :mod:`simlab.core.tuned`)."""
+    if "@" in name:
+        from .tuned import tuned_strategy
+
+        base, _, tuned = name.partition("@")
+        return tuned_strategy(get_strategy(game, base), tuned)
     known = strategies_for(game)
     if name not in known:
         raise SimlabError(f"unknown strategy {name!r} for {game}; known: {', '.join(sorted(known))}")
