@@ -29,7 +29,7 @@ def probe(seating, n_players=3, games=12, first_game=0):
     fns = tuple([get_strategy("karuba", "random").decide] * MAX_SEATS)
     out = np.zeros((games, n_players, FIRST_GAME_COLUMN + 1), dtype=np.int32)
     play_chunk(probe_game, root_key(5), first_game, np.zeros(1, np.int64), n_players, seating, 1, fns,
-               np.zeros((MAX_SEATS, 4)), out, np.zeros((0, EVENT_WIDTH), np.int32))
+               np.zeros((MAX_SEATS, 4)), out, np.zeros((0, EVENT_WIDTH), np.int32), np.zeros(0, np.int64))
     return out
 
 

@@ -45,10 +45,10 @@ def test_clustered_interval_is_not_narrowed_by_copies_of_the_same_game():
 
 
 def test_seat_spread_of_a_fair_game_covers_zero_and_of_an_unfair_one_does_not():
-    covered = sum(seat_spread(synthetic(3000, [1 / 3] * 3, seed=s), reps=200, seed=s)["lo"].iloc[0] == 0
+    covered = sum(seat_spread({"fair": synthetic(3000, [1 / 3] * 3, seed=s)}, reps=200, seed=s)["lo"].iloc[0] == 0
                   for s in range(30))
     assert covered >= 26                                                # ~95% coverage of the fair value
-    unfair = seat_spread(synthetic(20000, [0.40, 0.30, 0.30], seed=7), reps=200).iloc[0]
+    unfair = seat_spread({"unfair": synthetic(20000, [0.40, 0.30, 0.30], seed=7)}, reps=200).iloc[0]
     truth = math.sqrt(((0.40 - 1 / 3) ** 2 + 2 * (0.30 - 1 / 3) ** 2) / 3)
     assert unfair["lo"] > 0 and unfair["lo"] <= truth <= unfair["hi"]
 
@@ -57,7 +57,7 @@ def test_old_max_minus_min_gap_is_biased_where_the_spread_is_not():
     f = synthetic(3000, [0.25] * 4, seed=3)
     rates = f.groupby("seat")["win"].mean()
     assert rates.max() - rates.min() > 0.01                             # a fair game still shows a gap
-    assert seat_spread(f, reps=200).iloc[0]["spread"] < 0.006
+    assert seat_spread({"fair": f}, reps=200).iloc[0]["spread"] < 0.006
 
 
 def test_seat_shares_refuse_a_mixed_match_and_report_the_exact_fair_value():
@@ -136,3 +136,18 @@ def test_mirror_seats_refuse_a_verdict_true_by_construction():
     assert "favoured at 2 players" in mirror_bottom_line(shares)
     rep = Report("t", "q")
     assert mirror_bottom_line(mirror_seats(rep, {"tied": level})).startswith("No mirror match could judge")
+
+
+def test_seat_spread_of_several_mirrors_is_each_mirrors_own_from_shared_draws():
+    """Mirrors of one study (the same games per player count) share the bootstrap's weights, drawn
+    once; every mirror's spread and interval is exactly the one it gets alone, also beside a
+    mirror with other game counts, which draws its own."""
+    mirrors = {"a": pd.concat([synthetic(3000, [0.4, 0.3, 0.3], seed=1), synthetic(3000, [0.5, 0.5], seed=2)]),
+               "b": pd.concat([synthetic(3000, [1 / 3] * 3, seed=3), synthetic(3000, [0.45, 0.55], seed=4)]),
+               "c": synthetic(2000, [0.4, 0.3, 0.3], seed=5)}
+    together = seat_spread(mirrors, reps=200, seed=9)
+    alone = pd.concat([seat_spread({s: f}, reps=200, seed=9) for s, f in mirrors.items()], ignore_index=True)
+    pd.testing.assert_frame_equal(together, alone)
+    assert list(together["strategy"]) == ["a", "a", "b", "b", "c"]
+    a3, b3 = together[together["players"] == 3].iloc[:2].itertuples()
+    assert (a3.lo, a3.hi) != (b3.lo, b3.hi)     # same draws, different data: different intervals

@@ -7,6 +7,7 @@ import pytest
 from simlab.analysis import unfold
 from simlab.core.game import get_game
 from simlab.core.kernel import COL_SCORE, EV_STANDINGS
+from simlab.core import runner
 from simlab.core.runner import Prepared, RunConfig
 
 GAMES = ("karuba", "loot-island", "jamaica", "legend-raiders")
@@ -29,6 +30,23 @@ def test_standings_after_every_round_end_in_the_final_scores_and_leave_play_alon
             assert np.all(np.diff(ev[:, 1]) == 1) and ev[0, 1] == 1   # rounds 1, 2, ... in order
             np.testing.assert_array_equal(ev[-1, 2:2 + n], out[0, :, COL_SCORE])
             assert not ev[:, 2 + n:].any()   # seats beyond the table stay 0
+
+
+@pytest.mark.parametrize("room", [runner.TRACE_ROOM, 64])
+def test_a_traced_block_logs_every_game_as_it_logs_alone(monkeypatch, room):
+    """One kernel call logs a block of games, each with the events and rows it has when played
+    alone; a log that fills up (room 64 events) is grown and the rest of the block played again."""
+    monkeypatch.setattr(runner, "TRACE_ROOM", room)
+    for game in GAMES:
+        spec = get_game(game)
+        prep = Prepared(RunConfig(game, spec.max_players, tuple(spec.default_seats[:spec.max_players]), games=5,
+                                  rotate=True))
+        out, log, ends = prep.traces(3, 5)
+        assert len(ends) == 5 and ends[-1] == len(log)
+        for g in range(5):
+            alone, alone_log = prep.play(3 + g, 1, 20_000)
+            np.testing.assert_array_equal(out[g], alone[0])
+            np.testing.assert_array_equal(log[ends[g - 1] if g else 0:ends[g]], alone_log)
 
 
 def test_standings_are_the_final_scores_in_every_traced_game_of_a_sample():

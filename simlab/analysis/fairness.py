@@ -26,6 +26,8 @@ The rules of measurement this module encodes:
 from __future__ import annotations
 
 import math
+from collections import defaultdict
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -119,42 +121,59 @@ def seat_shares(frame: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def seat_spread(frame: pd.DataFrame, reps: int = 400, seed: int = 0, level: float = LEVEL) -> pd.DataFrame:
-    """Root mean square distance of the seats' win shares from 1/n, in share units, per player count.
+def seat_spread(mirrors: Mapping[str, pd.DataFrame], reps: int = 400, seed: int = 0,
+                level: float = LEVEL) -> pd.DataFrame:
+    """Root mean square distance of the seats' win shares from 1/n, in share units, per strategy
+    (the key of ``mirrors``, a mirror match's frame) and player count.
 
     Estimate: sqrt(max(0, mean_s((p_s - 1/n)^2) - mean_s(var(p_s)))), i.e. the squared distance
     minus its expected value in a fair game (the sampling variance of each seat's share, from
     the per-game share vectors). Interval: percentile bootstrap over games (Poisson weights) of
     the same bias-corrected quantity, square-rooted after clipping at 0, so a fair game's
-    interval reaches down to 0.
+    interval reaches down to 0. Each mirror is resampled by a generator of its own from
+    ``seed``; mirrors with the same games at every player count thus draw the same weights,
+    which are drawn once for all of them (the draws are most of the cost).
     """
-    rng = np.random.default_rng(seed)
+    tables = {}
+    for strategy, frame in mirrors.items():
+        f = frame.assign(win_share=win_share(frame))
+        tables[strategy] = {int(n): g.pivot(index="game", columns="seat", values="win_share").to_numpy(np.float64)
+                            for n, g in f.groupby("players", observed=True, sort=True)}
+    alike = defaultdict(list)   # games at every player count -> the mirrors that share its draws
+    for strategy, t in tables.items():
+        alike[tuple((n, len(w)) for n, w in t.items())].append(strategy)
+    boots = {}
+    for shape, strategies in alike.items():
+        rng = np.random.default_rng(seed)
+        for n, games in shape:
+            for s in strategies:
+                boots[s, n] = np.empty(reps)
+            block = max(1, min(reps, 2_000_000 // max(1, games)))
+            for start in range(0, reps, block):
+                k = min(block, reps - start)
+                weights = rng.poisson(1.0, size=(k, games)).astype(np.float64)
+                for s in strategies:
+                    boots[s, n][start:start + k] = _excess_square(weights, tables[s][n], n)
     rows = []
-    f = frame.assign(win_share=win_share(frame))
-    for n, g in f.groupby("players", observed=True, sort=True):
-        n = int(n)
-        w = g.pivot(index="game", columns="seat", values="win_share").to_numpy(np.float64)
-        games = len(w)
-
-        def corrected(weights):
-            tot = weights.sum(axis=-1, keepdims=True)
-            p = (weights @ w) / tot
-            ex2 = (weights @ (w * w)) / tot
-            var = (ex2 - p * p) / (tot - 1)
-            return ((p - 1.0 / n) ** 2).mean(axis=-1) - var.mean(axis=-1)
-
-        point = corrected(np.ones((1, games)))[0]
-        boots = np.empty(reps)
-        block = max(1, min(reps, 2_000_000 // max(1, games)))
-        for start in range(0, reps, block):
-            k = min(block, reps - start)
-            boots[start:start + k] = corrected(rng.poisson(1.0, size=(k, games)).astype(np.float64))
-        lo, hi = np.quantile(boots, [(1 - level) / 2, 1 - (1 - level) / 2])
-        rates = w.mean(axis=0)
-        rows.append({"players": n, "games": games, "spread": math.sqrt(max(point, 0.0)),
-                     "lo": math.sqrt(max(lo, 0.0)), "hi": math.sqrt(max(hi, 0.0)),
-                     "best_seat": int(rates.argmax()) + 1, "worst_seat": int(rates.argmin()) + 1})
+    for strategy, t in tables.items():
+        for n, w in t.items():
+            point = _excess_square(np.ones((1, len(w))), w, n)[0]
+            lo, hi = np.quantile(boots[strategy, n], [(1 - level) / 2, 1 - (1 - level) / 2])
+            rates = w.mean(axis=0)
+            rows.append({"strategy": strategy, "players": n, "games": len(w), "spread": math.sqrt(max(point, 0.0)),
+                         "lo": math.sqrt(max(lo, 0.0)), "hi": math.sqrt(max(hi, 0.0)),
+                         "best_seat": int(rates.argmax()) + 1, "worst_seat": int(rates.argmin()) + 1})
     return pd.DataFrame(rows)
+
+
+def _excess_square(weights, w, n: int):
+    """Per row of ``weights`` (one per resample, one column per game): the seats' mean squared
+    distance from 1/n minus its sampling variance, from the per-game share vectors ``w[game, seat]``."""
+    tot = weights.sum(axis=-1, keepdims=True)
+    p = (weights @ w) / tot
+    ex2 = (weights @ (w * w)) / tot
+    var = (ex2 - p * p) / (tot - 1)
+    return ((p - 1.0 / n) ** 2).mean(axis=-1) - var.mean(axis=-1)
 
 
 # ---------------------------------------------------------------------------------------------

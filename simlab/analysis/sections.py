@@ -273,7 +273,7 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
     from . import fairness as F
 
     shares = pd.concat([F.seat_shares(f).assign(strategy=s) for s, f in mirrors.items()], ignore_index=True)
-    spread = pd.concat([F.seat_spread(f).assign(strategy=s) for s, f in mirrors.items()], ignore_index=True)
+    spread = F.seat_spread(mirrors)
     # A mirror in which every game ends with all seats level says nothing about seats: the strategy
     # played the same game in every seat (a deterministic strategy where seats act simultaneously).
     level = pd.concat([f.groupby(["players", "game"], observed=True)["win"].all().groupby("players").mean()

@@ -2,9 +2,9 @@
 
 Every game logs an :data:`~simlab.core.kernel.EV_STANDINGS` event at the end of each round when
 it is traced: the score each seat would have if the game ended then, by the game's own end
-scoring; the last one is the final score. :func:`standings` replays a sample of a run's games one
-at a time with a log (the same game ids, so the same games as the run's rows) and reads them
-into a long frame. :func:`game_measures` turns one game's trajectory into four measures, after
+scoring; the last one is the final score. :func:`standings` replays a sample of a run's games
+with a log for each (the same game ids, so the same games as the run's rows) and reads them into
+a long frame. :func:`game_measures` turns one game's trajectory into four measures, after
 Ludii's (Ludeme/Ludii, ``Evaluation/src/metrics``), which read a UCT win estimate for every
 player after every move where these read the score after every round:
 
@@ -46,7 +46,6 @@ from simlab.core.runner import Prepared, RunConfig
 
 from .stats import mean
 
-LOG_CAPACITY = 20_000   # events per traced game; doubled and the game replayed when one overflows
 MEASURES = ("lead_changes", "lead_change_share", "decided_round", "decided_share", "drama", "halftime_leader_wins")
 
 
@@ -55,22 +54,16 @@ def standings(config: RunConfig, games: int) -> tuple[pd.DataFrame, pd.DataFrame
     seat, score), and the games' result rows (:func:`simlab.core.results.build_frame`)."""
     prep = Prepared(config)
     n = config.players
-    outs, parts = [], []
-    for g in range(games):
-        capacity = LOG_CAPACITY
-        while True:
-            out, log = prep.play(g, 1, capacity)
-            if len(log) < capacity:
-                break
-            capacity *= 2
-        ev = log[log[:, 0] == EV_STANDINGS]
-        if not len(ev):
-            raise SimlabError(f"{config.game} game {g} logged no standings")
-        outs.append(out)
-        parts.append(pd.DataFrame({"game": g, "round": np.repeat(ev[:, 1], n), "seat": np.tile(np.arange(n), len(ev)),
-                                   "score": ev[:, 2:2 + n].ravel()}))
-    rows = build_frame(prep.spec, np.concatenate(outs), 0, prep.labels, config.duplicate)
-    return pd.concat(parts, ignore_index=True), rows
+    out, log, ends = prep.traces(0, games)
+    game = np.repeat(np.arange(games), np.diff(ends, prepend=0))
+    standing = log[:, 0] == EV_STANDINGS
+    ev, game = log[standing], game[standing]
+    silent = np.setdiff1d(np.arange(games), game)
+    if len(silent):
+        raise SimlabError(f"{config.game} game {silent[0]} logged no standings")
+    trajectories = pd.DataFrame({"game": np.repeat(game, n), "round": np.repeat(ev[:, 1], n),
+                                 "seat": np.tile(np.arange(n), len(ev)), "score": ev[:, 2:2 + n].ravel()})
+    return trajectories, build_frame(prep.spec, out, 0, prep.labels, config.duplicate)
 
 
 def game_measures(scores, winners) -> dict:
@@ -103,13 +96,16 @@ def game_measures(scores, winners) -> dict:
 
 
 def measures(trajectories: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
-    """One row of :func:`game_measures` per game, from :func:`standings`' two frames."""
-    wins = rows.sort_values(["game", "seat"]).groupby("game")["win"].apply(np.asarray)
-    out = []
-    for game, t in trajectories.groupby("game", sort=True):
-        scores = t.pivot(index="round", columns="seat", values="score").sort_index()
-        out.append({"game": game, **game_measures(scores.to_numpy(), wins[game])})
-    return pd.DataFrame(out)
+    """One row of :func:`game_measures` per game, from :func:`standings`' two frames (every seat
+    of a game in every round it reaches)."""
+    t = trajectories.sort_values(["game", "round", "seat"])
+    r = rows.sort_values(["game", "seat"])
+    games, starts = np.unique(t["game"].to_numpy(), return_index=True)
+    scores = np.split(t["score"].to_numpy(np.float64), starts[1:])
+    win_games, win_starts = np.unique(r["game"].to_numpy(), return_index=True)
+    wins = dict(zip(win_games, np.split(r["win"].to_numpy(bool), win_starts[1:])))
+    return pd.DataFrame([{"game": game, **game_measures(s.reshape(-1, len(wins[game])), wins[game])}
+                         for game, s in zip(games, scores)])
 
 
 def summary(per_game: pd.DataFrame) -> dict:

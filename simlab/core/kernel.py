@@ -111,11 +111,12 @@ CHUNK_SIGNATURE = types.int64(
     types.float64[:, ::1],
     types.int32[:, :, ::1],
     types.int32[:, ::1],
+    types.int64[::1],
 )
 
 
 @njit(CHUNK_SIGNATURE, cache=True)
-def play_chunk(play_game, key, first_game, cfg, n_players, seating, n_chance, fns, seat_params, out, log):
+def play_chunk(play_game, key, first_game, cfg, n_players, seating, n_chance, fns, seat_params, out, log, ends):
     """Play games ``first_game .. first_game + len(out) - 1`` into ``out[g, seat, column]``.
 
     ``seating``: FIXED, slot ``s`` plays seat ``s``; ROTATE, the slots turn one seat per game, so
@@ -124,12 +125,17 @@ def play_chunk(play_game, key, first_game, cfg, n_players, seating, n_chance, fn
     rotation ``g % n`` of deal ``g // n``, so seat and strategy effects are measured within deals.
     The strategy in slot ``k`` draws from its own stream, the same whatever seat it sits in;
     ``n_chance`` is the number of chance streams the game names.
-    Returns the number of trace events written (only game 0 logs).
+
+    Logging: with ``ends`` empty only game 0 logs (a trace; the regression digests); with one
+    entry per game every game logs, each after the one before, as if alone in what room is left,
+    and ``ends[g]`` is the event count after game ``g`` (a game after which the log is full may
+    have lost events: the caller plays it again with more room). Returns the events written.
     """
     streams = np.zeros((N_STREAMS, 4), dtype=np.uint64)
     seat_slot = np.zeros(n_players, dtype=np.int64)
     no_log = np.zeros((0, EVENT_WIDTH), dtype=np.int32)
     n_events = 0
+    every_game = ends.shape[0] > 0
     for g in range(out.shape[0]):
         game_id = first_game + g
         deal = game_id // n_players if seating == DUPLICATE else game_id
@@ -139,9 +145,12 @@ def play_chunk(play_game, key, first_game, cfg, n_players, seating, n_chance, fn
             seat_slot[s] = (s + shift) % n_players
         rows = out[g]
         rows[:, :] = 0
-        n = play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log if g == 0 else no_log)
-        if g == 0:
-            n_events = n
+        if g == 0 or every_game:
+            n_events += play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log[n_events:])
+            if every_game:
+                ends[g] = n_events
+        else:
+            play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, no_log)
         for s in range(n_players):
             rows[s, COL_SLOT] = seat_slot[s]
     return n_events

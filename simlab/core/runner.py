@@ -33,6 +33,8 @@ from .summary import Summary
 from .tuned import strategy_hash
 
 MAX_GAMES = 2**62   # game ids are int64 in the kernels
+TRACE_ROOM = 1 << 18   # events a block of traced games starts with (8 MiB); a game that does not fit doubles it
+NO_ENDS = np.zeros(0, dtype=np.int64)   # play_chunk's ends when only game 0 logs
 PREPARED_CACHE = 16  # prepared configs a process keeps (a warm worker serves many runs)
 
 
@@ -125,16 +127,43 @@ class Prepared:
         """Play a block of games: returns the raw ``int32[games, seats, columns]`` and the event log."""
         out = np.zeros((n_games, self.config.players, self.n_columns), dtype=np.int32)
         log = np.zeros((log_capacity, EVENT_WIDTH), dtype=np.int32)
-        try:
-            n_events = self._play_chunk(first_game, out, log)
-        except IllegalChoice:
-            raise SimlabError(self._illegal_choice(first_game, n_games)) from None
+        n_events = self._play_chunk(first_game, out, log)
         return out, log[:n_events]
 
-    def _play_chunk(self, first_game, out, log) -> int:
+    def traces(self, first_game: int, n_games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Play a block of games, every one with its event log, in one kernel call where the logs
+        fit: the raw ``int32[games, seats, columns]``, the games' events one after another, and
+        ``ends[g]``, the event count through game ``g``. Each game's events are those that
+        ``play(g, 1, capacity)`` logs for it alone, with room enough."""
+        out = np.zeros((n_games, self.config.players, self.n_columns), dtype=np.int32)
+        ends = np.zeros(n_games, dtype=np.int64)
+        logs, room, done = [], TRACE_ROOM, 0
+        while done < n_games:
+            log = np.zeros((room, EVENT_WIDTH), dtype=np.int32)
+            block = ends[done:]
+            self._play_chunk(first_game + done, out[done:], log, block)
+            whole = int(np.searchsorted(block, room))   # the games before the log filled up
+            if whole == 0:
+                room *= 2
+                continue
+            offset = ends[done - 1] if done else 0
+            logs.append(log[:block[whole - 1]])
+            block += offset
+            done += whole
+        return out, np.concatenate(logs), ends
+
+    def _play_chunk(self, first_game, out, log, ends=NO_ENDS) -> int:
+        """The kernel on this config (``ends``: see :func:`~simlab.core.kernel.play_chunk`); a
+        strategy's illegal choice becomes a one-line error naming the game."""
+        try:
+            return self._kernel(first_game, out, log, ends)
+        except IllegalChoice:
+            raise SimlabError(self._illegal_choice(first_game, len(out))) from None
+
+    def _kernel(self, first_game, out, log, ends) -> int:
         return play_chunk(self.spec.play_game, self.key, first_game, self.cfg, self.config.players,
                           self.seating, len(self.spec.chance_streams), self.fns,
-                          self.seat_params, out, log)
+                          self.seat_params, out, log, ends)
 
     def _illegal_choice(self, first_game: int, n_games: int) -> str:
         """Replay the block game by game to name the strategy, the game and the decision."""
@@ -142,7 +171,7 @@ class Prepared:
         no_log = np.zeros((0, EVENT_WIDTH), dtype=np.int32)
         for game in range(first_game, first_game + n_games):
             try:
-                self._play_chunk(game, one, no_log)
+                self._kernel(game, one, no_log, NO_ENDS)
             except IllegalChoice as exc:
                 seat, slot, n_legal, index = exc.args
                 return (f"strategy {self.labels[slot]!r} returned index {index} for a decision with {n_legal} "
