@@ -388,7 +388,10 @@ def run_experiment(name: str | Experiment, games: int = 10_000, out: str | Path 
     with warm_pool(workers, executor) as pool:
         report, ctx = analyse_experiment(setup, executor=executor, rule=rule, progress=progress, log=log,
                                          accept_code_change=accept_code_change, pool=pool)
-    add_caveats(report, ctx.runs, ctx.command, robustness=read_robustness(setup.out_dir))
+    robustness = read_robustness(setup.out_dir)
+    add_caveats(report, ctx.runs, ctx.command, robustness=robustness)
+    if robustness:
+        rests_on_robustness(report, robustness)
     paths = report.write(setup.out_dir)
     return report, paths
 
@@ -453,6 +456,27 @@ def analyse_experiment(setup: Setup, executor: str = "processes", rule: Stopping
     return setup.experiment.analyse(ctx), ctx
 
 
+def rests_on_robustness(report: Report, robustness: dict) -> None:
+    """Put what ``simlab robust`` found in place of the list of every assumed reading in "What it rests on":
+    the assumptions that flip a conclusion, and those that can leave a claim unsettled."""
+    from .sections import ASSUMED_ITEM
+
+    items = []
+    for g, checked in sorted(robustness.get("by_game", {}).items()):
+        matters, weakens = list(checked.get("matters", {})), list(checked.get("weakens", {}))
+        items.append(f"ASSUMED data that matters ({get_game(g).title}; `simlab robust` tried "
+                     f"{checked.get('alternatives', 0)} plausible alternatives of {len(checked.get('checked', []))} "
+                     f"readings at {checked.get('games_per_run', 0):,} games per run): "
+                     + (", ".join(f"`{k}`" for k in matters) + (" flips" if len(matters) == 1 else " flip")
+                        + " a conclusion" if matters else
+                        "no alternative flips a conclusion")
+                     + ("; " + ", ".join(f"`{k}`" for k in weakens if k not in matters) + " can leave a claim "
+                        "unsettled" if any(k not in matters for k in weakens) else "")
+                     + " (caveats and `robust/report.md`).")
+    keep = [r for r in report.rests_on if not r.startswith(ASSUMED_ITEM)]
+    report.rests_on[:] = keep + items
+
+
 def assumption_caveat(spec: GameSpec, assumed: list[str], checked: dict | None) -> str:
     """The caveat on a game's ASSUMED readings: which matter to the report if ``simlab robust`` has
     checked them (``checked``: its summary for this game), otherwise their names and how to check."""
@@ -471,9 +495,13 @@ def assumption_caveat(spec: GameSpec, assumed: list[str], checked: dict | None) 
     why = {a: spec.params[a].no_alternative for a in unchecked if spec.params[a].no_alternative}
     tail = (f" Not checked: {', '.join(f'`{a}`' + (f' ({why[a]})' if a in why else '') for a in unchecked)}."
             if unchecked else "")
-    weakens = {k: v for k, v in checked.get("weakens", {}).items() if k not in matters}
-    fragile = (" These leave a claim unsettled without flipping it: " + "; ".join(
-        f"`{k}` ({v})" for k, v in weakens.items()) + ".") if weakens else ""
+    by_claim: dict[str, list[str]] = {}
+    for k, v in checked.get("weakens", {}).items():
+        if k not in matters:
+            for claim in v.split("; "):
+                by_claim.setdefault(claim, []).append(f"`{k}`")
+    fragile = ("".join(f" {claim[0].upper() + claim[1:]} under an alternative of {', '.join(ks)}, without flipping."
+                       for claim, ks in by_claim.items()))
     if not matters:
         return head + ": none flips a conclusion." + fragile + tail
     return (head + ". These flip a conclusion: " + "; ".join(f"`{k}` ({v})" for k, v in matters.items())

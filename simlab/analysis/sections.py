@@ -30,9 +30,12 @@ def rests_on(runs, seating: str = "", only: tuple[str, ...] = ()) -> list[str]:
     items = [f"Strategies: {', '.join(md_escape(n) for n in names)}{seating}; the results describe these heuristics, "
              "not expert human play."]
     if assumed:
-        items.append("ASSUMED rule readings and component data (no published source; their values are in the "
-                     f"caveats): {', '.join(f'`{k}`' for k in assumed)}.")
+        items.append(f"{ASSUMED_ITEM} (no published source; values, sources and plausible alternatives in the game's "
+                     f"rules document): {', '.join(f'`{k}`' for k in assumed)}.")
     return items
+
+
+ASSUMED_ITEM = "ASSUMED rule readings and component data"   # the item a robustness check replaces
 
 
 def constant_in_both(base: pd.Series, variant: pd.Series) -> bool:
