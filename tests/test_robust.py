@@ -74,6 +74,20 @@ def test_a_claim_that_only_loses_its_decision_is_fragile_and_names_no_assumption
     assert summary["by_game"]["karuba"]["weakens"] == {"distance_rule": "'start player's edge' becomes unsettled"}
 
 
+def test_a_claim_the_check_reads_otherwise_than_the_report_is_left_out_as_not_resolved_at_these_games():
+    """With fewer games than the report, the default play may not reproduce a claim: then no
+    alternative can be said to flip it."""
+    rows = [("karuba", "distance_rule", "ring4", _report("lower"), False)]
+    rep, summary = robust_report("exp", "Exp", _report("higher"), rows, ["karuba"], 100, 200, 2,
+                                 reported={"start player's edge": "a statistical tie"})
+    assert summary["by_game"]["karuba"]["matters"] == {} and summary["unresolved_claims"] == ["start player's edge"]
+    assert "1 more claims left out: at 100 games per run they read otherwise than in the report" in rep.bottom_line[0]
+    assert any("a statistical tie in the report, higher at 100 games" in f for f in rep.findings)
+    rep2, summary2 = robust_report("exp", "Exp", _report("higher"), rows, ["karuba"], 100, 200, 2,
+                                   reported={"start player's edge": "higher"})
+    assert "distance_rule" in summary2["by_game"]["karuba"]["matters"]
+
+
 def test_a_long_table_alternative_is_described_by_the_entries_it_changes():
     from simlab.analysis.robust import describe
 

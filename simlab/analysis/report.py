@@ -16,6 +16,7 @@ Every report answers its question first and details it after:
 from __future__ import annotations
 
 import html
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from .stats import Estimate
 from .wording import CHANGE, POINTS, SHARE, Band, ReportError, Verdict, fmt_number, fmt_points, fmt_share
 
 MAX_BOTTOM_LINE = 3
+CLAIMS = "claims.json"       # the bottom line's claims as values, beside the report
 # a finding about an option picked for being the most extreme of many cannot be judged against a band
 EXTREME = re.compile(r"\b(easiest|hardest|best|worst|furthest|strongest|weakest|largest|smallest|most|least)\b",
                      re.I)
@@ -212,6 +214,8 @@ class Report:
             t.frame.to_csv(out / f"{t.name}.csv", index=False)
         for name, text in self.pages.items():
             (out / name).write_text(text)
+        if self.claims:   # what simlab robust compares its own default play with
+            (out / CLAIMS).write_text(json.dumps([c.__dict__ for c in self.claims], indent=1) + "\n")
         (out / "report.md").write_text(self.markdown())
         (out / "report.html").write_text(self.html())
         return {"markdown": out / "report.md", "html": out / "report.html"}

@@ -38,7 +38,7 @@ from simlab.core.params import ASSUMPTION
 
 from .charts import new_figure
 from .experiment import ROBUSTNESS, Context, add_caveats, analyse_experiment, prepare_experiment, warm_pool
-from .report import Report, md_escape
+from .report import CLAIMS, Report, md_escape
 from .wording import join
 
 HOLDS, FLIPS, WEAKENS, FIRMS, SHIFTS, MISSING = "holds", "flips", "weakens", "firms up", "shifts", "not measured"
@@ -155,7 +155,8 @@ def run_robust(name: str, games: int = 4000, out: str | Path | None = None, runs
                                               **kwargs)
                 rows.append((g, param, shown, rep, same_games(base_ctx, ctx)))
     report, summary = robust_report(setup.experiment.name, setup.experiment.title, base, rows, played, games,
-                                    sum(r.games for r in base_ctx.runs), len(base_ctx.runs))
+                                    sum(r.games for r in base_ctx.runs), len(base_ctx.runs),
+                                    reported=reported_claims(setup.out_dir))
     add_caveats(report, base_ctx.runs, setup.command, robustness=summary)
     command = " ".join(["simlab robust", setup.experiment.name, "--games", str(games), "--seed", str(seed)]
                        + [f"--assumption {a}" for a in assumptions])
@@ -166,16 +167,33 @@ def run_robust(name: str, games: int = 4000, out: str | Path | None = None, runs
     return report, paths
 
 
+def reported_claims(report_dir: Path) -> dict[str, str] | None:
+    """The claims of the experiment's own report (its ``claims.json``), key -> value, if it has been written."""
+    path = Path(report_dir) / CLAIMS
+    try:
+        return {c["key"]: c["value"] for c in json.loads(path.read_text())}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def _folder(param: str, shown: str) -> str:
     text = f"{param}={shown}"
     return text if len(text) <= 60 else f"{param}={abs(hash(shown)) % 10**8:08d}"
 
 
 def robust_report(exp_name: str, exp_title: str, base: Report, rows: list, games: list[str], games_per_run: int,
-                  total_games: int, n_runs: int) -> tuple[Report, dict]:
+                  total_games: int, n_runs: int, reported: dict[str, str] | None = None) -> tuple[Report, dict]:
     """The robustness report and its JSON summary from the default report and one report per alternative
-    (``rows``: game, parameter, alternative in words, report, whether it played the same games)."""
+    (``rows``: game, parameter, alternative in words, report, whether it played the same games).
+
+    ``reported``: the claims of the experiment's own report. A claim that the default play here reads
+    otherwise is not resolved at these games (the check has fewer games than the report), so no
+    alternative can be said to flip it: it is left out of the comparison, and the report says so."""
     ref = readings(base)
+    unresolved = {k: (ref[k].value, reported[k[1]]) for k in list(ref)
+                  if k[0] == "claim" and reported is not None and k[1] in reported and reported[k[1]] != ref[k].value}
+    for k in unresolved:
+        del ref[k]
     if not ref:
         raise SimlabError(f"experiment {exp_name} states no claim and judges no finding against a band: "
                           "nothing to check")
@@ -231,6 +249,9 @@ def robust_report(exp_name: str, exp_title: str, base: Report, rows: list, games
         first = (f"No plausible alternative flips the bottom line: each of its {n_claims} claims reads the same under "
                  f"all {n_alt} alternatives of {len(params)} assumptions"
                  + (", or only loses its decision" if fragile else "") + ".")
+    if unresolved:
+        first = first[:-1] + (f" ({len(unresolved)} more claims left out: at {games_per_run:,} games per run they "
+                              "read otherwise than in the report itself, so these games cannot test them).")
     rep.bottom_line.append(first)
     if fragile:
         rep.bottom_line.append("Fragile, near its band's edge: " + "; ".join(
@@ -250,6 +271,9 @@ def robust_report(exp_name: str, exp_title: str, base: Report, rows: list, games
     rep.rests_on.append("A conclusion flips when it reads differently and both readings are decided; it weakens when "
                         "a decided reading becomes undecided. Fewer games than the report's own widen the intervals, "
                         "so some readings are undecided here that are decided in the report.")
+    for k, (here, there) in unresolved.items():
+        rep.findings.append(f"Claim '{k[1]}': {there} in the report, {here} at {games_per_run:,} games per run as the "
+                            "rules stand: not resolved at these games, so left out (rerun with more `--games`).")
     for k in keys:
         if k[0] != "claim":
             continue
@@ -271,7 +295,8 @@ def robust_report(exp_name: str, exp_title: str, base: Report, rows: list, games
               pd.DataFrame([{"claim": k[1], "reading": ref[k].value, "decided": "yes" if ref[k].decided else "no"}
                             for k in keys if k[0] == "claim"]))
     _status_chart(rep, keys, ref, rows, cells)
-    summary = {"experiment": exp_name, "games_per_run": games_per_run, "by_game": {}}
+    summary = {"experiment": exp_name, "games_per_run": games_per_run, "by_game": {},
+               "unresolved_claims": sorted(k[1] for k in unresolved)}
     for g in games:
         mine = [(p, a) for gg, p, a, *_ in rows if gg == g]
         summary["by_game"][g] = {"checked": sorted({p for p, _ in mine}), "alternatives": len(mine),
