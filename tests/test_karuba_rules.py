@@ -8,7 +8,7 @@ from simlab.games.karuba.components import PARAMS, TILE_EXITS, TILE_TREASURE
 from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B_EXPL, B_FATE, B_GOLD, B_OCC, B_OPEN,
                                        B_TOKENS, B_TREASURE, BONUS_OPEN, BONUS_REMOVED, DISCARD_ONLY, END_HOME,
                                        END_RUNNING, END_TILES, P0, PB, S_BEACH, S_BONUS, S_END, S_GOLD_SHORT,
-                                       S_GOLD_USED, S_ROUND, S_SEQ, S_TAKEN, S_TEMPLE, S_TILE)
+                                       S_GOLD_USED, S_ROUND, S_TAKEN, S_TEMPLE, S_TILE, T_ORDER)
 
 from karuba_helpers import (BLUE, BROWN, PURPLE, YELLOW, block, cell, lay, legal, make_cfg, move_code, new_game,
                             streams)
@@ -61,7 +61,7 @@ def test_rule_setup_all_islands_identical_and_one_shared_tile_sequence():
     state, cfg = new_game(4, beaches=(0, 0, 0, 0), temples=(0, 0, 0, 0))
     blocks = [state[P0 + p * PB:P0 + (p + 1) * PB] for p in range(4)]
     assert all((b == blocks[0]).all() for b in blocks)
-    assert sorted(state[S_SEQ:S_SEQ + 36]) == list(range(1, 37))
+    assert sorted(state[T_ORDER:T_ORDER + 36]) == list(range(1, 37))
     assert all(state[block(p) + B_EXPL + c] == AT_BEACH for p in range(4) for c in range(4))
 
 
