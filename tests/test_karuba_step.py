@@ -6,6 +6,7 @@ import pytest
 from simlab.core.kernel import COL_SCORE, COL_TIEBREAK
 from simlab.core.results import ranks
 from simlab.core.rng import STRATEGY_STREAM
+from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import get_strategy
 from simlab.games.karuba import GAME, rules, step
 from simlab.games.karuba.state import (HIDDEN, MAX_CHOICES, MAX_PLAYERS, OBS_VIEW, SHOWN_EARLY, S_ROUND, S_SEQ, S_TURN,
@@ -195,3 +196,16 @@ def test_returns_are_the_tie_split_win_shares_of_the_result_rows():
         assert np.allclose(out[:players], win / win.sum())
         shared += win.sum() > 1
     assert shared > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_mcts_plays_legal_moves_to_the_end_and_is_reproducible(players):
+    """The search player (tiny budget) plays whole games through the engine at every player count,
+    every choice legal (an illegal index would stop the run), and the same seed gives the same
+    frames."""
+    seats = ("mcts:iters=8", "builder", "mcts:iters=8:policy=2", "random")[:players]
+    config = RunConfig("karuba", players, seats, 2, seed=17)
+    a = Prepared(config).frame(0, 2)
+    b = Prepared(config).frame(0, 2)
+    assert a.equals(b)
+    assert (a.rounds > 1).all() and a.strategy.astype(str).str.startswith("mcts").any()
