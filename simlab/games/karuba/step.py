@@ -43,17 +43,17 @@ def new_game(state, cfg, n_players, streams):
     begin(state, cfg, n_players, streams, np.zeros((0, EVENT_WIDTH), np.int32))
 
 
-@njit(TO_MOVE_SIGNATURE, cache=True)
+@njit(TO_MOVE_SIGNATURE, cache=True, inline="always")
 def to_move(state):
     return state[S_TURN]
 
 
-@njit(LEGAL_SIGNATURE, cache=True)
+@njit(LEGAL_SIGNATURE, cache=True, inline="always")
 def legal(state, cfg, out):
     return legal_choices(state, state[S_TURN], cfg, out)
 
 
-@njit(APPLY_SIGNATURE, cache=True)
+@njit(APPLY_SIGNATURE, cache=True, inline="always")
 def apply(state, cfg, code, streams, log):
     """Record the seat's choice; after the last seat, carry out the round and reveal the next tile."""
     seat = state[S_TURN]
