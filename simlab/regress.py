@@ -40,7 +40,8 @@ def matrix() -> list[dict]:
     for name in available_games():
         spec = get_game(name)
         names = sorted(n for n, s in strategies_for(spec.name).items()       # the built-in ones only,
-                       if s.decide.py_func.__module__.startswith("strategies."))  # not a test's or user's file
+                       if s.decide.py_func.__module__.startswith("strategies.")  # not a test's or user's file,
+                       and not s.search)                                         # nor a search player
         for n in range(spec.min_players, spec.max_players + 1):
             seat_sets = [("mix", tuple(spec.default_seats[:n]), True)]
             seat_sets += [(f"mirror-{s}", (s,) * n, False) for s in names]

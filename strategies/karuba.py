@@ -44,13 +44,16 @@ from numba import njit
 
 from simlab.core.bits import bit_index
 from simlab.core.rng import randint
+from simlab.core.step import ROLLOUT_SIGNATURE
 from simlab.core.strategy import StrategyParam, strategy
+from simlab.games.karuba import step
 from simlab.games.karuba.components import COLS, N_CELLS, N_TILES, O
 from simlab.games.karuba.rules import (BEACH_CELL, BEACH_SIDE, EAST_COLUMN, TEMPLE_CELL, TEMPLE_SIDE,
                                        WEST_COLUMN, _spread, token_value)
 from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_EXPL, B_OPEN, B_TILE, B_TREASURE, DISCARD_ONLY,
                                        MOVE_BASE, P0, PB, S_BEACH, S_PLAYERS, S_ROUND, S_SEQ, S_TAKEN, S_TEMPLE,
                                        S_TILE)
+from simlab.search.ismcts import ismcts
 
 ALL = (1 << N_CELLS) - 1
 MAXL = 32          # tile levels: at most 30 cells + 1
@@ -846,20 +849,24 @@ ONES = np.ones(4, dtype=np.float64)
 # builder
 # ---------------------------------------------------------------------------------------------
 
+BUILDER_PARAMS = (
+    StrategyParam("help", 1.0, "value of a placement per tile it saves on an explorer's best route", 0, 100,
+                  search=(0, 5)),
+    StrategyParam("close", 1.0, "preference for explorers closer to done: weight 1 + close / tiles needed",
+                  0, 100, search=(0, 5)),
+    StrategyParam("treasure", 0.3, "value per treasure point of a tile placed on a route", 0, 100, search=(0, 3)),
+    StrategyParam("detour", 0.35, "value of a placement that opens an equally short alternative route "
+                  "(share of a tile saved)", 0, 100, search=(0, 3)),
+    StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100,
+                  search=(0, 6)),
+    StrategyParam("walk", 0.6, "once tiles run short: walk a finished route instead of placing when "
+                  "steps gained x walk beat the placement's value", 0, 100, search=(0, 3)))
+
+
 @strategy("karuba", "builder",
           "plans routes: places each tile where it saves a tile on an explorer's best route, steps into a "
           "temple whenever it can, walks explorers along their routes with tiles that help no one",
-          (StrategyParam("help", 1.0, "value of a placement per tile it saves on an explorer's best route", 0, 100,
-                         search=(0, 5)),
-           StrategyParam("close", 1.0, "preference for explorers closer to done: weight 1 + close / tiles needed",
-                         0, 100, search=(0, 5)),
-           StrategyParam("treasure", 0.3, "value per treasure point of a tile placed on a route", 0, 100, search=(0, 3)),
-           StrategyParam("detour", 0.35, "value of a placement that opens an equally short alternative route "
-                         "(share of a tile saved)", 0, 100, search=(0, 3)),
-           StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100,
-                         search=(0, 6)),
-           StrategyParam("walk", 0.6, "once tiles run short: walk a finished route instead of placing when "
-                         "steps gained x walk beat the placement's value", 0, 100, search=(0, 3))))
+          BUILDER_PARAMS)
 def builder(state, cfg, seat, legal, n_legal, params, rng):
     t, places, discard, work = start(state, cfg, seat, legal, n_legal)
     if t >= 0:
@@ -910,18 +917,22 @@ def pick_targets(state, cfg, info, n_targets, others, focus):
             focus[best] = 1.0
 
 
+RACER_PARAMS = (
+    StrategyParam("targets", 2.0, "explorers it commits to at a time (cheapest routes first)", 1, 4,
+                  integer=True),
+    StrategyParam("others", 0.6, "weight of the other explorers' routes when placing", 0, 1),
+    StrategyParam("detour", 0.3, "value of a placement that opens an equally short alternative route",
+                  0, 100, search=(0, 3)),
+    StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100,
+                  search=(0, 6)),
+    StrategyParam("min_steps", 2.0, "steps a walk must gain before a target explorer races on", 1, 4,
+                  integer=True))
+
+
 @strategy("karuba", "racer",
           "races for the top temple tokens: commits to its cheapest explorers, builds only their routes and "
           "walks them the moment a route is walkable",
-          (StrategyParam("targets", 2.0, "explorers it commits to at a time (cheapest routes first)", 1, 4,
-                         integer=True),
-           StrategyParam("others", 0.6, "weight of the other explorers' routes when placing", 0, 1),
-           StrategyParam("detour", 0.3, "value of a placement that opens an equally short alternative route",
-                         0, 100, search=(0, 3)),
-           StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100,
-                         search=(0, 6)),
-           StrategyParam("min_steps", 2.0, "steps a walk must gain before a target explorer races on", 1, 4,
-                         integer=True)))
+          RACER_PARAMS)
 def racer(state, cfg, seat, legal, n_legal, params, rng):
     t, places, discard, work = start(state, cfg, seat, legal, n_legal)
     if t >= 0:
@@ -1035,20 +1046,24 @@ def most_home(state, seat):
     return best
 
 
+COLLECTOR_PARAMS = (
+    StrategyParam("treasure", 1.0, "value per point of a move ending on treasure", 0, 100, search=(0, 5)),
+    StrategyParam("lay", 0.8, "value per point of a treasure tile placed where an explorer can reach it",
+                  0, 100, search=(0, 4)),
+    StrategyParam("off_route", 1.0, "penalty per step an explorer must walk back after collecting", 0, 100,
+                  search=(0, 5)),
+    StrategyParam("late", 8.0, "tiles left at which it stops hunting and heads for the temples", 0, 36,
+                  integer=True),
+    StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100,
+                  search=(0, 6)),
+    StrategyParam("rush_at", 1.0, "stops hunting once an opponent has this many explorers home", 1, 4,
+                  integer=True))
+
+
 @strategy("karuba", "collector",
           "hunts treasure: lays gold and crystal tiles on or beside its explorers' routes, walks explorers "
           "onto them, and heads for the temples late in the game",
-          (StrategyParam("treasure", 1.0, "value per point of a move ending on treasure", 0, 100, search=(0, 5)),
-           StrategyParam("lay", 0.8, "value per point of a treasure tile placed where an explorer can reach it",
-                         0, 100, search=(0, 4)),
-           StrategyParam("off_route", 1.0, "penalty per step an explorer must walk back after collecting", 0, 100,
-                         search=(0, 5)),
-           StrategyParam("late", 8.0, "tiles left at which it stops hunting and heads for the temples", 0, 36,
-                         integer=True),
-           StrategyParam("harm", 1.5, "penalty for a tile that blocks a cell every best route needs", 0, 100,
-                         search=(0, 6)),
-           StrategyParam("rush_at", 1.0, "stops hunting once an opponent has this many explorers home", 1, 4,
-                         integer=True)))
+          COLLECTOR_PARAMS)
 def collector(state, cfg, seat, legal, n_legal, params, rng):
     t, places, discard, work = start(state, cfg, seat, legal, n_legal)
     if t >= 0:
@@ -1090,3 +1105,43 @@ def collector(state, cfg, seat, legal, n_legal, params, rng):
         if tc >= 0 and tv > 0:
             return find_code(legal, n_legal, move_code(tc, tcell))
     return fallback(legal, n_legal, info, places, values, discard)
+
+
+# ---------------------------------------------------------------------------------------------
+# search player
+# ---------------------------------------------------------------------------------------------
+
+# The search compiled for Karuba's step functions, which it receives as values: numba can neither
+# cache that compilation nor key a cache entry by them, so this copy is compiled once per process,
+# on the first decision of an ``mcts`` seat.
+search = njit(ismcts.py_func)
+BUILDER_DEFAULTS = tuple(p.default for p in BUILDER_PARAMS)
+RACER_DEFAULTS = tuple(p.default for p in RACER_PARAMS)
+COLLECTOR_DEFAULTS = tuple(p.default for p in COLLECTOR_PARAMS)
+
+
+@njit(ROLLOUT_SIGNATURE, cache=True)
+def rollout(state, cfg, seat, legal, n_legal, policy, rng):
+    """Karuba's play-out policy for the search (the model's ``rollout``): 0 uniform random, 1 builder,
+    2 racer, 3 collector, each with its default parameters. It lives here, beside the heuristics it
+    calls, because the game's modules never import strategies."""
+    if policy == 1:
+        return builder(state, cfg, seat, legal, n_legal, np.array(BUILDER_DEFAULTS), rng)
+    if policy == 2:
+        return racer(state, cfg, seat, legal, n_legal, np.array(RACER_DEFAULTS), rng)
+    if policy == 3:
+        return collector(state, cfg, seat, legal, n_legal, np.array(COLLECTOR_DEFAULTS), rng)
+    return randint(rng, n_legal)
+
+
+@strategy("karuba", "mcts",
+          "information-set Monte Carlo tree search (SO-ISMCTS): samples the face-down tile order and the "
+          "choices other seats already made this round, looks ahead through Karuba's step functions",
+          (StrategyParam("iters", 200.0, "search iterations (determinisations and play-outs) per decision", 1, 1e6),
+           StrategyParam("explore", 0.7, "UCB exploration constant (results are win shares in 0..1)", 0, 100),
+           StrategyParam("policy", 0.0, "play-out policy: 0 uniform random, 1 builder, 2 racer, 3 collector", 0, 3)),
+          search=True)
+def mcts(state, cfg, seat, legal, n_legal, params, rng):
+    model = (step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns, rollout,
+             step.state_size)
+    return search(model, state, cfg, seat, legal, n_legal, params, rng)

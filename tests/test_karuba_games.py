@@ -4,62 +4,33 @@ import pandas as pd
 import pytest
 
 from simlab.core.runner import Prepared, RunConfig
-from simlab.games.karuba import rules
+from simlab.core.rng import STRATEGY_STREAM
+from simlab.games.karuba import rules, step
 from simlab.games.karuba.components import PARAMS
-from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_CRYSTAL, B_DISCARDED, B_EXPL, B_FATE, B_GOLD,
-                                       B_HOME, B_OCC, B_PLACED, B_TILE, B_TREASURE, END_RUNNING, MAX_CHOICES, P0,
-                                       PB, S_END, S_PLAYERS, S_ROUND, S_SEQ, S_TAKEN, STATE_SIZE)
+from simlab.games.karuba.state import MAX_CHOICES, STATE_SIZE
 from strategies.karuba import random_play
 
-from karuba_helpers import streams
+from karuba_helpers import check_invariants, streams
 
 MIX = ("builder", "racer", "collector", "random")
-
-
-def check_invariants(state, cfg):
-    n = state[S_PLAYERS]
-    rnd = state[S_ROUND]
-    revealed = set(int(t) for t in state[S_SEQ:S_SEQ + rnd])
-    for p in range(n):
-        b = P0 + p * PB
-        fate = state[b + B_FATE:b + B_FATE + 36]
-        assert {t + 1 for t in np.flatnonzero(fate)} == revealed, "each revealed tile used exactly once"
-        board = state[b + B_TILE:b + B_TILE + 30]
-        assert sorted(board[board > 0]) == sorted(t + 1 for t in np.flatnonzero(fate == 1))
-        assert state[b + B_PLACED] == (fate == 1).sum() and state[b + B_DISCARDED] == (fate == 2).sum()
-        cells = [state[b + B_EXPL + c] for c in range(4) if state[b + B_EXPL + c] < AT_BEACH]
-        assert len(cells) == len(set(cells)), "one explorer per tile"
-        assert all(board[c] > 0 for c in cells), "explorers stand on tiles"
-        assert state[b + B_OCC] == sum(1 << c for c in cells)
-        for c in range(4):
-            assert (state[b + B_EXPL + c] == AT_TEMPLE) == (state[b + B_HOME + c] > 0)
-        printed = PARAMS.defaults()["tile_treasure"]
-        for kind, collected in ((1, state[b + B_CRYSTAL:b + B_CRYSTAL + 4]), (2, state[b + B_GOLD:b + B_GOLD + 4])):
-            placed = sum(1 for t in np.flatnonzero(fate == 1) if printed[t] == kind)
-            lying = (state[b + B_TREASURE:b + B_TREASURE + 30] == kind).sum()
-            assert placed == collected.sum() + lying, "treasure conserved between tiles and explorers"
-        assert (state[b:b + PB] >= 0).all(), "no counter ever negative"
-    for c in range(4):
-        home = sum(state[P0 + p * PB + B_EXPL + c] == AT_TEMPLE for p in range(n))
-        assert state[S_TAKEN + c] == home <= n, "one token per arrival, never more than the stack"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_invariants_hold_after_every_round_of_random_games(players):
     cfg = PARAMS.pack(PARAMS.resolve({"bonus_tiles": True}))
-    fns = (random_play,) * 6
     seat_params = np.zeros((6, 8))
-    slots = np.arange(players, dtype=np.int64)
     legal = np.zeros(MAX_CHOICES, dtype=np.int32)
-    chosen = np.zeros(players, dtype=np.int32)
     no_log = np.zeros((0, 8), dtype=np.int32)
     for game in range(15):
         rng = streams(game, players)
         state = np.zeros(STATE_SIZE, dtype=np.int32)
-        rules.setup(state, cfg, players, rng)
-        while state[S_END] == END_RUNNING:
-            rules.play_round(state, cfg, slots, fns, seat_params, rng, legal, chosen, no_log, 0)
-            check_invariants(state, cfg)
+        step.new_game(state, cfg, players, rng)
+        while step.to_move(state) >= 0:
+            n = step.legal(state, cfg, legal)
+            step.apply(state, cfg, legal[random_play(state, cfg, 0, legal, n, seat_params[0], rng[STRATEGY_STREAM])],
+                       rng, no_log)
+            if step.to_move(state) <= 0:   # a round was carried out
+                check_invariants(state, cfg)
 
 
 def test_invariants_of_result_rows_over_many_heuristic_games():

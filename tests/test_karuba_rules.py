@@ -10,7 +10,8 @@ from simlab.games.karuba.components import PARAMS, TILE_EXITS, TILE_TREASURE
 from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B_EXPL, B_FATE, B_GOLD, B_OCC, B_OPEN,
                                        B_TOKENS, B_TREASURE, BONUS_OPEN, BONUS_REMOVED, DISCARD_ONLY, END_HOME,
                                        END_RUNNING, END_TILES, P0, PB, S_BEACH, S_BONUS, S_END, S_GOLD_SHORT,
-                                       S_GOLD_USED, S_ROUND, S_SEQ, S_TAKEN, S_TEMPLE, S_TILE)
+                                       S_GOLD_USED, S_ROUND, S_TAKEN, S_TEMPLE, S_TILE, STATE_SIZE, T_CHOSEN,
+                                       T_ORDER)
 
 from karuba_helpers import (BLUE, BROWN, PURPLE, YELLOW, block, cell, lay, legal, make_cfg, move_code, new_game,
                             streams)
@@ -63,14 +64,14 @@ def test_rule_setup_all_islands_identical_and_one_shared_tile_sequence():
     state, cfg = new_game(4, beaches=(0, 0, 0, 0), temples=(0, 0, 0, 0))
     blocks = [state[P0 + p * PB:P0 + (p + 1) * PB] for p in range(4)]
     assert all((b == blocks[0]).all() for b in blocks)
-    assert sorted(state[S_SEQ:S_SEQ + 36]) == list(range(1, 37))
+    assert sorted(state[T_ORDER:T_ORDER + 36]) == list(range(1, 37))
     assert all(state[block(p) + B_EXPL + c] == AT_BEACH for p in range(4) for c in range(4))
 
 
 @pytest.mark.parametrize("rule, lo, hi", [("ring3", 40, 200), ("ring4", 50, 190)])
 def test_rule_setup_random_placements_respect_distance_rule(rule, lo, hi):
     cfg = make_cfg(beaches=(0, 0, 0, 0), temples=(0, 0, 0, 0), distance_rule=rule)
-    state = np.zeros(P0 + 4 * PB, dtype=np.int32)
+    state = np.zeros(STATE_SIZE, dtype=np.int32)
     rng = streams(9)
     seen_sums = set()
     for _ in range(300):
@@ -87,7 +88,7 @@ def test_rule_setup_random_placements_respect_distance_rule(rule, lo, hi):
 def test_setup_draws_are_the_same_for_every_colour_and_avoid_fixed_spaces():
     """Random setups are drawn jointly, so no colour is favoured by the order of the draws."""
     cfg = make_cfg(beaches=(0, 0, 30, 0), temples=(0, 0, 0, 0))
-    state = np.zeros(P0 + 4 * PB, dtype=np.int32)
+    state = np.zeros(STATE_SIZE, dtype=np.int32)
     rng = streams(3)
     counts = np.zeros((4, 11))
     for _ in range(6000):
@@ -102,7 +103,7 @@ def test_setup_draws_are_the_same_for_every_colour_and_avoid_fixed_spaces():
 
 def test_rule_setup_label30_reading_keeps_labels_30_apart():
     cfg = make_cfg(beaches=(0, 0, 0, 0), temples=(0, 0, 0, 0), distance_rule="label30")
-    state = np.zeros(P0 + 4 * PB, dtype=np.int32)
+    state = np.zeros(STATE_SIZE, dtype=np.int32)
     rng = streams(5)
     for _ in range(200):
         rules.setup(state, cfg, 3, rng)
@@ -482,8 +483,9 @@ def place_gold_round(state, cfg, cells, rng=None):
     chosen = np.array([cell(1, c) if c else DISCARD_ONLY for c in cells], dtype=np.int32)
     for p, code in enumerate(chosen):
         rules.apply_choice(state, p, code, cfg)
+        state[T_CHOSEN + p] = code
     rng = streams() if rng is None else rng
-    rules.hand_out_gold(state, cfg, chosen, rng, np.zeros((0, 8), np.int32), 0)
+    rules.hand_out_gold(state, cfg, rng, np.zeros((0, 8), np.int32), 0)
     return [int(state[block(p) + B_TREASURE + chosen[p]]) if c else None for p, c in enumerate(cells)]
 
 

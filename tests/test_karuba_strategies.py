@@ -246,8 +246,7 @@ def random_positions(n_games, seed):
         state = np.zeros(STATE_SIZE, dtype=np.int32)
         rules.setup(state, cfg, 3, block)
         while state[S_END] == 0:
-            state[S_ROUND] += 1
-            state[S_TILE] = state[S_SEQ + state[S_ROUND] - 1]
+            rules.reveal(state, cfg, np.zeros((0, 8), dtype=np.int32), 0)
             chosen = []
             for p in range(3):
                 n = rules.legal_choices(state, p, cfg, legal)

@@ -7,9 +7,10 @@ from numba import njit
 from simlab.core.rng import STRATEGY_STREAM
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import DECIDE_SIGNATURE
-from simlab.games.karuba import GAME, rules
-from simlab.games.karuba.state import (AT_TEMPLE, B_EXPL, B_OPEN, B_TILE, CHANCE_STREAMS, DISCARD_ONLY, MAX_CHOICES,
-                                       R_GOLD, R_SPACES, R_TILES, S_BEACH, S_SEQ, S_TEMPLE, S_TILE, STATE_SIZE)
+from simlab.games.karuba import GAME, rules, step
+from simlab.games.karuba.state import (AT_TEMPLE, B_DISCARDED, B_EXPL, B_OPEN, B_PLACED, B_TILE, CHANCE_STREAMS,
+                                       DISCARD_ONLY, MAX_CHOICES, R_GOLD, R_SPACES, R_TILES, S_BEACH, S_END, S_ROUND,
+                                       S_TEMPLE, S_TURN, STATE_SIZE, T_ORDER)
 
 from karuba_helpers import block, make_cfg, new_game, streams
 
@@ -29,7 +30,7 @@ def setup_of(deal, **params):
     state = np.zeros(STATE_SIZE, dtype=np.int32)
     rules.setup(state, make_cfg(**params), 4, streams(deal))
     return (tuple(state[S_BEACH:S_BEACH + 4]), tuple(state[S_TEMPLE:S_TEMPLE + 4]),
-            tuple(state[S_SEQ:S_SEQ + 36]))
+            tuple(state[T_ORDER:T_ORDER + 36]))
 
 
 def test_tile_order_does_not_depend_on_the_distance_rule_or_on_fixed_spaces():
@@ -124,10 +125,11 @@ def test_a_seat_with_one_legal_choice_is_not_asked():
     state[b + B_OPEN:b + B_OPEN + 4] = (1 << 30) - 1
     state[b + B_EXPL:b + B_EXPL + 4] = AT_TEMPLE         # with every explorer home
     buf = np.zeros(MAX_CHOICES, dtype=np.int32)
-    state[S_TILE] = state[S_SEQ]                        # the tile play_round reveals first
-    assert rules.legal_choices(state, 0, cfg, buf) == 1 and buf[0] == DISCARD_ONLY
-    chosen = np.zeros(2, dtype=np.int32)
+    rules.reveal(state, cfg, np.zeros((0, 8), dtype=np.int32), 0)
+    state[S_TURN] = 0
+    assert step.legal(state, cfg, buf) == 1 and buf[0] == DISCARD_ONLY
     fns = (refuses_single_choice,) * 6
-    rules.play_round(state, cfg, np.arange(2, dtype=np.int64), fns, np.zeros((6, 8)), streams(), buf, chosen,
-                     np.zeros((0, 8), dtype=np.int32), 0)
-    assert chosen[0] == DISCARD_ONLY and chosen[1] < 30
+    step.play_from(state, cfg, np.arange(2, dtype=np.int64), fns, np.zeros((6, 8)), streams(),
+                   np.zeros((0, 8), dtype=np.int32))
+    assert state[S_END] != 0 and state[b + B_DISCARDED] == state[S_ROUND]   # seat 0 only ever discarded
+    assert state[block(1) + B_PLACED] > 0                                    # seat 1 was asked and placed

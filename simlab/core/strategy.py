@@ -63,6 +63,7 @@ class Strategy:
     decide: object
     description: str
     params: tuple[StrategyParam, ...] = ()
+    search: bool = False     # a search player: far slower than a heuristic, left out of sweeps over all strategies
 
     def vector(self, values: dict[str, float]) -> np.ndarray:
         """The seat's parameter vector: defaults overridden by ``values`` (validated)."""
@@ -86,8 +87,13 @@ _LOADED: dict[str, str] = {}                 # strategy file path -> sha256 of t
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")  # names print safely in labels, Markdown and HTML reports
 
 
-def strategy(game: str, name: str, description: str, params: tuple[StrategyParam, ...] = ()):
+def strategy(game: str, name: str, description: str, params: tuple[StrategyParam, ...] = (), search: bool = False):
     """Decorator: compile ``fn`` with the decision signature and register it under ``name``.
+
+    ``search=True`` marks a search player (it looks ahead through the game's step functions): it
+    is compiled on first use rather than at import, since numba cannot cache a function that
+    holds other compiled functions as values, and sweeps over every registered strategy (the
+    regression oracle, the overview's mirror matches) leave it out.
 
     Parameters are read in the function as ``params[0]``, ``params[1]``... in declaration order.
     A name already registered from another file is refused (a second file never silently
@@ -106,8 +112,8 @@ def strategy(game: str, name: str, description: str, params: tuple[StrategyParam
         if other is not None and other != source:
             raise SimlabError(f"{game} already has a strategy named {name!r} (from {Path(other).name}); "
                               "rename the one in " + Path(source).name)
-        decide = njit(DECIDE_SIGNATURE, cache=True)(fn)
-        _REGISTRY[(game, name)] = Strategy(game, name, decide, description, tuple(params))
+        decide = njit(cache=True)(fn) if search else njit(DECIDE_SIGNATURE, cache=True)(fn)
+        _REGISTRY[(game, name)] = Strategy(game, name, decide, description, tuple(params), search)
         _SOURCE[(game, name)] = source
         return decide
 

@@ -2,7 +2,7 @@
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec
 
-from . import rules
+from . import rules, step
 from .components import COLOURS, PARAMS
 from .state import CHANCE_STREAMS
 from .trace import narrate
@@ -62,7 +62,7 @@ GAME = GameSpec(
              "Utility: points (temple tokens, gold, crystals, bonus tiles); ties broken by tiles placed, then shared."),
     params=PARAMS,
     columns=SEAT_COLUMNS + GAME_COLUMNS,
-    play_game=rules.play_game,
+    play_game=step.play_game,
     narrate=narrate,
     check=check,
     length_column="rounds",

@@ -9,16 +9,16 @@ import numpy as np
 from numba import njit
 
 from simlab.core.bits import bit_index
-from simlab.core.kernel import (COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, PLAY_SIGNATURE, emit, emit_standings,
-                               legal_index)
-from simlab.core.rng import STRATEGY_STREAM, randint, shuffle
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, emit, emit_standings
+from simlab.core.rng import randint, shuffle
 
 from .components import ANY_MIX, COLS, GOLD_DRAW, N_CELLS, N_EDGE, N_TILES, O, RING3, RING4, ROWS
 from .state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B_DISCARDED, B_EXPL, B_FATE, B_GOLD, B_HOME,
                     B_BONUS_PTS, B_MOVES, B_OCC, B_OPEN, B_PLACED, B_TILE, B_TOKENS, B_TREASURE, BONUS_OPEN,
-                    BONUS_REMOVED, DISCARD_ONLY, END_HOME, END_RUNNING, END_TILES, MAX_CHOICES, MOVE_BASE, P0, PB,
-                    R_GOLD, R_SPACES, R_TILES, S_ARRIVALS, S_BEACH, S_BONUS, S_BONUS_ROUND, S_END, S_GOLD_SHORT, S_GOLD_USED, S_PLAYERS, S_ROUND, S_SEQ,
-                    S_TAKEN, S_TEMPLE, S_TILE, STATE_SIZE)
+                    BONUS_REMOVED, DISCARD_ONLY, END_HOME, END_RUNNING, END_TILES, HIDDEN, MOVE_BASE, P0, PB,
+                    R_GOLD, R_SPACES, R_TILES, SHOWN_EARLY, S_ARRIVALS, S_BEACH, S_BONUS, S_BONUS_ROUND, S_END,
+                    S_GOLD_SHORT, S_GOLD_USED, S_PLAYERS, S_ROUND, S_SEQ, S_TAKEN, S_TEMPLE, S_TILE, T_CHOSEN,
+                    T_ORDER)
 
 N, E, S, W = 1, 2, 4, 8
 ALL_CELLS = (1 << N_CELLS) - 1
@@ -100,8 +100,9 @@ def setup(state, cfg, n_players, streams):
             state[S_BEACH + c] = bi
             state[S_TEMPLE + c] = ti
     for i in range(N_TILES):
-        state[S_SEQ + i] = i + 1
-    shuffle(streams[R_TILES], state[S_SEQ:S_SEQ + N_TILES], N_TILES)
+        state[T_ORDER + i] = i + 1
+        state[S_SEQ + i] = HIDDEN
+    shuffle(streams[R_TILES], state[T_ORDER:T_ORDER + N_TILES], N_TILES)
     for p in range(n_players):
         base = P0 + p * PB
         for c in range(4):
@@ -294,7 +295,7 @@ def apply_choice(state, seat, code, cfg):
 
 
 @njit(cache=True)
-def hand_out_gold(state, cfg, chosen, streams, log, n_ev):
+def hand_out_gold(state, cfg, streams, log, n_ev):
     """Gold nuggets for this round's placements of a gold tile, from a supply that may run out.
 
     Everyone places at the same time, so when fewer nuggets remain than players placed the gold
@@ -310,7 +311,7 @@ def hand_out_gold(state, cfg, chosen, streams, log, n_ev):
     placers = np.zeros(n_players, dtype=np.int64)
     n = 0
     for p in range(n_players):
-        if chosen[p] < N_CELLS:
+        if state[T_CHOSEN + p] < N_CELLS:
             placers[n] = p
             n += 1
     supply = cfg[O.gold_supply]
@@ -323,9 +324,10 @@ def hand_out_gold(state, cfg, chosen, streams, log, n_ev):
             placers[i], placers[j] = placers[j], placers[i]
         for i in range(served, n):
             p = placers[i]
-            state[P0 + p * PB + B_TREASURE + chosen[p]] = 0
+            cell = state[T_CHOSEN + p]
+            state[P0 + p * PB + B_TREASURE + cell] = 0
             state[S_GOLD_SHORT] += 1
-            n_ev = emit(log, n_ev, EV_NO_GOLD, p, chosen[p], left, n)
+            n_ev = emit(log, n_ev, EV_NO_GOLD, p, cell, left, n)
     state[S_GOLD_USED] += served
     return n_ev
 
@@ -448,28 +450,26 @@ def log_standings(state, cfg, log, n_ev):
 
 
 @njit(cache=True)
-def play_round(state, cfg, seat_slot, fns, seat_params, streams, legal, chosen, log, n_ev):
-    """Reveal the next tile; every seat decides on the same pre-round state, then all apply.
-
-    A seat with one legal choice (only the pure discard) takes it without asking its strategy.
-    The strategy in slot ``k`` draws from its own stream ``streams[STRATEGY_STREAM + k]``.
-    """
-    n_players = state[S_PLAYERS]
+def reveal(state, cfg, log, n_ev):
+    """The leader turns up the next tile of the shuffled order: a new round begins."""
     rnd = state[S_ROUND] + 1
     state[S_ROUND] = rnd
-    tile = state[S_SEQ + rnd - 1]
+    tile = state[T_ORDER + rnd - 1]
+    for i in range(rnd - 1, max(rnd, SHOWN_EARLY)):
+        state[S_SEQ + i] = state[T_ORDER + i]
     state[S_TILE] = tile
-    n_ev = emit(log, n_ev, EV_TILE, rnd, tile, steps_of(tile, cfg))
+    return emit(log, n_ev, EV_TILE, rnd, tile, steps_of(tile, cfg))
+
+
+@njit(cache=True)
+def carry_out_round(state, cfg, streams, log, n_ev):
+    """Every seat has chosen (``T_CHOSEN``) on the same pre-round islands: carry the choices out in
+    seat order (the order matters only for who gets the last gold nugget under a limited supply),
+    then end the round."""
+    n_players = state[S_PLAYERS]
+    tile = state[S_TILE]
     for p in range(n_players):
-        n = legal_choices(state, p, cfg, legal)
-        i = 0
-        if n > 1:
-            slot = seat_slot[p]
-            i = fns[slot](state, cfg, p, legal, n, seat_params[slot], streams[STRATEGY_STREAM + slot])
-            i = legal_index(i, n, p, slot)
-        chosen[p] = legal[i]
-    for p in range(n_players):
-        code = chosen[p]
+        code = state[T_CHOSEN + p]
         base = P0 + p * PB
         if code < N_CELLS:
             n_ev = emit(log, n_ev, EV_PLACE, p, code, tile, cfg[O.tile_treasure + tile - 1])
@@ -480,8 +480,9 @@ def play_round(state, cfg, seat_slot, fns, seat_params, streams, legal, chosen, 
             n_ev = emit(log, n_ev, EV_DISCARD, p, tile)
         elif code >= MOVE_BASE:
             n_ev = emit(log, n_ev, EV_MOVE, p, colour, start, (code - MOVE_BASE) % 32, found, tile)
-    n_ev = hand_out_gold(state, cfg, chosen, streams, log, n_ev)
-    return end_round(state, cfg, log, n_ev)
+    n_ev = hand_out_gold(state, cfg, streams, log, n_ev)
+    n_ev = end_round(state, cfg, log, n_ev)
+    return log_standings(state, cfg, log, n_ev)
 
 
 @njit(cache=True)
@@ -520,22 +521,3 @@ def write_rows(state, cfg, rows):
         r[C_END_REASON] = state[S_END]
         r[C_GOLD_USED] = state[S_GOLD_USED]
         r[C_GOLD_SHORT] = state[S_GOLD_SHORT]
-
-
-@njit(PLAY_SIGNATURE, cache=True)
-def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
-    state = np.zeros(STATE_SIZE, dtype=np.int32)
-    legal = np.zeros(MAX_CHOICES, dtype=np.int32)
-    chosen = np.zeros(n_players, dtype=np.int32)
-    setup(state, cfg, n_players, streams)
-    n_ev = 0
-    for c in range(4):
-        n_ev = emit(log, n_ev, EV_SETUP, c, 10 * (state[S_BEACH + c] + 1), 10 * (state[S_TEMPLE + c] + 1))
-    while state[S_END] == END_RUNNING:
-        n_ev = play_round(state, cfg, seat_slot, fns, seat_params, streams, legal, chosen, log, n_ev)
-        n_ev = log_standings(state, cfg, log, n_ev)
-    n_ev = emit(log, n_ev, EV_END, state[S_END], state[S_ROUND])
-    write_rows(state, cfg, rows)
-    for p in range(n_players):
-        n_ev = emit(log, n_ev, EV_SCORE, p, rows[p, COL_SCORE])
-    return n_ev

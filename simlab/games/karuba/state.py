@@ -1,5 +1,13 @@
 """Karuba's game state: one flat int32 array, cheap to reset, copy and inspect.
 
+The state holds the pending decision (see ``step.py``): a round's choices are made one seat after
+the other on the same pre-round islands, kept in the state until the last seat has chosen, then
+carried out together in seat order. Everything a seat may not see lies in a tail after the islands
+(the tile order still face down, the choices other seats made this round), so the first
+``OBS_VIEW`` entries are at every decision exactly what every seat may see: built-in play hands
+the strategies that view without copying. An observation (``step.observe``) has the state's layout,
+with the tail's hidden entries set to ``HIDDEN``.
+
 Layout (offsets below; ``P0 + seat * PB`` starts a player's island block)::
 
     shared part
@@ -14,8 +22,10 @@ Layout (offsets below; ``P0 + seat * PB`` starts a player's island block)::
       S_BONUS_ROUND+4 per bonus tile: round it was taken or removed
       S_BEACH   +4    per colour: its explorers' beach space, index 0..10 (label 10..110)
       S_TEMPLE  +4    per colour: its temples' jungle space, index 0..10
-      S_SEQ     +36   the leader's shuffled tile numbers, revealed in this order
+      S_SEQ     +36   the tiles revealed so far, in order; HIDDEN for those still face down (the
+                      second tile is shown from round 1 on: see SHOWN_EARLY)
       S_ARRIVALS      explorers that entered a temple this round, all islands (end_round's work)
+      S_TURN          the seat whose choice for the revealed tile is pending (-1: game over)
     per player (island) block, PB entries
       B_TILE    +30   tile number on each cell (row-major, 6 columns x 5 rows; 0 = empty)
       B_TREASURE+30   treasure still lying on each cell: 0 none, 1 crystal, 2 gold
@@ -32,6 +42,11 @@ Layout (offsets below; ``P0 + seat * PB`` starts a player's island block)::
       B_OPEN    +4    bitmask of cells whose tile has an exit N, E, S, W (bit = cell index)
       B_OCC           bitmask of cells holding an explorer
       B_FATE    +36   per tile number 1..36: 0 not yet revealed, 1 placed, 2 discarded
+    hidden tail (from OBS_VIEW on)
+      T_ORDER   +36   the leader's shuffled tile numbers, revealed in this order (secret)
+      T_CHOSEN  +4    per seat: its choice code this round, once made (private to the seat until
+                      the round is carried out); HIDDEN for seats that have not chosen yet
+      T_EVENTS        trace events written so far (the log's count, kept between steps)
 """
 S_ROUND, S_PLAYERS, S_TILE, S_END, S_GOLD_USED, S_GOLD_SHORT = 0, 1, 2, 3, 4, 5
 S_TAKEN = 6
@@ -41,6 +56,7 @@ S_BEACH = 18
 S_TEMPLE = 22
 S_SEQ = 26
 S_ARRIVALS = 62
+S_TURN = 63
 P0 = 64
 
 B_TILE = 0
@@ -61,7 +77,18 @@ B_FATE = 90
 PB = 128
 
 MAX_PLAYERS = 4
-STATE_SIZE = P0 + MAX_PLAYERS * PB
+OBS_VIEW = P0 + MAX_PLAYERS * PB
+T_ORDER = OBS_VIEW
+T_CHOSEN = T_ORDER + 36
+T_EVENTS = T_CHOSEN + MAX_PLAYERS
+STATE_SIZE = T_EVENTS + 1
+HIDDEN = -1
+# Tiles of S_SEQ shown from the first round on. Only the first is revealed then, but the built-in
+# heuristics' tie key (strategies/karuba.py, ``tie_key``) reads the first two tiles from round 1:
+# hiding the second changes the racer's round-1 targets and so its games (18 of the regression
+# oracle's Karuba configurations). The second tile stays shown during round 1, a known leak of
+# one future tile, until the tie key is changed to read public information only.
+SHOWN_EARLY = 2
 
 AT_BEACH, AT_TEMPLE = 30, 31
 BONUS_OPEN, BONUS_REMOVED = -1, -2
