@@ -196,3 +196,16 @@ def test_an_assumption_that_cannot_be_tried_alone_is_skipped_and_named_with_its_
     text = assumption_caveat(spec, ["symbols", "die_faces"], {"checked": ["die_faces"], "alternatives": 1,
                                                               "games_per_run": 10, "matters": {}})
     assert "none flips a conclusion" in text and "Not checked: `symbols` (another count needs" in text
+
+
+def test_a_long_alternative_gets_the_same_run_folder_in_every_process():
+    """A rerun must find the runs an earlier process stored, so the folder name cannot depend on the
+    process (Python salts ``hash`` of text per process)."""
+    import subprocess
+    import sys
+
+    long_value = ",".join(["1"] * 74)
+    code = f"from simlab.analysis.robust import _folder; print(_folder('treasure_crossed', {long_value!r}))"
+    names = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+             for _ in range(2)}
+    assert len(names) == 1 and names.pop().startswith("treasure_crossed=")

@@ -23,6 +23,7 @@ then name only the assumptions that matter.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -177,8 +178,10 @@ def reported_claims(report_dir: Path) -> dict[str, str] | None:
 
 
 def _folder(param: str, shown: str) -> str:
+    """The alternative's run folder: its value, or a digest of a long one. The digest must be the same
+    in every process (Python's ``hash`` of a string is not), so that a rerun finds the stored runs."""
     text = f"{param}={shown}"
-    return text if len(text) <= 60 else f"{param}={abs(hash(shown)) % 10**8:08d}"
+    return text if len(text) <= 60 else f"{param}={hashlib.sha1(shown.encode()).hexdigest()[:12]}"
 
 
 def robust_report(exp_name: str, exp_title: str, base: Report, rows: list, games: list[str], games_per_run: int,
