@@ -264,17 +264,12 @@ def deal_luck(frame: pd.DataFrame, column: str = "win_share", reps: int = 200, s
             vals, d_ids = vals[keep], d_ids[keep]
         cube = vals.reshape(-1, n, vals.shape[1])
 
-        def shares(c):
-            deal_mean = c.mean(axis=1)                     # [d, k]
-            strat = deal_mean.mean(axis=0)                 # [k]
-            rot = c.var(axis=1, ddof=1).mean()
-            deal = (deal_mean - strat).var(axis=0, ddof=1).mean() - rot / n
-            skill = strat.var(ddof=1) if strat.size > 1 else 0.0
-            parts = np.array([max(skill, 0.0), max(deal, 0.0), max(rot, 0.0)])
-            return parts / parts.sum() if parts.sum() > 0 else parts
-
-        point = shares(cube)
-        boots = np.array([shares(cube[rng.integers(0, len(cube), len(cube))]) for _ in range(reps)])
+        point = _variance_shares(cube, np.ones((1, len(cube))), n)[0]
+        # resampled deals as counts per deal (the same draws as indexing cube once per resample)
+        draws = rng.integers(0, len(cube), (reps, len(cube)))
+        counts = np.bincount((draws + len(cube) * np.arange(reps)[:, None]).ravel(),
+                             minlength=reps * len(cube)).reshape(reps, len(cube))
+        boots = _variance_shares(cube, counts.astype(np.float64), n)
         lo = np.quantile(boots, (1 - level) / 2, axis=0)
         hi = np.quantile(boots, 1 - (1 - level) / 2, axis=0)
         for i, part in enumerate(COMPONENTS):
@@ -285,6 +280,21 @@ def deal_luck(frame: pd.DataFrame, column: str = "win_share", reps: int = 200, s
                      "lo": float(np.quantile(luck, (1 - level) / 2)), "hi": float(np.quantile(luck, 1 - (1 - level) / 2)),
                      "deals": len(cube)})
     return pd.DataFrame(rows)
+
+
+def _variance_shares(cube, weights, n: int):
+    """Skill, deal and rotation shares (see :func:`deal_luck`) of ``cube[d, r, k]`` with deal d
+    counted ``weights[b, d]`` times, for every row b at once (a bootstrap resample is a row of counts)."""
+    total = weights.sum(axis=1)                                   # [b]
+    deal_mean = cube.mean(axis=1)                                 # [d, k]
+    strat = weights @ deal_mean / total[:, None]                  # [b, k]
+    rot = weights @ cube.var(axis=1, ddof=1).mean(axis=1) / total
+    spread = (weights @ deal_mean ** 2 - total[:, None] * strat ** 2) / (total[:, None] - 1)
+    deal = spread.mean(axis=1) - rot / n
+    skill = strat.var(axis=1, ddof=1) if strat.shape[1] > 1 else np.zeros(len(total))
+    parts = np.maximum(np.stack([skill, deal, rot], axis=1), 0.0)
+    sums = parts.sum(axis=1, keepdims=True)
+    return np.divide(parts, sums, out=np.zeros_like(parts), where=sums > 0)
 
 
 # ---------------------------------------------------------------------------------------------
