@@ -151,3 +151,19 @@ def test_seat_spread_of_several_mirrors_is_each_mirrors_own_from_shared_draws():
     assert list(together["strategy"]) == ["a", "a", "b", "b", "c"]
     a3, b3 = together[together["players"] == 3].iloc[:2].itertuples()
     assert (a3.lo, a3.hi) != (b3.lo, b3.hi)     # same draws, different data: different intervals
+
+
+def test_deal_luck_bootstrap_counts_give_the_shares_of_the_resampled_deals_themselves():
+    """The bootstrap weighs each deal by how often a resample drew it; that must equal the shares
+    computed on the resampled deals as a cube (repeats included), the definition of the resample."""
+    from simlab.analysis.fairness import _variance_shares
+
+    rng = np.random.default_rng(3)
+    cube = rng.normal(size=(40, 3, 3)) + np.array([0.0, 1.0, 2.0])   # deal, rotation, slot
+    draws = rng.integers(0, 40, (5, 40))
+    counts = np.stack([np.bincount(d, minlength=40) for d in draws]).astype(np.float64)
+    weighted = _variance_shares(cube, counts, 3)
+    for row, d in zip(weighted, draws):
+        direct = _variance_shares(cube[d], np.ones((1, 40)), 3)[0]
+        assert row == pytest.approx(direct, abs=1e-12)
+    assert weighted.sum(axis=1) == pytest.approx(np.ones(5))

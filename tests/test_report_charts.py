@@ -83,3 +83,19 @@ def test_the_same_figure_always_gives_the_same_svg_and_no_rasterised_text():
 
     one, two = draw(), draw()
     assert one == two and "<text" in one and "<metadata>" not in one
+
+
+def test_a_chart_drawn_by_the_renderer_process_is_the_chart_drawn_in_place_hover_titles_included():
+    """Experiments draw charts in a renderer process while the analysis goes on: same file."""
+    def figure():
+        fig, axes = charts.new_figure()
+        charts.dot_interval(axes[0][0], ["a", "b"], [0.4, 0.5], [0.3, 0.4], [0.5, 0.6], ylabel="rate", xlabel="x")
+        return fig
+
+    renderer = charts.Renderer()
+    try:
+        later = charts.render_svg(figure(), renderer)
+        assert later.result(timeout=120) == charts.render_svg(figure())
+        assert "<title>" in later.result()
+    finally:
+        renderer.close()

@@ -171,24 +171,86 @@ def unlabelled_axes(fig) -> list[str]:
     return missing
 
 
-def render_svg(fig) -> str:
+def render_svg(fig, renderer: "Renderer | None" = None):
     """The figure as SVG text with hover titles, after checking its labels; closes the figure.
+    With a :class:`Renderer`, a future of that text: the figure is drawn in another process
+    while the caller goes on (drawing is most of a report's own time).
 
     Text stays text (small, searchable files), and ids and metadata are fixed so that the same
-    figure always gives the same file.
+    figure always gives the same file. The figure is drawn once, at its own size: its constrained
+    layout already fits every label and legend inside it (a tight bounding box would draw it a
+    second time, a fifth of a report's chart time).
     """
     import matplotlib.pyplot as plt
 
     missing = unlabelled_axes(fig)
+    tips = _TIPS.pop(fig, {})
     if missing:
         plt.close(fig)
         raise ReportError("chart without axis labels (every axis needs a label with its unit): " + ", ".join(missing))
+    if renderer is not None:
+        future = renderer.submit(fig, tips)
+        plt.close(fig)
+        return future
+    svg = _draw(fig, tips)
+    plt.close(fig)
+    return svg
+
+
+def _draw(fig, tips: dict) -> str:
+    import matplotlib.pyplot as plt
+
     buf = io.StringIO()
     with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "simlab"}):
-        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-    plt.close(fig)
+        fig.savefig(buf, format="svg", metadata={"Date": None})
     svg = buf.getvalue()
-    for gid, text in _TIPS.pop(fig, {}).items():
+    for gid, text in tips.items():
         svg = svg.replace(f'<g id="{gid}">', f'<g id="{gid}"><title>{html.escape(text)}</title>', 1)
     return re.sub(r"\s*<metadata>.*?</metadata>", "", svg, count=1, flags=re.S)
 
+
+def draw_pickled(figure: bytes, tips: dict) -> str:
+    """:func:`_draw` in a renderer process, from a pickled figure (top level, so it can be shipped)."""
+    import pickle
+
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    fig = pickle.loads(figure)
+    try:
+        return _draw(fig, tips)
+    finally:
+        plt.close(fig)
+
+
+def _ignore_interrupt() -> None:
+    """A Ctrl-C is the parent's to handle (it stops the renderer), as in simlab's worker pool."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class Renderer:
+    """One spawned process that draws a report's charts while the analysis goes on (an experiment
+    opens one for its analysis; the SVG is the same as drawing in place). Started on the first
+    chart; ``close`` waits for every chart and stops it."""
+
+    def __init__(self):
+        self._pool = None
+
+    def submit(self, fig, tips: dict):
+        import multiprocessing
+        import pickle
+        from concurrent.futures import ProcessPoolExecutor
+
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_ignore_interrupt)
+        return self._pool.submit(draw_pickled, pickle.dumps(fig), tips)
+
+    def close(self, wait: bool = True) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=wait, cancel_futures=not wait)
+            self._pool = None

@@ -52,6 +52,7 @@ from simlab.core.rundir import MANIFEST, ChunkSet, n_chunks, read_manifest, scan
 from simlab.core.runner import MAX_GAMES, RunConfig, extend_run, prepared
 from simlab.core.runner import run as run_games
 
+from .charts import Renderer
 from .report import Report
 from .stats import Estimate, SequentialResult, StoppingRule, sequential
 
@@ -211,6 +212,7 @@ class Context:
     assume: dict[str, dict] = field(default_factory=dict)   # game -> ASSUMPTION values in force (simlab robust)
     runs: list[Run] = field(default_factory=list)
     log: Callable[[str], None] = print
+    renderer: Renderer | None = field(default=None, repr=False)   # draws the report's charts meanwhile
 
     @property
     def spec(self) -> GameSpec:
@@ -375,7 +377,7 @@ class Context:
 
     # -- reporting ------------------------------------------------------------------------------
     def report(self, title: str, question: str) -> Report:
-        return Report(title, question)
+        return Report(title, question, renderer=self.renderer)
 
 
 def run_experiment(name: str | Experiment, games: int = 10_000, out: str | Path | None = None, runs: str | Path | None = None,
@@ -452,8 +454,14 @@ def analyse_experiment(setup: Setup, executor: str = "processes", rule: Stopping
     ctx = Context(setup.experiment, setup.games, setup.out_dir, runs_dir or setup.runs_dir, seed=setup.seed,
                   workers=setup.workers, executor=executor, game=setup.game, rule=rule, progress=progress,
                   command=setup.command, log=log, accept_code_change=accept_code_change, pool=pool,
-                  assume=dict(assume or {}))
-    return setup.experiment.analyse(ctx), ctx
+                  assume=dict(assume or {}), renderer=Renderer() if pool is not None else None)
+    try:
+        report = setup.experiment.analyse(ctx)
+        report.drawn()
+        return report, ctx
+    finally:
+        if ctx.renderer is not None:
+            ctx.renderer.close(wait=False)   # every chart is drawn by now, or an error stops them
 
 
 def rests_on_robustness(report: Report, robustness: dict) -> None:

@@ -40,7 +40,13 @@ class Chart:
     name: str       # file stem: NAME.svg beside the report
     title: str      # its heading and table-of-contents entry
     caption: str
-    svg: str
+    drawing: object  # the SVG text, or its future while a renderer draws it (see ``svg``)
+
+    @property
+    def svg(self) -> str:
+        if not isinstance(self.drawing, str):
+            self.drawing = self.drawing.result()
+        return self.drawing
 
 
 @dataclass
@@ -83,6 +89,7 @@ class Report:
     caveats: list[str] = field(default_factory=list)
     reproduce: list[str] = field(default_factory=list)
     pages: dict[str, str] = field(default_factory=dict)    # file name -> a self-contained page beside the report
+    renderer: object = field(default=None, repr=False, compare=False)  # a charts.Renderer drawing charts meanwhile
 
     def verdict(self, subject: str, estimate: Estimate, reference: float | None = None, band: Band | None = None,
                 **kwargs) -> Verdict:
@@ -99,7 +106,12 @@ class Report:
     def chart(self, name: str, fig, caption: str, title: str = "") -> None:
         """Add a matplotlib figure (every axis labelled: see :mod:`.charts`) as NAME.svg."""
         title = title or name.replace("-", " ").strip().capitalize()
-        self.charts.append(Chart(_slug(name), title, caption, render_svg(fig)))
+        self.charts.append(Chart(_slug(name), title, caption, render_svg(fig, self.renderer)))
+
+    def drawn(self) -> None:
+        """Wait for every chart a renderer is drawing (before the renderer closes)."""
+        for c in self.charts:
+            c.svg
 
     def table(self, title: str, frame: pd.DataFrame, note: str = "", name: str = "", show: bool = True) -> None:
         self.tables.append(Table(title, frame, note, _slug(name or title), show))
