@@ -734,7 +734,7 @@ def find_code(legal, n_legal, code):
 @njit(cache=True, inline="always")
 def tie_key(state, colour):
     """The colour's key for breaking a tie between explorers: a hash of its beach and temple spaces
-    and of the game's first two tiles.
+    and of the game's first tile (the one shown in round 1: a seat knows nothing of the tiles to come).
 
     The four colours are interchangeable, so a tie must not go to the lower colour index (it gave
     brown 11-15 points more temple arrivals than yellow from the same spaces). The key depends on
@@ -743,8 +743,7 @@ def tie_key(state, colour):
     to game with the tile order, so no space is favoured on average; and it is the same for two
     seats in the same state (mirrors stay mirrors).
     """
-    x = np.int64((state[S_BEACH + colour] * 11 + state[S_TEMPLE + colour]) * 1296 + state[S_SEQ] * 36
-                 + state[S_SEQ + 1])
+    x = np.int64((state[S_BEACH + colour] * 11 + state[S_TEMPLE + colour]) * 36 + state[S_SEQ])
     x = (x * 2654435761) & 0x7FFFFFFF
     x ^= x >> 15
     x = (x * 2246822519) & 0x7FFFFFFF

@@ -5,7 +5,7 @@ from simlab.core.rng import N_STREAMS, root_key, seed_streams
 from simlab.games.karuba import rules
 from simlab.games.karuba.components import PARAMS
 from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_CRYSTAL, B_DISCARDED, B_EXPL, B_FATE, B_GOLD, B_HOME,
-                                       B_OCC, B_PLACED, B_TILE, B_TREASURE, HIDDEN, MAX_CHOICES, P0, PB, SHOWN_EARLY, S_PLAYERS,
+                                       B_OCC, B_PLACED, B_TILE, B_TREASURE, HIDDEN, MAX_CHOICES, P0, PB, S_PLAYERS,
                                        S_ROUND, S_SEQ, S_TAKEN, S_TILE, S_TURN, STATE_SIZE, T_ORDER)
 
 BROWN, BLUE, PURPLE, YELLOW = range(4)
@@ -72,7 +72,7 @@ def check_invariants(state, cfg):
     n = state[S_PLAYERS]
     rnd = state[S_ROUND]
     assert sorted(state[T_ORDER:T_ORDER + 36]) == list(range(1, 37)), "the tile order is a permutation"
-    shown = max(rnd, SHOWN_EARLY)
+    shown = rnd
     assert (state[S_SEQ:S_SEQ + shown] == state[T_ORDER:T_ORDER + shown]).all(), "shown tiles as in the order"
     assert (state[S_SEQ + shown:S_SEQ + 36] == HIDDEN).all(), "face-down tiles are not shown"
     used = set(int(t) for t in state[S_SEQ:S_SEQ + rnd])

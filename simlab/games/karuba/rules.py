@@ -16,7 +16,7 @@ from .components import ANY_MIX, COLS, GOLD_DRAW, N_CELLS, N_EDGE, N_TILES, O, R
 from .state import (AT_BEACH, AT_TEMPLE, B_COMP, B_CRYSTAL, B_DISCARDED, B_EXPL, B_FATE, B_GOLD, B_HOME,
                     B_BONUS_PTS, B_MOVES, B_OCC, B_OPEN, B_PLACED, B_TILE, B_TOKENS, B_TREASURE, BONUS_OPEN,
                     BONUS_REMOVED, DISCARD_ONLY, END_HOME, END_RUNNING, END_TILES, HIDDEN, MOVE_BASE, P0, PB,
-                    R_GOLD, R_SPACES, R_TILES, SHOWN_EARLY, S_ARRIVALS, S_BEACH, S_BONUS, S_BONUS_ROUND, S_END,
+                    R_GOLD, R_SPACES, R_TILES, S_ARRIVALS, S_BEACH, S_BONUS, S_BONUS_ROUND, S_END,
                     S_GOLD_SHORT, S_GOLD_USED, S_PLAYERS, S_ROUND, S_SEQ, S_TAKEN, S_TEMPLE, S_TILE, T_CHOSEN,
                     T_ORDER)
 
@@ -455,8 +455,7 @@ def reveal(state, cfg, log, n_ev):
     rnd = state[S_ROUND] + 1
     state[S_ROUND] = rnd
     tile = state[T_ORDER + rnd - 1]
-    for i in range(rnd - 1, max(rnd, SHOWN_EARLY)):
-        state[S_SEQ + i] = state[T_ORDER + i]
+    state[S_SEQ + rnd - 1] = tile
     state[S_TILE] = tile
     return emit(log, n_ev, EV_TILE, rnd, tile, steps_of(tile, cfg))
 

@@ -22,8 +22,7 @@ Layout (offsets below; ``P0 + seat * PB`` starts a player's island block)::
       S_BONUS_ROUND+4 per bonus tile: round it was taken or removed
       S_BEACH   +4    per colour: its explorers' beach space, index 0..10 (label 10..110)
       S_TEMPLE  +4    per colour: its temples' jungle space, index 0..10
-      S_SEQ     +36   the tiles revealed so far, in order; HIDDEN for those still face down (the
-                      second tile is shown from round 1 on: see SHOWN_EARLY)
+      S_SEQ     +36   the tiles revealed so far, in order; HIDDEN for those still face down
       S_ARRIVALS      explorers that entered a temple this round, all islands (end_round's work)
       S_TURN          the seat whose choice for the revealed tile is pending (-1: game over)
     per player (island) block, PB entries
@@ -83,12 +82,6 @@ T_CHOSEN = T_ORDER + 36
 T_EVENTS = T_CHOSEN + MAX_PLAYERS
 STATE_SIZE = T_EVENTS + 1
 HIDDEN = -1
-# Tiles of S_SEQ shown from the first round on. Only the first is revealed then, but the built-in
-# heuristics' tie key (strategies/karuba.py, ``tie_key``) reads the first two tiles from round 1:
-# hiding the second changes the racer's round-1 targets and so its games (18 of the regression
-# oracle's Karuba configurations). The second tile stays shown during round 1, a known leak of
-# one future tile, until the tie key is changed to read public information only.
-SHOWN_EARLY = 2
 
 AT_BEACH, AT_TEMPLE = 30, 31
 BONUS_OPEN, BONUS_REMOVED = -1, -2

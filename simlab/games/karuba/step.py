@@ -21,7 +21,7 @@ from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGN
 from .components import N_TILES
 from .rules import (EV_END, EV_SCORE, EV_SETUP, carry_out_round, legal_choices, reveal, score_parts, setup,
                     write_rows)
-from .state import (B_PLACED, END_RUNNING, HIDDEN, MAX_CHOICES, MAX_PLAYERS, OBS_VIEW, P0, PB, SHOWN_EARLY, S_BEACH,
+from .state import (B_PLACED, END_RUNNING, HIDDEN, MAX_CHOICES, MAX_PLAYERS, OBS_VIEW, P0, PB, S_BEACH,
                     S_END, S_PLAYERS, S_ROUND, S_SEQ, S_TEMPLE, S_TURN, STATE_SIZE, T_CHOSEN, T_EVENTS, T_ORDER)
 
 
@@ -96,7 +96,7 @@ def determinize(obs, seat, cfg, rng, state):
     any, is then drawn too, and the trace count starts at 0.
     """
     state[:OBS_VIEW] = obs[:OBS_VIEW]
-    rnd = max(state[S_ROUND], SHOWN_EARLY)   # tiles shown
+    rnd = state[S_ROUND]   # tiles shown
     seen = np.int64(0)
     for i in range(rnd):
         t = state[S_SEQ + i]
