@@ -87,15 +87,23 @@ def test_the_same_figure_always_gives_the_same_svg_and_no_rasterised_text():
 
 def test_a_chart_drawn_by_the_renderer_process_is_the_chart_drawn_in_place_hover_titles_included():
     """Experiments draw charts in a renderer process while the analysis goes on: same file."""
+    from matplotlib.ticker import FuncFormatter
+
+    from simlab.analysis.wording import POINTS
+
     def figure():
         fig, axes = charts.new_figure()
         charts.dot_interval(axes[0][0], ["a", "b"], [0.4, 0.5], [0.3, 0.4], [0.5, 0.6], ylabel="rate", xlabel="x")
+        charts.percent_axis(axes[0][0], POINTS)
         return fig
 
     renderer = charts.Renderer()
     try:
         later = charts.render_svg(figure(), renderer)
         assert later.result(timeout=120) == charts.render_svg(figure())
-        assert "<title>" in later.result()
+        assert "<title>" in later.result() and ">+40<" in later.result()
+        local = figure()   # a figure holding a local function cannot travel: drawn in place instead
+        local.axes[0].xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        assert isinstance(charts.render_svg(local, renderer), str)
     finally:
         renderer.close()

@@ -62,7 +62,13 @@ def percent_axis(ax, unit: str = SHARE, axis: str = "y") -> None:
     if unit == SHARE:
         target.set_major_formatter(PercentFormatter(1.0))
     elif unit == POINTS:
-        target.set_major_formatter(FuncFormatter(lambda v, _: f"{v * 100:+.3g}" if v else "0"))
+        target.set_major_formatter(FuncFormatter(signed_points))
+
+
+def signed_points(value, _position) -> str:
+    """A tick of a difference of shares in signed percentage points (top level: figures are pickled
+    to a renderer process)."""
+    return f"{value * 100:+.3g}" if value else "0"
 
 
 UNIT_SUFFIX = {SHARE: " (%)", POINTS: " (percentage points)"}
@@ -190,8 +196,9 @@ def render_svg(fig, renderer: "Renderer | None" = None):
         raise ReportError("chart without axis labels (every axis needs a label with its unit): " + ", ".join(missing))
     if renderer is not None:
         future = renderer.submit(fig, tips)
-        plt.close(fig)
-        return future
+        if future is not None:
+            plt.close(fig)
+            return future
     svg = _draw(fig, tips)
     plt.close(fig)
     return svg
@@ -241,14 +248,19 @@ class Renderer:
         self._pool = None
 
     def submit(self, fig, tips: dict):
+        """The future SVG of ``fig``; None when the figure cannot be pickled (the caller draws it)."""
         import multiprocessing
         import pickle
         from concurrent.futures import ProcessPoolExecutor
 
+        try:
+            figure = pickle.dumps(fig)
+        except (pickle.PicklingError, AttributeError, TypeError):   # a local function in the figure: draw it here
+            return None
         if self._pool is None:
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_ignore_interrupt)
-        return self._pool.submit(draw_pickled, pickle.dumps(fig), tips)
+        return self._pool.submit(draw_pickled, figure, tips)
 
     def close(self, wait: bool = True) -> None:
         if self._pool is not None:
