@@ -54,6 +54,7 @@ from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_EXPL, B_OPEN, B_TI
                                        MOVE_BASE, P0, PB, S_BEACH, S_PLAYERS, S_ROUND, S_SEQ, S_TAKEN, S_TEMPLE,
                                        S_TILE)
 from simlab.search.ismcts import ismcts
+from simlab.search.proposals import proposals_search
 
 ALL = (1 << N_CELLS) - 1
 MAXL = 32          # tile levels: at most 30 cells + 1
@@ -1114,6 +1115,7 @@ def collector(state, cfg, seat, legal, n_legal, params, rng):
 # cache that compilation nor key a cache entry by them, so this copy is compiled once per process,
 # on the first decision of an ``mcts`` seat.
 search = njit(ismcts.py_func)
+propose = njit(proposals_search.py_func)
 BUILDER_DEFAULTS = tuple(p.default for p in BUILDER_PARAMS)
 RACER_DEFAULTS = tuple(p.default for p in RACER_PARAMS)
 COLLECTOR_DEFAULTS = tuple(p.default for p in COLLECTOR_PARAMS)
@@ -1144,3 +1146,18 @@ def mcts(state, cfg, seat, legal, n_legal, params, rng):
     model = (step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns, rollout,
              step.state_size)
     return search(model, state, cfg, seat, legal, n_legal, params, rng)
+
+
+@strategy("karuba", "rollout",
+          "the rollout algorithm: each heuristic proposes its choice, each proposal is played out from "
+          "sampled face-down tiles with a heuristic for every seat, on the same chance for all, and the best "
+          "mean win share is played (ties: the play-out heuristic's own choice)",
+          (StrategyParam("samples", 24.0, "determinisations, each playing out every distinct proposal", 1, 1e5),
+           StrategyParam("policy", 1.0, "play-out heuristic for every seat: 1 builder, 2 racer, 3 collector "
+                         "(0: uniform random)", 0, 3),
+           StrategyParam("proposers", 3.0, "heuristics 1..K that propose a choice", 1, 3)),
+          search=True)
+def rollout_player(state, cfg, seat, legal, n_legal, params, rng):
+    model = (step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns, rollout,
+             step.state_size)
+    return propose(model, state, cfg, seat, legal, n_legal, params, rng)

@@ -199,13 +199,14 @@ def test_returns_are_the_tie_split_win_shares_of_the_result_rows():
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_mcts_plays_legal_moves_to_the_end_and_is_reproducible(players):
-    """The search player (tiny budget) plays whole games through the engine at every player count,
+@pytest.mark.parametrize("search", ["mcts:iters=8", "rollout:samples=2"])
+def test_search_players_play_legal_moves_to_the_end_and_are_reproducible(players, search):
+    """The search players (tiny budgets) play whole games through the engine at every player count,
     every choice legal (an illegal index would stop the run), and the same seed gives the same
     frames."""
-    seats = ("mcts:iters=8", "builder", "mcts:iters=8:policy=2", "random")[:players]
+    seats = (search, "builder", search + ":policy=2", "random")[:players]
     config = RunConfig("karuba", players, seats, 2, seed=17)
     a = Prepared(config).frame(0, 2)
     b = Prepared(config).frame(0, 2)
     assert a.equals(b)
-    assert (a.rounds > 1).all() and a.strategy.astype(str).str.startswith("mcts").any()
+    assert (a.rounds > 1).all() and a.strategy.astype(str).str.startswith(search.split(":")[0]).any()
