@@ -53,8 +53,7 @@ from simlab.games.karuba.rules import (BEACH_CELL, BEACH_SIDE, EAST_COLUMN, TEMP
 from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_EXPL, B_OPEN, B_TILE, B_TREASURE, DISCARD_ONLY,
                                        MOVE_BASE, P0, PB, S_BEACH, S_PLAYERS, S_ROUND, S_SEQ, S_TAKEN, S_TEMPLE,
                                        S_TILE)
-from simlab.search.ismcts import ismcts
-from simlab.search.proposals import proposals_search
+from simlab.search.players import register_search_players
 
 ALL = (1 << N_CELLS) - 1
 MAXL = 32          # tile levels: at most 30 cells + 1
@@ -1108,14 +1107,9 @@ def collector(state, cfg, seat, legal, n_legal, params, rng):
 
 
 # ---------------------------------------------------------------------------------------------
-# search player
+# search players (simlab.search.players)
 # ---------------------------------------------------------------------------------------------
 
-# The search compiled for Karuba's step functions, which it receives as values: numba can neither
-# cache that compilation nor key a cache entry by them, so this copy is compiled once per process,
-# on the first decision of an ``mcts`` seat.
-search = njit(ismcts.py_func)
-propose = njit(proposals_search.py_func)
 BUILDER_DEFAULTS = tuple(p.default for p in BUILDER_PARAMS)
 RACER_DEFAULTS = tuple(p.default for p in RACER_PARAMS)
 COLLECTOR_DEFAULTS = tuple(p.default for p in COLLECTOR_PARAMS)
@@ -1135,29 +1129,5 @@ def rollout(state, cfg, seat, legal, n_legal, policy, rng):
     return randint(rng, n_legal)
 
 
-@strategy("karuba", "mcts",
-          "information-set Monte Carlo tree search (SO-ISMCTS): samples the face-down tile order and the "
-          "choices other seats already made this round, looks ahead through Karuba's step functions",
-          (StrategyParam("iters", 200.0, "search iterations (determinisations and play-outs) per decision", 1, 1e6),
-           StrategyParam("explore", 0.7, "UCB exploration constant (results are win shares in 0..1)", 0, 100),
-           StrategyParam("policy", 0.0, "play-out policy: 0 uniform random, 1 builder, 2 racer, 3 collector", 0, 3)),
-          search=True)
-def mcts(state, cfg, seat, legal, n_legal, params, rng):
-    model = (step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns, rollout,
-             step.state_size)
-    return search(model, state, cfg, seat, legal, n_legal, params, rng)
-
-
-@strategy("karuba", "rollout",
-          "the rollout algorithm: each heuristic proposes its choice, each proposal is played out from "
-          "sampled face-down tiles with a heuristic for every seat, on the same chance for all, and the best "
-          "mean win share is played (ties: the play-out heuristic's own choice)",
-          (StrategyParam("samples", 24.0, "determinisations, each playing out every distinct proposal", 1, 1e5),
-           StrategyParam("policy", 1.0, "play-out heuristic for every seat: 1 builder, 2 racer, 3 collector "
-                         "(0: uniform random)", 0, 3),
-           StrategyParam("proposers", 3.0, "heuristics 1..K that propose a choice", 1, 3)),
-          search=True)
-def rollout_player(state, cfg, seat, legal, n_legal, params, rng):
-    model = (step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns, rollout,
-             step.state_size)
-    return propose(model, state, cfg, seat, legal, n_legal, params, rng)
+register_search_players("karuba", step, rollout, ("builder", "racer", "collector"),
+                        "the face-down tile order and the choices other seats already made this round")
