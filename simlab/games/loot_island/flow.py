@@ -15,10 +15,10 @@ from .invariants import check_invariants
 from .islets import islet_choices, islet_step
 from .loot import coast_step, distribute_step, final_step, landing_step, phase3_step, pick_choices
 from .preparation import deal_step, hand_choices, phase1_step
-from .program import (PR_B4, PR_COAST, PR_DEAL, PR_DISTRIBUTE, PR_EVENT, PR_FINAL, PR_GAME, PR_ISLET, PR_LANDING,
+from .program import (PR_B4, PR_COAST, PR_DEAL, PR_DISTRIBUTE, PR_EVENT, PR_FINAL, PR_ISLET, PR_LANDING,
                       PR_PASS, PR_PHASE1, PR_PHASE2, PR_PHASE3, PR_PLAY, PR_SCORING, PR_TAKE, call, ret, top)
 from .scoring import final_scoring_by_fee, healer_choices, scoring_step
-from .state import (B_ELIM, B_NET, ELIM_NONE, F_LABEL, F_LOCAL, F_PROC, M_HAND, P0, PB, S_ALLEN, S_CORNER, S_DCTX,
+from .state import (B_ELIM, B_NET, ELIM_NONE, F_LABEL, F_LOCAL, F_PROC, M_HAND, P0, PB, S_ALLEN, S_CORNER,
                     S_DECKOUT, S_FACING, S_EVENT, S_MLOC, S_NEV, S_PLAYERS, S_ROUND, S_START, S_TURN, X_DEPTH, X_PENDING,
                     X_RET)
 

@@ -8,7 +8,6 @@ the driver of the resumable procedures of ``program``) and ``invariants``; ``ste
 through the step interface. This module re-exports the rule functions strategies and tests call, so
 ``rules.<name>`` names any of them.
 """
-import numpy as np
 from numba import njit, types
 
 from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, legal_index
