@@ -21,8 +21,8 @@ actor's block, ``L0 + landing * LB`` a landing's block)::
       S_MDRAW_N / S_MDISC_N / S_TDECK_N / S_TDISC_N / S_REVEAL_N / S_A2_N   pile sizes
       S_HEALERS   +5   healer cards dealt (ids 0..13); S_HEALER_OWNER +5: seat that took it, -1
       S_DECKOUT        1 when the treasure deck ran dry (game jumps to end step 2)
-      S_TURN           actor whose decision or turn it is
-      S_DKIND          decision kind D_* being asked; S_DCTX +4 its context (see rules.py)
+      S_TURN           seat whose decision is pending (-1 once the game is over)
+      S_DKIND          decision kind D_* being asked; S_DCTX +4 its context (the D_* list below)
       S_STAGE_N, S_STAGE +22   cards chosen so far for the play being built
       S_TURNS          phase-2 turns taken this game
       S_ALLEN_CROSSES  (copy of Allen's crosses, for strategies)
