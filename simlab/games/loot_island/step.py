@@ -26,7 +26,7 @@ from .program import PR_GAME, call
 from .rules import write_rows
 from .state import (B_ELIM, B_FEE, B_GROSS, B_HAND_N, B_NET, ELIM_NONE, FACE_UP_EVENTS, FACE_UP_HEALERS, HIDDEN,
                     M_DRAW, M_HAND, MAX_LEGAL, P0, PB, PH_END, S_EVENT_SEQ, S_EVENTS_SEEN, S_HEALERS, S_MDRAW,
-                    S_MDRAW_N, S_MLOC, S_NEV, S_PHASE, S_PLAYERS, S_ROUND, S_STAGE, S_START, S_TDECK,
+                    S_MDRAW_N, S_MLOC, S_NEV, S_PHASE, S_MDISC, S_PLAYERS, S_ROUND, S_STAGE, S_START, S_TDECK, S_TDISC,
                     S_TLOC, S_TURN, STATE_SIZE, T_DECK, X_CHOICE, X_FACE_UP, X_PENDING, X_TSHUFFLED)
 
 
@@ -62,16 +62,17 @@ def apply(state, cfg, code, streams, log):
 
 
 @njit(cache=True)
-def mask(state, seat, obs):
-    """Hide in ``obs`` (a copy of ``state``) what ``seat`` may not see."""
+def view(state, seat, obs):
+    """``observe`` for an ``obs`` whose draw pile and treasure deck entries are HIDDEN already (the
+    loop's own buffer): copy the rest of the state and hide the other parts ``seat`` may not see."""
+    obs[:S_MDRAW] = state[:S_MDRAW]
+    obs[S_MDISC:S_TDECK] = state[S_MDISC:S_TDECK]
+    obs[S_TDISC:] = state[S_TDISC:]
     n = state[S_PLAYERS]
     for j in range(N_MAP):
-        obs[S_MDRAW + j] = HIDDEN
         loc = state[S_MLOC + j]
         if loc == M_DRAW or (M_HAND <= loc < M_HAND + n and loc != M_HAND + seat):
             obs[S_MLOC + j] = HIDDEN
-    for j in range(N_TREASURE):
-        obs[S_TDECK + j] = HIDDEN
     if not (state[X_FACE_UP] & FACE_UP_HEALERS) and state[S_PHASE] != PH_END:
         for i in range(5):
             obs[S_HEALERS + i] = HIDDEN
@@ -159,8 +160,9 @@ def observe(state, seat, obs):
     """The state as ``seat`` sees it: the draw pile, the treasure deck, later events (under the
     face-up variant: their set, in ascending order), face-down healers, where the cards of the draw
     pile and the other players' hands are, and others' staged cards are HIDDEN."""
-    obs[:] = state
-    mask(state, seat, obs)
+    obs[S_MDRAW:S_MDISC] = HIDDEN
+    obs[S_TDECK:S_TDISC] = HIDDEN
+    view(state, seat, obs)
 
 
 @njit(DETERMINIZE_SIGNATURE, cache=True)
@@ -268,14 +270,14 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
     never see, nor write into, the state). A seat with one legal choice is not asked.
     """
     buf = np.empty(MAX_LEGAL, dtype=np.int32)
-    obs = np.empty(STATE_SIZE, dtype=np.int32)
+    obs = np.full(STATE_SIZE, HIDDEN, dtype=np.int32)   # its draw pile and treasure deck stay HIDDEN
     while state[X_PENDING]:
         seat = state[S_TURN]
         n = choices(state, cfg, buf)
         i = 0
         if n > 1:
             slot = seat_slot[seat]
-            observe(state, seat, obs)
+            view(state, seat, obs)
             i = legal_index(fns[slot](obs, cfg, seat, buf, n, seat_params[slot], streams[STRATEGY_STREAM + slot]),
                             n, seat, slot)
         elif n < 1:
