@@ -10,12 +10,15 @@
   completion, plants compasses early on coming coasts to be first in their stacks, and plays
   Allen's cards only to deny his crowns or to reach loot it is first in.
 
-All read only public information (the hands of others and face-down cards are never looked at:
-face-down healers and events only under their face-up variants). The face-up variants inform all
+All read only public information: a strategy receives its seat's observation, in which the hands of
+others and face-down cards are hidden (face-down healers and events are read only under their
+face-up variants). The face-up variants inform all
 three heuristics: face-up healers set the price of a curse cube (``cube_rate``); face-up events
 (shown at setup, their order hidden) tell which coast the ship may explore when, which sets the worth
 of a compass planted early (``plant_value``). Choice codes are those of
 ``simlab.games.loot_island.state``.
+
+* ``rollout`` and ``mcts``: the search players (``simlab.search.players``) through the game's step functions.
 """
 from dataclasses import replace
 
@@ -23,7 +26,9 @@ import numpy as np
 from numba import njit
 
 from simlab.core.rng import randint
+from simlab.core.step import ROLLOUT_SIGNATURE
 from simlab.core.strategy import StrategyParam, strategy
+from simlab.games.loot_island import step
 from simlab.games.loot_island.components import (EV_B1, EV_B2, EV_B4, EV_B8, EV_B12, EV_B14, I_BOTTOM,
                                                  I_DISCARD, I_DRAW2, I_MOVE, I_SHIP, I_TREASURE, N_TREASURE, O,
                                                  PER_COLOUR, SYM_CHEST, SYM_DISCARD, SYM_DOUBLE, SYM_DRAW, T_AMULET,
@@ -36,6 +41,7 @@ from simlab.games.loot_island.state import (B_CURSES, B_PASSED, B_SUPPLY, B_TYPE
                                             M_HAND, P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN, S_DCTX, S_DKIND,
                                             S_EVENT_SEQ, S_FACING, S_FIRST_PASSED, S_HEALERS, S_MLOC, S_PLAYERS,
                                             S_ROUND, S_STAGE, S_STAGE_N, SKIP, STOP, SUPPLY)
+from simlab.search.players import register_search_players
 
 STYLE_CAUTIOUS, STYLE_HUNTER, STYLE_COLLECTOR = 0, 1, 2
 
@@ -656,22 +662,55 @@ def _params(cap, per_cube, crown, sets, gold, card, allen, pass_bias):
             + tuple(replace(p, default=d) for p, d in zip(_COMMON, defaults)) + (HEED_THRESHOLD,))
 
 
+CAUTIOUS_PARAMS = _params(6.0, 2.0, 1.5, 0.8, 5.0, 0.6, 0.8, 0.0)
+HUNTER_PARAMS = _params(11.0, 1.2, 1.5, 0.8, 6.0, 0.6, 1.5, -0.2)
+COLLECTOR_PARAMS = _params(9.0, 1.6, 4.0, 2.5, 5.0, 0.8, 0.7, 0.1)
+
+
 @strategy("loot-island", "cautious",
           "keeps curses low: discards treasures past its curse cap, sheds cubes, passes early, joins low in stacks",
-          _params(6.0, 2.0, 1.5, 0.8, 5.0, 0.6, 0.8, 0.0))
+          CAUTIOUS_PARAMS)
 def cautious(state, cfg, seat, legal, n_legal, params, rng):
     return decide_all(state, cfg, seat, legal, n_legal, params, STYLE_CAUTIOUS)
 
 
 @strategy("loot-island", "hunter",
           "greedy treasure hunter: keeps most treasure, pushes explored landings to loot with chests, uses Allen freely",
-          _params(11.0, 1.2, 1.5, 0.8, 6.0, 0.6, 1.5, -0.2))
+          HUNTER_PARAMS)
 def hunter(state, cfg, seat, legal, n_legal, params, rng):
     return decide_all(state, cfg, seat, legal, n_legal, params, STYLE_HUNTER)
 
 
 @strategy("loot-island", "collector",
           "crown and set collector: values crosses and set completion, plants compasses early on coming coasts",
-          _params(9.0, 1.6, 4.0, 2.5, 5.0, 0.8, 0.7, 0.1))
+          COLLECTOR_PARAMS)
 def collector(state, cfg, seat, legal, n_legal, params, rng):
     return decide_all(state, cfg, seat, legal, n_legal, params, STYLE_COLLECTOR)
+
+
+# ---------------------------------------------------------------------------------------------------
+# search players (simlab.search.players)
+# ---------------------------------------------------------------------------------------------------
+
+CAUTIOUS_DEFAULTS = tuple(p.default for p in CAUTIOUS_PARAMS)
+HUNTER_DEFAULTS = tuple(p.default for p in HUNTER_PARAMS)
+COLLECTOR_DEFAULTS = tuple(p.default for p in COLLECTOR_PARAMS)
+
+
+@njit(ROLLOUT_SIGNATURE, cache=True)
+def rollout(state, cfg, seat, legal, n_legal, policy, rng):
+    """Loot Island's play-out policy for the search (the model's ``rollout``): 0 uniform random,
+    1 cautious, 2 hunter, 3 collector, each with its default parameters. It lives here, beside the
+    heuristics it calls, because the game's modules never import strategies."""
+    if policy == 1:
+        return decide_all(state, cfg, seat, legal, n_legal, np.array(CAUTIOUS_DEFAULTS), STYLE_CAUTIOUS)
+    if policy == 2:
+        return decide_all(state, cfg, seat, legal, n_legal, np.array(HUNTER_DEFAULTS), STYLE_HUNTER)
+    if policy == 3:
+        return decide_all(state, cfg, seat, legal, n_legal, np.array(COLLECTOR_DEFAULTS), STYLE_COLLECTOR)
+    return randint(rng, n_legal)
+
+
+register_search_players("loot-island", step, rollout, ("cautious", "hunter", "collector"),
+                        "the draw pile, the other players' hands, the treasure deck's order, face-down healers and "
+                        "later events", play_out=2)

@@ -6,7 +6,6 @@ import pytest
 from simlab.core.kernel import COL_SCORE, COL_TIEBREAK
 from simlab.core.results import ranks
 from simlab.core.rng import STRATEGY_STREAM
-from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import get_strategy
 from simlab.games.karuba import GAME, rules, step
 from simlab.games.karuba.state import (HIDDEN, MAX_CHOICES, MAX_PLAYERS, OBS_VIEW, S_ROUND, S_SEQ, S_TURN,
@@ -197,16 +196,3 @@ def test_returns_are_the_tie_split_win_shares_of_the_result_rows():
         shared += win.sum() > 1
     assert shared > 0
 
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("search", ["mcts:iters=8", "rollout:samples=2"])
-def test_search_players_play_legal_moves_to_the_end_and_are_reproducible(players, search):
-    """The search players (tiny budgets) play whole games through the engine at every player count,
-    every choice legal (an illegal index would stop the run), and the same seed gives the same
-    frames."""
-    seats = (search, "builder", search + ":policy=2", "random")[:players]
-    config = RunConfig("karuba", players, seats, 2, seed=17)
-    a = Prepared(config).frame(0, 2)
-    b = Prepared(config).frame(0, 2)
-    assert a.equals(b)
-    assert (a.rounds > 1).all() and a.strategy.astype(str).str.startswith(search.split(":")[0]).any()

@@ -25,12 +25,13 @@ from .ismcts import ismcts
 from .proposals import proposals_search
 
 
-def register_search_players(game: str, step, rollout, heuristics: tuple[str, ...], hidden: str) -> None:
+def register_search_players(game: str, step, rollout, heuristics: tuple[str, ...], hidden: str,
+                            play_out: int = 1) -> None:
     """Register ``mcts`` and ``rollout`` for ``game`` (see the module docstring); ``heuristics`` are
-    the play-out policies 1..K in ``rollout``'s order (the first is the default play-out and wins
-    ties), ``hidden`` says what a determinisation samples."""
-    tree_search = njit(ismcts.py_func)
-    proposal_search = njit(proposals_search.py_func)
+    the play-out policies 1..K in ``rollout``'s order, ``play_out`` the one ``rollout`` plays out with
+    by default (the strongest: its choice wins ties), ``hidden`` says what a determinisation samples."""
+    tree_search = njit(getattr(ismcts, "py_func", ismcts))   # (plain Python when the JIT is disabled)
+    proposal_search = njit(getattr(proposals_search, "py_func", proposals_search))
     to_move, legal_fn, apply, observe, determinize, returns, state_size = (
         step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns, step.state_size)
     k = len(heuristics)
@@ -49,7 +50,8 @@ def register_search_players(game: str, step, rollout, heuristics: tuple[str, ...
              f"sampled hidden information ({hidden}) with a heuristic in every seat, all on the same chance, and the "
              "best mean win share is played (ties: the play-out heuristic's own choice)",
              (StrategyParam("samples", 24.0, "determinisations, each playing out every distinct proposal", 1, 1e5),
-              StrategyParam("policy", 1.0, f"play-out heuristic for every seat: {policies} (0: uniform random)", 0, k),
+              StrategyParam("policy", float(play_out), f"play-out heuristic for every seat: {policies} (0: uniform random)",
+                            0, k),
               StrategyParam("proposers", float(k), f"heuristics 1..N that propose a choice ({policies})", 1, k)),
              search=True)(rollout_player)
     strategy(game, "mcts",

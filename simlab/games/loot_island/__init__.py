@@ -2,7 +2,7 @@
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec
 
-from . import rules
+from . import rules, step
 from .components import PARAMS, TYPE_NAMES
 from .state import CHANCE_STREAMS
 from .trace import narrate
@@ -81,7 +81,7 @@ GAME = GameSpec(
              "eliminates. 2 players add the open bot Allen (crowns only)."),
     params=PARAMS,
     columns=SEAT_COLUMNS + GAME_COLUMNS,
-    play_game=rules.play_game,
+    play_game=step.play_game,
     narrate=narrate,
     check=check,
     length_column="turns",

@@ -1,5 +1,6 @@
 """The parts of Loot Island every phase touches: the ship and the landings' compass stacks, the map
-and treasure piles, curse cubes, keeping or burying a treasure, asking a strategy, and the trace log.
+and treasure piles, curse cubes, keeping or burying a treasure (the procedure
+PR_TAKE), and the trace log.
 
 Geometry: corners 0..3 clockwise; coast ``k`` runs from corner ``k`` to corner ``k + 1`` and holds
 landing ``2k`` (next to corner k) and ``2k + 1`` (next to corner k + 1). A ship at corner ``c``
@@ -8,21 +9,24 @@ counter-clockwise (-1) it points at coast ``c - 1`` and moves to ``c - 1``. So e
 ship 180 degrees) makes the bow point at the coast explored last round, as the rulebook says. The
 landing "nearest the bow" of an explored coast is the first one met in the ship's direction.
 
-Conventions for the many helpers: ``G``-style argument runs ``state, cfg, seat_slot, fns, sp, streams,
-legal, log`` (``streams``: the random streams by purpose, rows R_* of state.py) are passed through to every function that may ask a strategy or write a trace event.
+Procedures that ask the players are resumable (``program.py``): ``xxx_step(state, cfg, streams, log, f)``
+runs the procedure whose frame is at ``f`` from its label; ``streams`` are the random streams by
+purpose (rows R_* of state.py), ``log`` the trace (capacity 0: none).
 Allen (2 players) is actor ``n``; his choices are made by the human whose turn it is.
 """
 from numba import njit
 
-from simlab.core.kernel import emit, legal_index
-from simlab.core.rng import STRATEGY_STREAM, shuffle
+from simlab.core.kernel import emit
+from simlab.core.rng import shuffle
 
 from .components import O, PER_COLOUR, T_AMULET, T_CROWN
+from .program import ask, ret
 from .state import (B_CROSSES, B_CUBES_GONE, B_CUBES_TAKEN, B_CURSES, B_HAND_N, B_KEPT, B_SUPPLY, B_TAKEN, B_TDISCARDED,
-                    B_TYPES, D_KEEP, L0, L_COMP, L_NCOMP, LB, M_COL, M_DISC, M_DRAW, M_HAND, P0, PB, PH_FINAL, R_MAP, R_TREASURE, S_A2,
-                    S_A2_N, S_ALLEN, S_ALLEN_CROSSES, S_CORNER, S_DCTX, S_DECKOUT, S_DKIND, S_EVENT, S_FACING, S_MDISC,
+                    B_TYPES, D_KEEP, F_LABEL, F_LOCAL, L0, L_COMP, L_NCOMP, LB, M_COL, M_DISC, M_DRAW, M_HAND, P0, PB, PH_FINAL, R_MAP, R_TREASURE, S_A2,
+                    S_A2_N, S_ALLEN, S_ALLEN_CROSSES, S_CORNER, S_DCTX, S_DECKOUT, S_EVENT, S_FACING, S_MDISC,
                     S_MDISC_N, S_MDRAW, S_MDRAW_N, S_MLOC, S_NEV, S_PHASE, S_PLAYERS, S_REVEAL, S_REVEAL_N, S_TDECK,
-                    S_TDECK_N, S_TDISC, S_TDISC_N, S_TLOC, S_TURN, T_A2, T_DECK, T_DISC, T_KEPT)
+                    S_TDECK_N, S_TDISC, S_TDISC_N, S_TLOC, T_A2, T_DECK, T_DISC, T_KEPT, X_CHOICE,
+                    X_TSHUFFLED)
 
 
 # Trace event kinds.
@@ -243,9 +247,11 @@ def reveal_treasures(state, streams, k, dest):
     """
     got = 0
     for _ in range(k):
-        if state[S_TDECK_N] == 0 and reshuffle(state, streams[R_TREASURE], S_TDISC, S_TDISC_N, S_TDECK, S_TDECK_N, S_TLOC, T_DECK) == 0:
-            state[S_DECKOUT] = 1
-            return got
+        if state[S_TDECK_N] == 0:
+            if reshuffle(state, streams[R_TREASURE], S_TDISC, S_TDISC_N, S_TDECK, S_TDECK_N, S_TLOC, T_DECK) == 0:
+                state[S_DECKOUT] = 1
+                return got
+            state[X_TSHUFFLED] = 1
         n = state[S_TDECK_N] - 1
         t = state[S_TDECK + n]
         state[S_TDECK_N] = n
@@ -312,21 +318,6 @@ def allen_choice(state, cfg):
 
 
 @njit(cache=True)
-def ask(state, cfg, seat_slot, fns, sp, streams, legal, seat, kind, n):
-    """Let ``seat``'s strategy pick one of ``legal[:n]`` for a decision of ``kind``; returns the code."""
-    state[S_DKIND] = kind
-    state[S_TURN] = seat
-    if n == 1:
-        return legal[0]
-    if n < 1:
-        raise ValueError("a decision with no legal choice")
-    slot = seat_slot[seat]
-    i = fns[slot](state, cfg, seat, legal, n, sp[slot], streams[STRATEGY_STREAM + slot])
-    i = legal_index(i, n, seat, slot)
-    return legal[i]
-
-
-@njit(cache=True)
 def set_ctx(state, a, b=0, c=0, d=0):
     state[S_DCTX] = a
     state[S_DCTX + 1] = b
@@ -335,22 +326,34 @@ def set_ctx(state, a, b=0, c=0, d=0):
 
 
 @njit(cache=True)
-def take_one(state, cfg, seat_slot, fns, sp, streams, legal, log, a, t, may_discard, source):
-    """Actor ``a`` has taken treasure ``t``: keep it or discard it (Allen keeps crowns only)."""
+def take_step(state, cfg, streams, log, f):
+    """Procedure PR_TAKE (actor, treasure, may discard, source): the actor has taken the treasure and
+    keeps it or discards it (Allen keeps crowns only)."""
+    a = state[f + F_LOCAL]
+    t = state[f + F_LOCAL + 1]
     base = P0 + a * PB
-    state[base + B_TAKEN] += 1
-    if is_allen(state, a):
+    if state[f + F_LABEL] == 0:
+        state[base + B_TAKEN] += 1
+        if not is_allen(state, a):
+            set_ctx(state, t, state[f + F_LOCAL + 2])
+            ask(state, f, 1, a, D_KEEP)
+            return
         keep = 1 if cfg[O.treasure_type + t] == T_CROWN else 0
     else:
-        set_ctx(state, t, 1 if may_discard else 0)
-        legal[0] = 1
-        n = 1
-        if may_discard:
-            legal[1] = 0
-            n = 2
-        keep = ask(state, cfg, seat_slot, fns, sp, streams, legal, a, D_KEEP, n)
+        keep = state[X_CHOICE]
     if keep == 1:
         keep_treasure(state, cfg, a, t)
     else:
         bury_treasure(state, cfg, a, t)
-    log_ev(state, log, EV_TAKE, a, t, keep, state[base + B_CURSES], source)
+    log_ev(state, log, EV_TAKE, a, t, keep, state[base + B_CURSES], state[f + F_LOCAL + 3])
+    ret(state)
+
+
+@njit(cache=True)
+def keep_choices(state, f, out):
+    """D_KEEP: keep (1), or discard (0) when allowed."""
+    out[0] = 1
+    if state[f + F_LOCAL + 2]:
+        out[1] = 0
+        return 2
+    return 1

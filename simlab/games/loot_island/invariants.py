@@ -4,7 +4,8 @@ from numba import njit
 
 from .board import card_symbol, is_allen, lb, n_actors
 from .components import N_MAP, N_TREASURE, O, PER_COLOUR, SYM_CHEST, SYM_DOUBLE, T_CROWN
-from .state import (B_CURSES, B_HAND_N, B_SUPPLY, L_CARDS, L_CHESTS, L_COLOUR, L_COMP, L_COUNT, L_N, L_NCOMP, M_COL,
+from .program import PR_TAKE
+from .state import (F_LOCAL, F_PROC, FW, X_DEPTH, X_FRAMES, B_CURSES, B_HAND_N, B_SUPPLY, L_CARDS, L_CHESTS, L_COLOUR, L_COMP, L_COUNT, L_N, L_NCOMP, M_COL,
                     M_DISC, M_DRAW, M_HAND, P0, PB, S_A2, S_A2_N, S_MDISC, S_MDISC_N, S_MDRAW, S_MDRAW_N, S_MLOC,
                     S_PLAYERS, S_REVEAL, S_REVEAL_N, S_TDECK, S_TDECK_N, S_TDISC, S_TDISC_N, S_TLOC, T_A2, T_BOX,
                     T_DECK, T_DISC, T_KEPT, T_REVEAL)
@@ -77,6 +78,10 @@ def check_invariants(state, cfg):
         return 13
     if not pile_ok(state, S_A2, state[S_A2_N], S_TLOC, T_A2, tseen):
         return 14
+    if state[X_DEPTH] > 0:  # a treasure taken, its keeping being decided, lies in no pile (PR_TAKE holds it)
+        f = X_FRAMES + (state[X_DEPTH] - 1) * FW
+        if state[f + F_PROC] == PR_TAKE and state[S_TLOC + state[f + F_LOCAL + 1]] == T_REVEAL:
+            tseen[state[f + F_LOCAL + 1]] += 1
     used = cfg[O.treasure_decks + n - 2]
     for t in range(N_TREASURE):
         loc = state[S_TLOC + t]

@@ -4,13 +4,13 @@ from numba import njit
 
 from simlab.core.rng import randint, shuffle
 
-from .board import EV_REFILL, SHIP_PHASE1, ask, discard_map, draw_map, hand_target, lb, log_ev, move_ship, set_ctx
+from .board import EV_REFILL, SHIP_PHASE1, discard_map, draw_map, hand_target, lb, log_ev, move_ship, set_ctx
 from .components import EV_B5, FACING_CW, N_HEALER, N_ISLET, N_MAP, N_TREASURE, O
-from .events import start_event
-from .state import (B_CURSES, B_HAND_N, B_HEALER, B_PASS_ROUND1, B_SUPPLY, D_DISCARD, ISLET_DOWN, ISLET_OUT, ISLET_UP,
+from .program import PR_EVENT, ask, call, ret
+from .state import (FACE_UP_EVENTS, FACE_UP_HEALERS, X_FACE_UP, B_CURSES, B_HAND_N, B_HEALER, B_PASS_ROUND1, B_SUPPLY, D_DISCARD, F_LABEL, F_LOCAL, ISLET_DOWN, ISLET_OUT, ISLET_UP,
                     L_COLOUR, M_DRAW, R_CORNER, R_EVENT_A, R_EVENTS_B, R_FACING, R_HEALERS, R_MAP, R_TIER, M_HAND, P0, PB, PH_PREP, S_ALLEN, S_CORNER, S_EVENT, S_EVENT_SEQ, S_FACING,
                     S_HEALER_OWNER, S_HEALERS, S_ISLET, S_MDRAW, S_MDRAW_N, S_MLOC, S_PHASE, S_PLAYERS, S_ROUND,
-                    S_START, S_TDECK, S_TDECK_N, S_TLOC, STOP, T_DECK)
+                    S_START, S_TDECK, S_TDECK_N, S_TLOC, STOP, T_DECK, X_CHOICE)
 
 
 @njit(cache=True)
@@ -108,25 +108,36 @@ def setup(state, cfg, n_players, streams):
             state[base + B_CURSES] = cfg[O.start_curses]
     state[S_START] = 0
     state[S_ROUND] = 1
+    state[X_FACE_UP] = (FACE_UP_HEALERS if cfg[O.healers_face_up] else 0) | (
+        FACE_UP_EVENTS if cfg[O.events_face_up] else 0)
 
 
 @njit(cache=True)
-def deal_hands(state, cfg, seat_slot, fns, sp, streams, legal, log):
-    """Deal the start hands (start-hand variant: the 2nd..5th player in turn order get the fixed
-    ``start_hand_deal`` whatever the player count, and discard down to the hand size)."""
+def deal_step(state, cfg, streams, log, f):
+    """Procedure PR_DEAL: deal the start hands (start-hand variant: the 2nd..5th player in turn order
+    get the fixed ``start_hand_deal`` whatever the player count, and discard down to the hand size).
+    Local: k, the seat being dealt to, in turn order."""
     n = state[S_PLAYERS]
     size = hand_target(state, cfg)
-    for k in range(n):
+    fresh = state[f + F_LABEL] == 0
+    if not fresh:
+        discard_map(state, state[X_CHOICE])
+    k = state[f + F_LOCAL]
+    while k < n:
         p = (state[S_START] + k) % n
-        dealt = cfg[O.start_hand_deal + k - 1] if (cfg[O.start_hand_variant] and k > 0) else size
-        draw_map(state, streams, p, dealt)
-        while state[P0 + p * PB + B_HAND_N] > size:
+        if fresh:
+            dealt = cfg[O.start_hand_deal + k - 1] if (cfg[O.start_hand_variant] and k > 0) else size
+            draw_map(state, streams, p, dealt)
+        if state[P0 + p * PB + B_HAND_N] > size:
+            state[f + F_LOCAL] = k
             set_ctx(state, 1)
-            m = hand_choices(state, p, legal, False)
-            code = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_DISCARD, m)
-            discard_map(state, code)
+            ask(state, f, 1, p, D_DISCARD)
+            return
+        fresh = True
+        k += 1
     if state[S_ALLEN]:
         draw_map(state, streams, n, cfg[O.allen_hand])
+    ret(state)
 
 
 @njit(cache=True)
@@ -143,35 +154,45 @@ def hand_choices(state, a, legal, with_stop):
 
 
 @njit(cache=True)
-def phase1(state, cfg, seat_slot, fns, sp, streams, legal, log):
-    """Preparation: ship moves, islets turn face up, next event, discard and refill hands."""
-    state[S_PHASE] = PH_PREP
-    move_ship(state, log, SHIP_PHASE1)
-    for i in range(N_ISLET):
-        if state[S_ISLET + i] == ISLET_DOWN:
-            state[S_ISLET + i] = ISLET_UP
-    start_event(state, cfg, seat_slot, fns, sp, streams, legal, log)
-    fewer = 1 if state[S_EVENT] == EV_B5 else 0
+def phase1_step(state, cfg, streams, log, f):
+    """Procedure PR_PHASE1, preparation: ship moves, islets turn face up, next event (PR_EVENT), then
+    each player from the start player discards any cards and refills the hand. Locals: k (the
+    player, in turn order), gone (cards discarded, for the trace)."""
+    label = state[f + F_LABEL]
+    if label == 0:
+        state[S_PHASE] = PH_PREP
+        move_ship(state, log, SHIP_PHASE1)
+        for i in range(N_ISLET):
+            if state[S_ISLET + i] == ISLET_DOWN:
+                state[S_ISLET + i] = ISLET_UP
+        state[f + F_LABEL] = 1
+        call(state, PR_EVENT)
+        return
     n = state[S_PLAYERS]
-    size = hand_target(state, cfg) - fewer
-    for k in range(n):
+    k = state[f + F_LOCAL]
+    if label == 2:
         p = (state[S_START] + k) % n
-        gone = 0
-        while True:
-            set_ctx(state, 0)
-            m = hand_choices(state, p, legal, True)
-            code = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_DISCARD, m)
-            if code == STOP:
-                break
+        code = state[X_CHOICE]
+        if code != STOP:
             discard_map(state, code)
-            gone += 1
-        need = size - state[P0 + p * PB + B_HAND_N]
-        got = draw_map(state, streams, p, need) if need > 0 else 0
-        log_ev(state, log, EV_REFILL, p, gone, got)
+            state[f + F_LOCAL + 1] += 1
+        else:
+            size = hand_target(state, cfg) - (1 if state[S_EVENT] == EV_B5 else 0)
+            need = size - state[P0 + p * PB + B_HAND_N]
+            got = draw_map(state, streams, p, need) if need > 0 else 0
+            log_ev(state, log, EV_REFILL, p, state[f + F_LOCAL + 1], got)
+            k += 1
+            state[f + F_LOCAL] = k
+            state[f + F_LOCAL + 1] = 0
+    if k < n:
+        set_ctx(state, 0)
+        ask(state, f, 2, (state[S_START] + k) % n, D_DISCARD)
+        return
     if state[S_ALLEN]:
         a = n
         for m in range(N_MAP):
             if state[S_MLOC + m] == M_HAND + a:
                 discard_map(state, m)
-        draw_map(state, streams, a, cfg[O.allen_hand] - fewer)
+        draw_map(state, streams, a, cfg[O.allen_hand] - (1 if state[S_EVENT] == EV_B5 else 0))
         log_ev(state, log, EV_REFILL, a, -1, state[P0 + a * PB + B_HAND_N])
+    ret(state)

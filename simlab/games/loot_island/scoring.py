@@ -4,11 +4,12 @@ crown places ranked again without the players the fee eliminated)."""
 import numpy as np
 from numba import njit
 
-from .board import EV_CROWNS, EV_ELIM, EV_HEALER, ask, log_ev, n_actors, set_ctx
+from .board import EV_CROWNS, EV_ELIM, EV_HEALER, log_ev, n_actors, set_ctx
+from .program import ask, ret
 from .components import CROWNS_AFTER_FEE, N_TREASURE, O, T_BOOK, T_CROWN, T_JEWEL, T_SKULL
 from .state import (B_CROSSES, B_CURSES, B_ELIM, B_FEE, B_GOLD, B_GROSS, B_HEALER, B_NET, D_HEALER, ELIM_CURSES,
-                    ELIM_FEE, ELIM_NONE, P0, PB, PH_END, S_HEALER_OWNER, S_HEALERS, S_PHASE, S_PLAYERS, S_START, S_TLOC,
-                    T_KEPT)
+                    ELIM_FEE, ELIM_NONE, F_LABEL, F_LOCAL, P0, PB, PH_END, S_HEALER_OWNER, S_HEALERS, S_PHASE, S_PLAYERS,
+                    S_START, S_TLOC, S_TURN, T_KEPT, X_CHOICE)
 
 
 @njit(cache=True)
@@ -160,21 +161,22 @@ def cheapest_healer(cfg, legal, k, cubes):
 
 
 @njit(cache=True)
-def final_scoring(state, cfg, seat_slot, fns, sp, streams, legal, log, healer_by_fee=False):
-    """End steps 2-4: curse elimination, healer choice, treasure value, fee (elimination below 0).
-
-    ``healer_by_fee``: each player takes the cheapest healer left instead of asking its strategy
-    (what the built-in strategies choose), for standings scored on a copy mid-game without
-    drawing on any strategy's stream."""
+def eliminate(state, cfg, log):
+    """End step 2: players with too many curse cubes are out."""
     state[S_PHASE] = PH_END
-    n = state[S_PLAYERS]
-    start = state[S_START]
-    for p in range(n):
+    for p in range(state[S_PLAYERS]):
         base = P0 + p * PB
         if state[base + B_CURSES] >= cfg[O.curse_threshold]:
             state[base + B_ELIM] = ELIM_CURSES
             log_ev(state, log, EV_ELIM, p, ELIM_CURSES, state[base + B_CURSES])
-    # healers: fewest cubes first, ties by nearness to the start player clockwise
+
+
+@njit(cache=True)
+def healer_taker(state, j):
+    """The ``j``-th player to take a healer (fewest cubes first, ties by nearness to the start player
+    clockwise; players still in with cubes only), or -1 when fewer take one."""
+    n = state[S_PLAYERS]
+    start = state[S_START]
     order = np.empty(n, dtype=np.int64)
     m = 0
     for p in range(n):
@@ -182,27 +184,74 @@ def final_scoring(state, cfg, seat_slot, fns, sp, streams, legal, log, healer_by
         if state[base + B_ELIM] == ELIM_NONE and state[base + B_CURSES] > 0:
             order[m] = state[base + B_CURSES] * 16 + (p - start + n) % n
             m += 1
+    if j >= m:
+        return -1
     sub = order[:m]
     sub.sort()
-    for j in range(m):
-        p = (sub[j] % 16 + start) % n
-        k = 0
-        for i in range(n):
-            if state[S_HEALER_OWNER + i] < 0:
-                legal[k] = state[S_HEALERS + i]
-                k += 1
-        if healer_by_fee:
-            h = cheapest_healer(cfg, legal, k, state[P0 + p * PB + B_CURSES])
-        else:
-            set_ctx(state, 0)
-            h = ask(state, cfg, seat_slot, fns, sp, streams, legal, p, D_HEALER, k)
-        for i in range(n):
-            if state[S_HEALERS + i] == h:
-                state[S_HEALER_OWNER + i] = p
-        state[P0 + p * PB + B_HEALER] = h
-        fee = healer_fee(cfg, h, state[P0 + p * PB + B_CURSES])
-        state[P0 + p * PB + B_FEE] = fee
-        log_ev(state, log, EV_HEALER, p, h, fee, state[P0 + p * PB + B_CURSES])
+    return (sub[j] % 16 + start) % n
+
+
+@njit(cache=True)
+def healer_choices(state, out):
+    """D_HEALER: the dealt healers nobody has taken yet."""
+    k = 0
+    for i in range(state[S_PLAYERS]):
+        if state[S_HEALER_OWNER + i] < 0:
+            out[k] = state[S_HEALERS + i]
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def take_healer(state, cfg, log, p, h):
+    for i in range(state[S_PLAYERS]):
+        if state[S_HEALERS + i] == h:
+            state[S_HEALER_OWNER + i] = p
+    state[P0 + p * PB + B_HEALER] = h
+    fee = healer_fee(cfg, h, state[P0 + p * PB + B_CURSES])
+    state[P0 + p * PB + B_FEE] = fee
+    log_ev(state, log, EV_HEALER, p, h, fee, state[P0 + p * PB + B_CURSES])
+
+
+@njit(cache=True)
+def scoring_step(state, cfg, streams, log, f):
+    """Procedure PR_SCORING, end steps 2-4: curse elimination, each player's healer (D_HEALER), treasure
+    value, fee (elimination below 0). Local: healers taken."""
+    if state[f + F_LABEL] == 0:
+        eliminate(state, cfg, log)
+    else:
+        take_healer(state, cfg, log, state[S_TURN], state[X_CHOICE])
+        state[f + F_LOCAL] += 1
+    p = healer_taker(state, state[f + F_LOCAL])
+    if p >= 0:
+        set_ctx(state, 0)
+        ask(state, f, 1, p, D_HEALER)
+        return
+    score_treasures(state, cfg, log)
+    ret(state)
+
+
+@njit(cache=True)
+def final_scoring_by_fee(state, cfg, log):
+    """The end steps with each player taking the cheapest healer left (what the built-in strategies
+    choose), for standings scored on a copy mid-game without asking anyone."""
+    eliminate(state, cfg, log)
+    legal = np.empty(5, dtype=np.int32)
+    j = 0
+    while True:
+        p = healer_taker(state, j)
+        if p < 0:
+            break
+        k = healer_choices(state, legal)
+        take_healer(state, cfg, log, p, cheapest_healer(cfg, legal, k, state[P0 + p * PB + B_CURSES]))
+        j += 1
+    score_treasures(state, cfg, log)
+
+
+@njit(cache=True)
+def score_treasures(state, cfg, log):
+    """End steps 3-4: crown places, treasure values, the start tile, the fee."""
+    n = state[S_PLAYERS]
     # crowns: every player still in (and Allen)
     na = n_actors(state)
     crosses = np.zeros(6, dtype=np.int64)

@@ -21,8 +21,8 @@ actor's block, ``L0 + landing * LB`` a landing's block)::
       S_MDRAW_N / S_MDISC_N / S_TDECK_N / S_TDISC_N / S_REVEAL_N / S_A2_N   pile sizes
       S_HEALERS   +5   healer cards dealt (ids 0..13); S_HEALER_OWNER +5: seat that took it, -1
       S_DECKOUT        1 when the treasure deck ran dry (game jumps to end step 2)
-      S_TURN           actor whose decision or turn it is
-      S_DKIND          decision kind D_* being asked; S_DCTX +4 its context (see rules.py)
+      S_TURN           seat whose decision is pending (-1 once the game is over)
+      S_DKIND          decision kind D_* being asked; S_DCTX +4 its context (the D_* list below)
       S_STAGE_N, S_STAGE +22   cards chosen so far for the play being built
       S_TURNS          phase-2 turns taken this game
       S_ALLEN_CROSSES  (copy of Allen's crosses, for strategies)
@@ -54,6 +54,24 @@ actor's block, ``L0 + landing * LB`` a landing's block)::
       B_PASS_ROUND1    order in which the player passed in round 1 (0 first)
       B_START_TAKEN    times the player took the start tile by passing first
       B_LOOT_TURNS     explorations in which the player received treasure
+    program block (the rules as resumable procedures, ``program.py``: a decision asked from deep
+    inside a procedure leaves its procedure's place and locals here, so the game can stop at any
+    decision and be copied, re-sampled and played on)
+      X_PENDING        1 while a decision (seat S_TURN, kind S_DKIND) waits for ``step.apply``
+      X_CHOICE         the code just chosen, read by the procedure resuming (HIDDEN in observations)
+      X_RET            value the procedure that just finished returned to its caller
+      X_FACE_UP        FACE_UP_* bits: the variants showing the healers, the events (the settings,
+                       for ``observe``)
+      X_TSHUFFLED      1 once the treasure discards were shuffled into a new deck
+      X_DEPTH          procedures on the stack;  X_FRAMES +MAX_DEPTH*FW  one frame each: F_PROC
+                       (PR_* of program.py), F_LABEL (where it resumes) and its locals F_LOCAL..
+
+Hidden information (``step.observe``): the map draw pile and the treasure deck (S_MDRAW, S_TDECK:
+contents and order; their sizes are public), the events of later rounds (S_EVENT_SEQ; under
+``events_face_up`` their set is shown, in a fixed order, not their order), the dealt healers (S_HEALERS,
+until the end steps or under ``healers_face_up``), and in S_MLOC where each card of the draw pile and
+of the other players' hands is (Allen's hand lies face up). Cards staged for a play (S_STAGE) are seen
+by the seat deciding only.
 """
 S_PLAYERS, S_ALLEN, S_ROUND, S_PHASE, S_CORNER, S_FACING, S_START, S_FIRST_PASSED, S_EVENT = range(9)
 S_EVENT_SEQ = 9
@@ -101,7 +119,17 @@ B_START_TAKEN = 33
 B_LOOT_TURNS = 34
 PB = 36
 MAX_ACTORS = 6
-STATE_SIZE = P0 + MAX_ACTORS * PB
+X0 = P0 + MAX_ACTORS * PB
+X_PENDING, X_CHOICE, X_RET, X_DEPTH = X0, X0 + 1, X0 + 2, X0 + 3
+X_FACE_UP = X0 + 4
+X_TSHUFFLED = X0 + 5
+X_FRAMES = X0 + 6
+F_PROC, F_LABEL, F_LOCAL = 0, 1, 2
+FW = 10            # a frame: procedure, label, 8 locals
+MAX_DEPTH = 8      # the deepest nesting: game, phase 3, coast, landing, distribute, take (+ a tool's frame)
+STATE_SIZE = X_FRAMES + MAX_DEPTH * FW
+HIDDEN = -1        # an entry of an observation the seat may not see
+FACE_UP_HEALERS, FACE_UP_EVENTS = 1, 2   # X_FACE_UP bits: the variants that show them
 
 # Chance streams (rows of ``play_game``'s ``streams``), one per independent source of chance, so that
 # a rule, variant or strategy change moves only the draws it touches (common random numbers between
