@@ -5,7 +5,7 @@ from numba import njit
 
 from .components import LAIR, MAX_HOLDS, N_CARDS, N_SPACES, N_TREASURES, O, R_NONE
 from .state import (B_CARD, B_DISC, B_DISC_N, B_DRAW, B_DRAW_N, B_HAND, B_HAND_N, B_HN, B_HTYPE, B_POS, N_SHIPS,
-                    OWN_DECK, OWN_REMOVED, S_BANK, S_PLAYERS, S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER)
+                    OWN_DECK, OWN_REMOVED, S_BANK, S_PLAYERS, S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER, X_TCOUNT)
 from .common import base_of, hold_usable, is_active
 
 
@@ -14,7 +14,7 @@ def check_state(state, cfg):
     """0 when every invariant holds, else a code naming the first breach:
     1 resources not conserved (bank + holds != printed stock), 2 a hold with two kinds / a count
     without a kind / a negative count, 3 a 6th-hold slot without its card or an unused hold
-    filled, 4 treasure cards not conserved (deck / owners / removed), 5 action cards not
+    filled, 4 treasure cards not conserved (deck / owners / removed / the count each ship holds), 5 action cards not
     conserved (draw + hand + discard + played != the 11 cards), 6 a ship off the track,
     7 a token off a lair."""
     n_players = state[S_PLAYERS]
@@ -53,6 +53,12 @@ def check_state(state, cfg):
             return 4
     if in_deck != nd:
         return 4
+    for ship in range(N_SHIPS):
+        held = 0
+        for k in range(N_TREASURES):
+            held += state[S_TOWNER + k] == ship
+        if held != state[X_TCOUNT + ship]:
+            return 4
     for p in range(n_players):
         b = base_of(p)
         seen = np.zeros(N_CARDS, dtype=np.int64)
