@@ -19,12 +19,15 @@ import numpy as np
 from numba import njit
 
 from simlab.core.rng import randint
+from simlab.core.step import ROLLOUT_SIGNATURE
 from simlab.core.strategy import StrategyParam, strategy
+from simlab.games.jamaica import step
 from simlab.games.jamaica.components import (A_BACK, A_CANNON, A_FOOD, A_FWD, A_GOLD, LAIR, MAX_HOLDS, N_SPACES,
                                             NEXT_INNER, NEXT_OUTER, O, PORT, PR, R_CANNON, R_FOOD, R_GOLD, SEA, STAR,
                                             T_BETH, T_HOLD6, T_MAP, T_SABRE)
 from simlab.games.jamaica.common import amount, base_of, hold_usable
 from simlab.games.jamaica.movement import walk
+from simlab.search.ismcts import ismcts
 from simlab.games.jamaica.state import (B_DONE, B_HAND, B_HAND_N, B_HN, B_HTYPE, B_LAP, B_POS, BACKWARD_FLAG,
                                         DEC_CANNONS, DEC_CARD, DEC_DICE, DEC_GHOST, DEC_HOLD, DEC_LOOT, DEC_MOVE,
                                         DEC_PAY, DEC_RETREAT, DEC_SABRE, DEC_TARGET, GHOST, LOOT_BLIND, LOOT_CARD,
@@ -456,3 +459,44 @@ def balanced(state, cfg, seat, legal, n_legal, params, rng):
     w = (params[0], params[1], params[2], params[3], params[4], params[5], params[6], params[7])
     return decide_with(state, cfg, seat, legal, n_legal, w, STYLE_BALANCED, rng)
 
+
+# ---------------------------------------------------------------- search player
+# The search compiled for Jamaica's step functions, which it receives as values: numba can neither
+# cache that compilation nor key a cache entry by them, so this copy is compiled once per process,
+# on the first decision of an ``mcts`` seat.
+search = njit(ismcts.py_func)
+RACER_DEFAULTS = tuple(p.default for p in RACER_PARAMS)
+HOARDER_DEFAULTS = tuple(p.default for p in HOARDER_PARAMS)
+FIGHTER_DEFAULTS = tuple(p.default for p in FIGHTER_PARAMS)
+BALANCED_DEFAULTS = tuple(p.default for p in BALANCED_PARAMS)
+
+
+@njit(ROLLOUT_SIGNATURE, cache=True)
+def rollout(state, cfg, seat, legal, n_legal, policy, rng):
+    """Jamaica's play-out policy for the search (the model's ``rollout``): 0 uniform random, 1 racer,
+    2 hoarder, 3 fighter, 4 balanced, each with its default parameters. It lives here, beside the
+    heuristics it calls, because the game's modules never import strategies. The heuristics write
+    their scratch into the play-out's own state (S_STACK, S_SSCRATCH: nothing reads them later)."""
+    if policy == 1:
+        return racer(state, cfg, seat, legal, n_legal, np.array(RACER_DEFAULTS), rng)
+    if policy == 2:
+        return hoarder(state, cfg, seat, legal, n_legal, np.array(HOARDER_DEFAULTS), rng)
+    if policy == 3:
+        return fighter(state, cfg, seat, legal, n_legal, np.array(FIGHTER_DEFAULTS), rng)
+    if policy == 4:
+        return balanced(state, cfg, seat, legal, n_legal, np.array(BALANCED_DEFAULTS), rng)
+    return randint(rng, n_legal)
+
+
+@strategy("jamaica", "mcts",
+          "information-set Monte Carlo tree search (SO-ISMCTS): samples the hidden cards (treasure pile, "
+          "face-down treasures, other hands and draw piles), looks ahead through Jamaica's step functions",
+          (StrategyParam("iters", 200.0, "search iterations (determinisations and play-outs) per decision", 1, 1e6),
+           StrategyParam("explore", 0.7, "UCB exploration constant (results are win shares in 0..1)", 0, 100),
+           StrategyParam("policy", 0.0, "play-out policy: 0 uniform random, 1 racer, 2 hoarder, 3 fighter, "
+                                        "4 balanced", 0, 4)),
+          search=True)
+def mcts(state, cfg, seat, legal, n_legal, params, rng):
+    model = (step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns, rollout,
+             step.state_size)
+    return search(model, state, cfg, seat, legal, n_legal, params, rng)
