@@ -541,7 +541,8 @@ def to_move(state):
 @njit(LEGAL_SIGNATURE, cache=True, inline="always")
 def legal(state, cfg, out):
     n = state[X_NCHOICES]
-    out[:n] = state[X_CHOICES:X_CHOICES + n]
+    for i in range(n):
+        out[i] = state[X_CHOICES + i]
     return n
 
 
@@ -558,7 +559,8 @@ def observe(state, seat, obs):
     pile's order; other seats' hands, face-down card of the round and pending pick; the legal
     choices of another seat's card pick or loot. A seat forgets which cards it saw leave: a
     simplification on the safe side (it hides more than the seat knows)."""
-    obs[:STATE_SIZE] = state
+    for i in range(STATE_SIZE):   # an element loop: a slice assignment would check for overlap
+        obs[i] = state[i]
     for i in range(N_TREASURES):
         obs[S_TDECK + i] = HIDDEN
         o = state[S_TOWNER + i]
@@ -605,7 +607,8 @@ def determinize(obs, seat, cfg, rng, state):
     of the cards it has not played face up (a simplification: after a reshuffle the draw pile holds
     only cards that were in the discard pile). Another seat's pending pick is drawn uniformly from
     its hand (not modelled as its strategy)."""
-    state[:] = obs[:STATE_SIZE]
+    for i in range(STATE_SIZE):
+        state[i] = obs[i]
     n_players = state[S_PLAYERS]
     pool = np.empty(16, np.int64)
     # treasure cards
