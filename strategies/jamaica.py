@@ -19,18 +19,21 @@ import numpy as np
 from numba import njit
 
 from simlab.core.rng import randint
+from simlab.core.step import ROLLOUT_SIGNATURE
 from simlab.core.strategy import StrategyParam, strategy
+from simlab.games.jamaica import step
 from simlab.games.jamaica.components import (A_BACK, A_CANNON, A_FOOD, A_FWD, A_GOLD, LAIR, MAX_HOLDS, N_SPACES,
                                             NEXT_INNER, NEXT_OUTER, O, PORT, PR, R_CANNON, R_FOOD, R_GOLD, SEA, STAR,
                                             T_BETH, T_HOLD6, T_MAP, T_SABRE)
 from simlab.games.jamaica.common import amount, base_of, hold_usable
 from simlab.games.jamaica.movement import walk
+from simlab.search.players import register_search_players
 from simlab.games.jamaica.state import (B_DONE, B_HAND, B_HAND_N, B_HN, B_HTYPE, B_LAP, B_POS, BACKWARD_FLAG,
                                         DEC_CANNONS, DEC_CARD, DEC_DICE, DEC_GHOST, DEC_HOLD, DEC_LOOT, DEC_MOVE,
                                         DEC_PAY, DEC_RETREAT, DEC_SABRE, DEC_TARGET, GHOST, LOOT_BLIND, LOOT_CARD,
                                         LOOT_GIVE, LOOT_HOLD, LOOT_NONE, N_SHIPS, S_DAY, S_DEC, S_DEC_A, S_DEC_B,
                                         S_DEC_C, S_DEC_SHIP, S_GHOST, S_NIGHT, S_PLAYERS, S_SSCRATCH, S_TGT_DONE,
-                                        S_TGT_LAP, S_TOKEN, S_TOWNER)
+                                        S_TGT_LAP, S_TOKEN, S_TOWNER, X_TCOUNT)
 
 # Weight vector layout shared by the heuristics.
 W_PROG, W_GOLD, W_FOOD, W_CANNON, W_LAIR, W_FIGHT, FOOD_TARGET, CANNON_TARGET = range(8)
@@ -315,10 +318,7 @@ def decide_with(state, cfg, seat, legal, n_legal, w, style, rng):
         bv = -1e18
         for i in range(n_legal):
             q = legal[i]
-            v = amount(state, q, R_GOLD) - 0.5 * amount(state, q, R_CANNON)
-            for k in range(12):
-                if state[S_TOWNER + k] == q:
-                    v += 1.5
+            v = amount(state, q, R_GOLD) - 0.5 * amount(state, q, R_CANNON) + 1.5 * state[X_TCOUNT + q]
             if q == seat:
                 v = -1e9
             if v > bv:
@@ -402,43 +402,87 @@ def decide_with(state, cfg, seat, legal, n_legal, w, style, rng):
 # ---------------------------------------------------------------- the registered heuristics
 # Weights are passed as a tuple (no allocation per decision); order W_PROG .. CANNON_TARGET.
 
+RACER_PARAMS = (
+    StrategyParam("food_reserve", 8.0, "food it loads up to before food stops paying", 0, 30, integer=True),
+    StrategyParam("progress", 3.0, "weight of one space of race progress", 0, 20))
+
+
 @strategy("jamaica", "racer",
           "progress first: keeps a food reserve, short channels when affordable, avoids battles, loots food and gold",
-          (StrategyParam("food_reserve", 8.0, "food it loads up to before food stops paying", 0, 30, integer=True),
-           StrategyParam("progress", 3.0, "weight of one space of race progress", 0, 20)))
+          RACER_PARAMS)
 def racer(state, cfg, seat, legal, n_legal, params, rng):
     w = (params[1], 0.6, 1.2, 0.0, 1.0, -2.0, params[0], 0.0)
     return decide_with(state, cfg, seat, legal, n_legal, w, STYLE_RACER, rng)
 
 
+HOARDER_PARAMS = (
+    StrategyParam("gold", 1.5, "weight of one doubloon loaded or kept", 0, 20),
+    StrategyParam("lair", 4.0, "bonus for ending on a lair that still has its treasure", 0, 50))
+
+
 @strategy("jamaica", "hoarder",
           "gold and treasure first: loads doubloons, detours to lairs, avoids ports, never dumps gold, loots gold",
-          (StrategyParam("gold", 1.5, "weight of one doubloon loaded or kept", 0, 20),
-           StrategyParam("lair", 4.0, "bonus for ending on a lair that still has its treasure", 0, 50)))
+          HOARDER_PARAMS)
 def hoarder(state, cfg, seat, legal, n_legal, params, rng):
     w = (1.2, params[0], 1.0, 0.2, params[1], -1.0, 6.0, 2.0)
     return decide_with(state, cfg, seat, legal, n_legal, w, STYLE_HOARDER, rng)
 
 
+FIGHTER_PARAMS = (
+    StrategyParam("cannon_stock", 8.0, "cannons it loads up to", 0, 40, integer=True, search=(0, 20)),
+    StrategyParam("hunt", 4.0, "bonus for ending a move on another ship", -20, 50))
+
+
 @strategy("jamaica", "fighter",
           "arms and hunts: keeps a cannon stock, steers onto other ships, commits all its cannons, loots treasure",
-          (StrategyParam("cannon_stock", 8.0, "cannons it loads up to", 0, 40, integer=True, search=(0, 20)),
-           StrategyParam("hunt", 4.0, "bonus for ending a move on another ship", -20, 50)))
+          FIGHTER_PARAMS)
 def fighter(state, cfg, seat, legal, n_legal, params, rng):
     w = (1.5, 0.8, 1.0, 1.2, 1.5, params[1], 6.0, params[0])
     return decide_with(state, cfg, seat, legal, n_legal, w, STYLE_FIGHTER, rng)
 
 
+BALANCED_PARAMS = (
+    StrategyParam("progress", 2.0, "weight of one space of race progress", 0, 20),
+    StrategyParam("gold", 1.0, "weight of one doubloon loaded (spending one costs the same)", 0, 20),
+    StrategyParam("food", 1.0, "weight of one food loaded below the reserve", 0, 20),
+    StrategyParam("cannon", 0.5, "weight of one cannon loaded below the stock", 0, 20),
+    StrategyParam("lair", 2.0, "bonus for ending on a lair with its treasure", 0, 50),
+    StrategyParam("fight", 0.0, "bonus (or malus) for ending a move on another ship", -50, 50),
+    StrategyParam("food_reserve", 7.0, "food it loads up to", 0, 30, integer=True),
+    StrategyParam("cannon_stock", 4.0, "cannons it loads up to", 0, 40, integer=True, search=(0, 20)))
+
+
 @strategy("jamaica", "balanced",
           "the shared look-ahead evaluator with every weight tunable (for sweeps); commits half its cannons attacking",
-          (StrategyParam("progress", 2.0, "weight of one space of race progress", 0, 20),
-           StrategyParam("gold", 1.0, "weight of one doubloon loaded (spending one costs the same)", 0, 20),
-           StrategyParam("food", 1.0, "weight of one food loaded below the reserve", 0, 20),
-           StrategyParam("cannon", 0.5, "weight of one cannon loaded below the stock", 0, 20),
-           StrategyParam("lair", 2.0, "bonus for ending on a lair with its treasure", 0, 50),
-           StrategyParam("fight", 0.0, "bonus (or malus) for ending a move on another ship", -50, 50),
-           StrategyParam("food_reserve", 7.0, "food it loads up to", 0, 30, integer=True),
-           StrategyParam("cannon_stock", 4.0, "cannons it loads up to", 0, 40, integer=True, search=(0, 20))))
+          BALANCED_PARAMS)
 def balanced(state, cfg, seat, legal, n_legal, params, rng):
     w = (params[0], params[1], params[2], params[3], params[4], params[5], params[6], params[7])
     return decide_with(state, cfg, seat, legal, n_legal, w, STYLE_BALANCED, rng)
+
+
+# ---------------------------------------------------------------- search players (simlab.search.players)
+RACER_DEFAULTS = tuple(p.default for p in RACER_PARAMS)
+HOARDER_DEFAULTS = tuple(p.default for p in HOARDER_PARAMS)
+FIGHTER_DEFAULTS = tuple(p.default for p in FIGHTER_PARAMS)
+BALANCED_DEFAULTS = tuple(p.default for p in BALANCED_PARAMS)
+
+
+@njit(ROLLOUT_SIGNATURE, cache=True)
+def rollout(state, cfg, seat, legal, n_legal, policy, rng):
+    """Jamaica's play-out policy for the search (the model's ``rollout``): 0 uniform random, 1 racer,
+    2 hoarder, 3 fighter, 4 balanced, each with its default parameters. It lives here, beside the
+    heuristics it calls, because the game's modules never import strategies. The heuristics write
+    their scratch into the play-out's own state (S_STACK, S_SSCRATCH: nothing reads them later)."""
+    if policy == 1:
+        return racer(state, cfg, seat, legal, n_legal, np.array(RACER_DEFAULTS), rng)
+    if policy == 2:
+        return hoarder(state, cfg, seat, legal, n_legal, np.array(HOARDER_DEFAULTS), rng)
+    if policy == 3:
+        return fighter(state, cfg, seat, legal, n_legal, np.array(FIGHTER_DEFAULTS), rng)
+    if policy == 4:
+        return balanced(state, cfg, seat, legal, n_legal, np.array(BALANCED_DEFAULTS), rng)
+    return randint(rng, n_legal)
+
+
+register_search_players("jamaica", step, rollout, ("racer", "hoarder", "fighter", "balanced"),
+                        "the hidden cards: the treasure pile, face-down treasures, other hands and draw piles")

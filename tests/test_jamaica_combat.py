@@ -4,7 +4,7 @@ import pytest
 
 from jamaica_helpers import Table, seed_where
 from simlab.core.kernel import COL_SCORE, COL_TIEBREAK
-from simlab.games.jamaica import combat, common, holds, scoring, setup, treasure
+from simlab.games.jamaica import combat, common, scoring, setup, treasure
 from simlab.games.jamaica.components import (R_CANNON, R_FOOD, R_GOLD, R_NONE, STAR, T_BETH, T_HOLD6, T_MAP,
                                              T_SABRE)
 from simlab.games.jamaica.state import (B_COMBATS, B_DONE, B_HAND_N, B_WINS, DEC_CANNONS, DEC_HOLD, DEC_LOOT,
@@ -16,7 +16,7 @@ VALUES = (7, 7, 5, 3, 3, -2, -3, -4)
 
 
 def battle(t, att, space):
-    combat.battle(t.state, t.cfg, att, space, *t.ctx)
+    t.battle(att, space)
 
 
 def results(t):
@@ -157,10 +157,10 @@ def test_treasure_sarans_sabre_rerolls_its_owners_die():
     t = Table(2, ghost_ship=False, combat_faces=(10,) * 6)
     give(t, T_SABRE, 0)
     t.want(DEC_SABRE, 1)
-    face, free = combat.sabre_window(t.state, t.cfg, 0, 2, 3, 0, 1, True, *t.ctx)   # 3 cannons committed
+    face, free = t.sabre_window(0, 2, 3, 0, 1, True)   # 3 cannons committed
     assert (face, free) == (10, False)
     assert t.events(common.EV_SABRE)[-1][1:6] == (0, 0, 2, 10, 13)
-    face, free = combat.sabre_window(t.state, t.cfg, 0, 2, 3, 0, 1, False, *t.ctx)   # once per battle
+    face, free = t.sabre_window(0, 2, 3, 0, 1, False)   # once per battle
     assert (face, free) == (2, False)
 
 
@@ -168,12 +168,12 @@ def test_treasure_sarans_sabre_forces_the_opponent_to_reroll_even_a_star():
     t = Table(2, ghost_ship=False, combat_faces=(4,) * 6)
     give(t, T_SABRE, 1)
     t.want(DEC_SABRE, 1)
-    face, free = combat.sabre_window(t.state, t.cfg, 0, STAR, 0, 0, 1, True, *t.ctx)
+    face, free = t.sabre_window(0, STAR, 0, 0, 1, True)
     assert face == 4 and not free
     t2 = Table(2, ghost_ship=False, combat_faces=(4,) * 6)
     give(t2, T_SABRE, 1)
     t2.want(DEC_SABRE, 0)                     # kept: still usable later in the battle
-    assert combat.sabre_window(t2.state, t2.cfg, 0, STAR, 0, 0, 1, True, *t2.ctx) == (STAR, True)
+    assert t2.sabre_window(0, STAR, 0, 0, 1, True) == (STAR, True)
 
 
 def test_treasure_lady_beth_adds_two_to_combat_strength():
@@ -190,7 +190,7 @@ def test_treasure_sixth_hold_is_an_extra_hold_and_goes_with_its_contents_when_st
     t = Table(2, ghost_ship=False, combat_faces=(STAR,) * 6)
     t.set_holds(1, [(GOLD, 1), (FOOD, 1), (CANNON, 1), (FOOD, 2), (CANNON, 2)])
     give(t, T_HOLD6, 1)
-    holds.load(t.state, t.cfg, 1, GOLD, 4, True, 1, *t.ctx)
+    t.load(1, GOLD, 4, True, 1)
     assert t.holds(1)[5] == (GOLD, 4)          # loaded into the 6th hold, nothing dumped
     meet(t)
     t.want(DEC_LOOT, LOOT_CARD + T_HOLD6)
@@ -221,7 +221,7 @@ def test_treasure_lair_draws_stop_when_the_pile_is_empty():
     for k in range(12):
         if t.state[S_TOWNER + k] == OWN_DECK:
             t.give(k, 1)
-    treasure.take_lair(t.state, 0, 4, t.log, t.ev)
+    treasure.take_lair(t.state, 0, 4, t.log)
     assert t.events(common.EV_LAIR)[-1][3] == -1 and t.check() == 0
 
 

@@ -3,7 +3,7 @@ import pytest
 
 from jamaica_helpers import Table, out_of_range, scripted
 from simlab.core.runner import Prepared, RunConfig
-from simlab.games.jamaica import combat, common, ghost
+from simlab.games.jamaica import combat, common
 from simlab.games.jamaica.components import R_FOOD, R_GOLD, STAR, T_BETH
 from simlab.games.jamaica.state import (B_DONE, B_LAP, BACKWARD_FLAG, DEC_GHOST, DEC_LOOT, GHOST, LOOT_BLIND,
                                         LOOT_CARD, LOOT_GIVE, LOOT_HOLD, OWN_DECK, OWN_REMOVED, S_BANK, S_CAPTAIN,
@@ -15,7 +15,7 @@ FOOD, GOLD = R_FOOD, R_GOLD
 def ghost_turn(t, day=3, night=3):
     t.state[S_DAY] = day
     t.state[S_NIGHT] = night
-    ghost.ghost_turn(t.state, t.cfg, *t.ctx)
+    t.ghost_turn()
 
 
 def ghost_moves(t):
@@ -89,12 +89,12 @@ def test_ghost_rule_the_other_player_decides_for_it_in_battle_and_it_keeps_only_
     t.set_holds(1, [(FOOD, 4), (GOLD, 2)])
     bank_food = int(t.state[S_BANK + FOOD - 1])
     t.want(DEC_LOOT, LOOT_HOLD + 0)
-    combat.battle(t.state, t.cfg, GHOST, 10, *t.ctx)
+    t.battle(GHOST, 10)
     assert [e[1:3] for e in t.events(common.EV_RESULT)] == [(GHOST, 1)]
     assert t.holds(1)[0] == (0, 0) and t.state[S_BANK + FOOD - 1] == bank_food + 4
     assert t.holds(GHOST)[:3] == [(GOLD, 5), (GOLD, 3), (0, 0)]
     t.want(DEC_LOOT, LOOT_HOLD + 1)
-    combat.battle(t.state, t.cfg, GHOST, 10, *t.ctx)
+    t.battle(GHOST, 10)
     assert t.holds(GHOST)[:3] == [(GOLD, 5), (GOLD, 3), (GOLD, 2)]
     assert t.check() == 0
 
@@ -115,7 +115,7 @@ def test_ghost_rule_battles_against_it_use_lady_beth():
     t = Table(2, combat_faces=(4,) * 6)
     t.put(0, 10)
     t.put(GHOST, 10)
-    combat.battle(t.state, t.cfg, 0, 10, *t.ctx)
+    t.battle(0, 10)
     assert [e[1:3] for e in t.events(common.EV_RESULT)] == [(GHOST, 0)]
 
 

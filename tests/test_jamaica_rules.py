@@ -5,7 +5,7 @@ import pytest
 from jamaica_helpers import SAME_STATE, Table, out_of_range
 from simlab.core.errors import SimlabError
 from simlab.core.rng import randint
-from simlab.games.jamaica import check, common, holds, movement, rules, scoring
+from simlab.games.jamaica import check, common, movement, scoring
 from simlab.games.jamaica.components import (LAIR, NEXT_INNER, NEXT_OUTER, PARAMS, PORT, PORT_GOLD, R_CANNON, R_FOOD,
                                              R_GOLD, R_NONE, SEA, SEA_FOOD, SPACE_TYPE, TRACK_ORDER)
 from simlab.games.jamaica.state import (B_CARD, B_DISC, B_DISC_N, B_DONE, B_DRAW, B_DRAW_N, B_FALL_FOOD, B_FALL_GOLD,
@@ -31,16 +31,15 @@ def force_hand(t, ship, cards):
 
 
 def play_round(t):
-    chosen = np.zeros(6, dtype=np.int32)
-    rules.play_round(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.streams, t.legal, chosen, t.log, t.ev)
+    t.play_round()
 
 
 def move(t, ship, steps, backward=False):
-    movement.move(t.state, t.cfg, ship, steps, backward, *t.ctx)
+    t.move(ship, steps, backward)
 
 
 def load(t, ship, res, n):
-    holds.load(t.state, t.cfg, ship, res, n, True, ship, *t.ctx)
+    t.load(ship, res, n, True, ship)
 
 
 def walk(t, pos, steps, backward=False, lap=0, ship=0):
@@ -101,19 +100,20 @@ def test_rule_captain_rolls_two_dice_and_places_them_on_day_and_night():
             break
     t.state[S_CAPTAIN] = 1
     t.want(DEC_DICE, d2 * 8 + d1)       # the captain swaps them
-    rules.roll_and_place_dice(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.streams, t.legal)
+    t.roll_and_place_dice()
     assert (t.state[S_DAY], t.state[S_NIGHT]) == (d2, d1)
     assert t.asked(DEC_DICE) == 2
 
 
 def test_rule_everyone_picks_a_card_on_the_same_state_before_any_is_applied():
     t = Table(4)
-    chosen = np.zeros(6, dtype=np.int32)
-    rules.pick_cards(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.streams, t.legal, chosen)
+    hands = [set(t.state[t.b(p) + B_HAND:t.b(p) + B_HAND + 3]) for p in range(4)]
+    t.pick_cards()
     assert t.state[S_SSCRATCH + SAME_STATE] == 3   # every picker saw all hands still full
     for p in range(4):
         assert t.state[t.b(p) + B_HAND_N] == 2
-        assert t.state[t.b(p) + B_CARD] == chosen[p]
+        left = set(t.state[t.b(p) + B_HAND:t.b(p) + B_HAND + 2])
+        assert hands[p] == left | {t.state[t.b(p) + B_CARD]}   # the picked card left the hand for the table
     assert t.asked(DEC_CARD) == 3
 
 
@@ -270,7 +270,7 @@ def test_rule_payment_may_come_from_any_holds_of_that_resource():
         t = Table(2, ghost_ship=False)
         t.set_holds(0, [(FOOD, 2), (FOOD, 3)])
         t.want(DEC_PAY, plan)
-        holds.pay(t.state, t.cfg, 0, FOOD, 3, 0, t.seat_slot, t.fns, t.seat_params, t.streams, t.legal)
+        t.pay(0, FOOD, 3)
         assert t.holds(0)[:2] == expect and t.asked(DEC_PAY) == 2
 
 
@@ -339,8 +339,7 @@ def test_rule_no_battle_in_port_royal():
 def test_a_strategy_answer_outside_the_legal_choices_is_refused():
     t = Table(2, ghost_ship=False, decide=out_of_range)
     with pytest.raises(ValueError):
-        rules.pick_cards(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.streams, t.legal,
-                         np.zeros(6, dtype=np.int32))
+        t.pick_cards()
 
 
 def test_seeded_setup_is_reproducible():

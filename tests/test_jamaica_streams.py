@@ -5,7 +5,7 @@ import pytest
 
 from jamaica_helpers import FIGHTER, MODE, RANDOM, Table
 from simlab.core.rng import STRATEGY_STREAM, randint
-from simlab.games.jamaica import GAME, combat, common, rules, setup
+from simlab.games.jamaica import GAME, common, setup
 from simlab.games.jamaica.components import R_CANNON, R_FOOD, R_GOLD, T_BETH, T_MAP, T_SABRE
 from simlab.games.jamaica.state import (B_DISC, B_DISC_N, B_DRAW, B_DRAW_N, B_HAND, B_HAND_N, CHANCE_STREAMS,
                                         DEC_CANNONS, DEC_LOOT, DEC_SABRE, END_RUNNING, GHOST, LOOT_BLIND, LOOT_HOLD,
@@ -42,16 +42,15 @@ def whole_game(seed, players, modes, **params):
     t = Table(players, seed=seed, **params)
     t.seat_params[:, 0:2] = (8.0, 4.0)                 # the fighter's default cannon stock and hunt
     t.seat_params[:players, MODE] = modes
-    chosen = np.zeros(6, dtype=np.int32)
     dice, decks = [], [[] for _ in range(players)]
     while t.state[S_END] == END_RUNNING:
         before = [t.state[t.b(p) + B_DRAW_N] for p in range(players)]
-        rules.play_round(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.streams, t.legal, chosen, t.log, t.ev)
+        t.play_round()
         dice.append((int(t.state[S_DIE1]), int(t.state[S_DIE2])))
         for p in range(players):
             if t.state[t.b(p) + B_DRAW_N] > before[p]:   # the draw pile only grows by a reshuffle
                 decks[p].append(pile(t, p))
-    assert t.ev[0] < len(t.log)
+    assert t.n_events < len(t.log)
     lairs = [e[3] for e in t.events(common.EV_LAIR) if e[3] >= 0]
     battles = {False: [], True: []}                      # faces rolled, by whether the ghost fought
     for e in t.events():
@@ -188,7 +187,7 @@ def battle_rows(t, att=0, space=10):
     for s in (0, 1):
         t.put(s, space)
     before = t.streams.copy()
-    combat.battle(t.state, t.cfg, att, space, *t.ctx)
+    t.battle(att, space)
     return rows_drawn(before, t.streams)
 
 
@@ -241,7 +240,7 @@ def test_streams_battles_the_ghost_ship_fights_draw_only_from_the_ghost_row(att)
     t.set_holds(0, [(R_CANNON, 20), (R_GOLD, 3), (R_FOOD, 3)])
     t.want(DEC_CANNONS, 20)                # the player wins and steals blind
     before = t.streams.copy()
-    combat.battle(t.state, t.cfg, att, 10, *t.ctx)
+    t.battle(att, 10)
     assert rows_drawn(before, t.streams) == {RNG_GHOST_BATTLE}
     assert len(t.events(common.EV_SABRE)) == 1
     assert [e[3] for e in t.events(common.EV_LOOT)] == [LOOT_BLIND]
@@ -253,7 +252,7 @@ def test_streams_each_strategy_draws_from_its_own_slots_row_never_from_chance():
     t.seat_params[:, MODE] = RANDOM
     t.seat_slot[:] = (5, 3, 4, 2, 0, 1)
     before = t.streams.copy()
-    rules.pick_cards(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.streams, t.legal, np.zeros(6, np.int32))
+    t.pick_cards()
     assert rows_drawn(before, t.streams) == {STRATEGY_STREAM + s for s in (5, 3, 4, 2)}
 
 
@@ -268,6 +267,6 @@ def test_a_decision_with_one_legal_option_is_taken_without_asking_the_strategy()
         pytest.fail("no double in the seeds tried")
     t.seat_params[:, MODE] = RANDOM
     before = t.streams.copy()
-    rules.roll_and_place_dice(t.state, t.cfg, t.seat_slot, t.fns, t.seat_params, t.streams, t.legal)
+    t.roll_and_place_dice()
     assert t.state[S_DIE1] == t.state[S_DIE2] and rows_drawn(before, t.streams) == {RNG_DICE}
 

@@ -5,7 +5,7 @@ import pytest
 from jamaica_helpers import Table, seed_where
 from simlab.core.kernel import FIRST_GAME_COLUMN
 from simlab.core.runner import Prepared, RunConfig
-from simlab.games.jamaica import combat, scoring, treasure
+from simlab.games.jamaica import scoring, treasure
 from simlab.games.jamaica.components import STAR, T_SABRE, TREASURE_NAMES
 from simlab.games.jamaica.state import DEC_LOOT, DEC_SABRE, GHOST, LOOT_BLIND, LOOT_GIVE, S_TOWNER
 from simlab.games.jamaica.trace import narrate
@@ -15,7 +15,7 @@ VALUE_CARDS = TREASURE_NAMES[4:]
 
 def told(t, players=2):
     """The trace of everything logged on a hand-built table."""
-    return narrate(t.log[:t.ev[0]], players, t.values, ["a", "b"], every=0)
+    return narrate(t.log[:t.n_events], players, t.values, ["a", "b"], every=0)
 
 
 def test_trace_states_the_battles_outcome_only_after_sarans_sabre_rerolled_the_star():
@@ -25,7 +25,7 @@ def test_trace_states_the_battles_outcome_only_after_sarans_sabre_rerolled_the_s
     t.want(DEC_SABRE, 1)
     t.put(0, 10)
     t.put(1, 10)
-    combat.battle(t.state, t.cfg, 0, 10, *t.ctx)
+    t.battle(0, 10)
     lines = told(t).splitlines()
     roll = next(i for i, line in enumerate(lines) if "rolls a star" in line)
     sabre = next(i for i, line in enumerate(lines) if "Saran's Sabre" in line)
@@ -39,7 +39,7 @@ def test_trace_names_the_star_as_the_outcome_when_it_stands():
     t = Table(2, ghost_ship=False, combat_faces=(STAR,) * 6)
     t.put(0, 10)
     t.put(1, 10)
-    combat.battle(t.state, t.cfg, 0, 10, *t.ctx)
+    t.battle(0, 10)
     lines = told(t).splitlines()
     assert any(line.endswith("rolls a star.") for line in lines)
     assert any("wins the battle outright with the star" in line and "cannot answer" in line for line in lines)
@@ -52,18 +52,18 @@ def test_trace_never_names_a_card_that_lies_face_down_with_the_ghost_ship():
     t.put(1, 10)
     t.put(GHOST, 10)
     t.want(DEC_LOOT, LOOT_BLIND)
-    combat.battle(t.state, t.cfg, GHOST, 10, *t.ctx)     # the ghost wins with a star and steals it blind
+    t.battle(GHOST, 10)     # the ghost wins with a star and steals it blind
     assert t.state[S_TOWNER + 4] == GHOST
     t.give(11, 0)                                  # Cursed -4 with Red, who beats the ghost and palms it off
     t.put(0, 12)
     t.put(GHOST, 12)
     t.want(DEC_LOOT, LOOT_GIVE + 11)
-    combat.battle(t.state, t.cfg, 0, 12, *t.ctx)
+    t.battle(0, 12)
     t.put(1, 20)
     t.put(GHOST, 20)
     t.want(DEC_LOOT, LOOT_BLIND)
-    combat.battle(t.state, t.cfg, 1, 20, *t.ctx)       # Yellow steals one of them back blind
-    treasure.take_lair(t.state, GHOST, 22, t.log, t.ev)
+    t.battle(1, 20)       # Yellow steals one of them back blind
+    treasure.take_lair(t.state, GHOST, 22, t.log)
     text = told(t)
     assert text.count("face-down treasure card") == 2 and "a cursed card" in text and "draws a face-down card" in text
     assert not any(card in text for card in VALUE_CARDS)
@@ -73,7 +73,7 @@ def test_trace_never_names_a_card_that_lies_face_down_with_the_ghost_ship():
     t2.put(0, 10)
     t2.put(1, 10)
     t2.want(DEC_LOOT, LOOT_BLIND)
-    combat.battle(t2.state, t2.cfg, 0, 10, *t2.ctx)
+    t2.battle(0, 10)
     assert "blind: Treasure +7" in told(t2)
 
 

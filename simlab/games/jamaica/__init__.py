@@ -2,7 +2,7 @@
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec
 
-from .rules import play_game
+from .step import play_game
 from .scoring import N_COLUMNS
 from .components import COMBAT_FACES, N_SPACES, PARAMS, PR
 from .state import CHANCE_STREAMS

@@ -1,14 +1,10 @@
 """What every phase of Jamaica's rules reads: the trace's event kinds, small readers of a
-ship's state, and :func:`ask`, through which every choice the rules leave to a player goes.
+ship's state, and who decides for a ship.
 """
 from numba import njit
 
-from simlab.core.kernel import legal_index
-from simlab.core.rng import STRATEGY_STREAM
-
 from .components import MAX_HOLDS, O, PORT, R_FOOD, R_GOLD, R_NONE, RACE_LAP, SEA, SIXTH, T_HOLD6
-from .state import (B_DONE, B_HN, B_HTYPE, B_LAP, B_POS, GHOST, SB, SH0, S_CAPTAIN, S_DEC, S_DEC_A, S_DEC_B, S_DEC_C,
-                    S_DEC_SHIP, S_GHOST, S_PLAYERS, S_TOWNER)
+from .state import B_DONE, B_HN, B_HTYPE, B_LAP, B_POS, GHOST, SB, SH0, S_CAPTAIN, S_GHOST, S_PLAYERS, S_TOWNER
 
 
 # Event kinds of the trace log.
@@ -77,22 +73,6 @@ def is_active(state, ship):
     if ship == GHOST:
         return state[S_GHOST] == 1
     return ship < state[S_PLAYERS]
-
-
-@njit(cache=True)
-def ask(state, cfg, seat, kind, ship, a, b, c, legal, n, seat_slot, fns, seat_params, streams):
-    """Ask ``seat``'s strategy to pick one of ``legal[:n]``; returns the index (0 without a call if n == 1).
-    The strategy draws from its slot's own stream, never from a chance row."""
-    if n <= 1:
-        return 0
-    state[S_DEC] = kind
-    state[S_DEC_SHIP] = ship
-    state[S_DEC_A] = a
-    state[S_DEC_B] = b
-    state[S_DEC_C] = c
-    slot = seat_slot[seat]
-    i = fns[slot](state, cfg, seat, legal, n, seat_params[slot], streams[STRATEGY_STREAM + slot])
-    return legal_index(i, n, seat, slot)
 
 
 @njit(cache=True)

@@ -5,18 +5,19 @@ from numba import njit
 
 from .components import LAIR, MAX_HOLDS, N_CARDS, N_SPACES, N_TREASURES, O, R_NONE
 from .state import (B_CARD, B_DISC, B_DISC_N, B_DRAW, B_DRAW_N, B_HAND, B_HAND_N, B_HN, B_HTYPE, B_POS, N_SHIPS,
-                    OWN_DECK, OWN_REMOVED, S_BANK, S_PLAYERS, S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER)
+                    OWN_DECK, OWN_REMOVED, S_BANK, S_PLAYERS, S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER, PC_HOLD_DONE, X_LD_BANK,
+                    X_LD_COUNT, X_LD_RES, X_PC, X_TCOUNT)
 from .common import base_of, hold_usable, is_active
 
 
 @njit(cache=True)
 def check_state(state, cfg):
     """0 when every invariant holds, else a code naming the first breach:
-    1 resources not conserved (bank + holds != printed stock), 2 a hold with two kinds / a count
-    without a kind / a negative count, 3 a 6th-hold slot without its card or an unused hold
-    filled, 4 treasure cards not conserved (deck / owners / removed), 5 action cards not
-    conserved (draw + hand + discard + played != the 11 cards), 6 a ship off the track,
-    7 a token off a lair."""
+    1 resources not conserved (bank + holds + loot on its way into a hold != printed stock),
+    2 a hold with two kinds / a count without a kind / a negative count, 3 a 6th-hold slot
+    without its card or an unused hold filled, 4 treasure cards not conserved (deck / owners /
+    removed / the count each ship holds), 5 action cards not conserved (draw + hand + discard +
+    played != the 11 cards), 6 a ship off the track, 7 a token off a lair."""
     n_players = state[S_PLAYERS]
     totals = np.zeros(4, dtype=np.int64)
     for ship in range(N_SHIPS):
@@ -33,6 +34,8 @@ def check_state(state, cfg):
             totals[t] += c
         if state[b + B_POS] < 0 or state[b + B_POS] >= N_SPACES:
             return 6
+    if state[X_PC] == PC_HOLD_DONE and state[X_LD_BANK] == 0:   # loot on its way into the winner's hold
+        totals[state[X_LD_RES]] += state[X_LD_COUNT]
     for r in range(1, 4):
         if totals[r] + state[S_BANK + r - 1] != cfg[O.bank + r - 1]:
             return 1
@@ -53,6 +56,12 @@ def check_state(state, cfg):
             return 4
     if in_deck != nd:
         return 4
+    for ship in range(N_SHIPS):
+        held = 0
+        for k in range(N_TREASURES):
+            held += state[S_TOWNER + k] == ship
+        if held != state[X_TCOUNT + ship]:
+            return 4
     for p in range(n_players):
         b = base_of(p)
         seen = np.zeros(N_CARDS, dtype=np.int64)

@@ -1,18 +1,14 @@
-"""Moving (rules 3(1)-(3)): where a move of exactly the die can end, the cost of the space it
-ends on, and falling back when the ship cannot pay it.
+"""Moving (rules 3(1)-(3)): where a move of exactly the die can end, where a ship that cannot pay
+may fall back to, and putting it there. The move's course (cost, battle, falling back) is run by
+the step machine (``step.py``).
 """
 from numba import njit
 
 from simlab.core.kernel import emit
 
-from .components import LAIR, O, PR, R_FOOD
-from .state import (BACKWARD_FLAG, B_DONE, B_FALL_FOOD, B_FALL_GOLD, B_FINISH_ROUND, B_LAP, B_POS, DEC_MOVE,
-                    DEC_RETREAT, GHOST, MAX_TARGETS, S_ENDER, S_PREV_A, S_PREV_B, S_ROUND, S_STACK, S_TGT_DONE,
-                    S_TGT_LAP)
-from .common import EV_FINISH, EV_MOVE, EV_PAY, EV_RETREAT, EV_SHORT, amount, ask, base_of, payable, space_cost
-from .treasure import take_lair
-from .holds import pay
-from .combat import battle
+from .components import O
+from .state import B_DONE, B_FINISH_ROUND, B_LAP, B_POS, GHOST, S_ENDER, S_PREV_A, S_PREV_B, S_ROUND, S_STACK, X_EVENTS
+from .common import EV_FINISH, EV_MOVE, base_of, payable
 
 
 @njit(cache=True)
@@ -112,71 +108,21 @@ def retreat_targets(state, cfg, ship, out_dest):
 
 
 @njit(cache=True)
-def arrive(state, cfg, ship, seat_slot, fns, seat_params, streams, legal, log, ev):
-    """Resolve the end of a move: battle if occupied (never in Port Royal), then the space's
-    cost; short of it, pay everything and fall back to the first payable space (3(2), 3(3))."""
-    b = base_of(ship)
-    while True:
-        s = state[b + B_POS]
-        if state[b + B_DONE] or cfg[O.space_type + s] == PR:
-            return
-        battle(state, cfg, ship, s, seat_slot, fns, seat_params, streams, legal, log, ev)
-        kind = cfg[O.space_type + s]
-        if kind == LAIR:
-            take_lair(state, ship, s, log, ev)
-            return
-        if ship == GHOST:  # the ghost ship never pays (5(6))
-            return
-        res, cost = space_cost(cfg, s)
-        have = amount(state, ship, res)
-        if have >= cost:
-            pay(state, cfg, ship, res, cost, ship, seat_slot, fns, seat_params, streams, legal)
-            ev[0] = emit(log, ev[0], EV_PAY, ship, res, cost, s)
-            return
-        pay(state, cfg, ship, res, have, ship, seat_slot, fns, seat_params, streams, legal)
-        ev[0] = emit(log, ev[0], EV_SHORT, ship, res, cost, have, s)
-        if res == R_FOOD:
-            state[b + B_FALL_FOOD] += 1
-        else:
-            state[b + B_FALL_GOLD] += 1
-        n = retreat_targets(state, cfg, ship, legal)
-        i = ask(state, cfg, ship, DEC_RETREAT, ship, res, 0, 0, legal, n, seat_slot, fns, seat_params, streams)
-        state[b + B_POS] = legal[i]
-        ev[0] = emit(log, ev[0], EV_RETREAT, ship, s, legal[i])
-
-
-@njit(cache=True)
-def finish(state, ship, log, ev):
+def finish(state, ship, log):
     b = base_of(ship)
     state[b + B_DONE] = 1
     state[b + B_FINISH_ROUND] = state[S_ROUND]
     if state[S_ENDER] < 0:
         state[S_ENDER] = ship
-    ev[0] = emit(log, ev[0], EV_FINISH, ship, state[S_ROUND])
+    state[X_EVENTS] = emit(log, state[X_EVENTS], EV_FINISH, ship, state[S_ROUND])
 
 
 @njit(cache=True)
-def place(state, ship, dest, lap, done, backward, steps, log, ev):
+def place(state, ship, dest, lap, done, backward, steps, log):
     b = base_of(ship)
     start = state[b + B_POS]
     state[b + B_POS] = dest
     state[b + B_LAP] = lap
-    ev[0] = emit(log, ev[0], EV_MOVE, ship, start, dest, backward, steps, lap, done)
+    state[X_EVENTS] = emit(log, state[X_EVENTS], EV_MOVE, ship, start, dest, backward, steps, lap, done)
     if done:
-        finish(state, ship, log, ev)
-
-
-@njit(cache=True)
-def move(state, cfg, ship, steps, backward, seat_slot, fns, seat_params, streams, legal, log, ev):
-    """A move action: exactly the die's spaces, the ship chooses the branch at forks."""
-    b = base_of(ship)
-    tl = state[S_TGT_LAP:S_TGT_LAP + MAX_TARGETS]
-    td = state[S_TGT_DONE:S_TGT_DONE + MAX_TARGETS]
-    n = walk(state, cfg, ship, state[b + B_POS], state[b + B_LAP], steps, backward, legal, tl, td)
-    if backward:
-        for i in range(n):
-            legal[i] += BACKWARD_FLAG
-    i = ask(state, cfg, ship, DEC_MOVE, ship, steps, 1 if backward else 0, 0, legal, n, seat_slot, fns,
-            seat_params, streams)
-    place(state, ship, legal[i] % BACKWARD_FLAG, tl[i], td[i], backward, steps, log, ev)
-    arrive(state, cfg, ship, seat_slot, fns, seat_params, streams, legal, log, ev)
+        finish(state, ship, log)

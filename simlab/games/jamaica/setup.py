@@ -9,7 +9,7 @@ from simlab.core.rng import shuffle
 from .components import (LAIR, MAX_HOLDS, N_CARDS, N_SPACES, N_TREASURES, O, R_CANNON, R_FOOD, R_GOLD, R_NONE, T_BETH)
 from .state import (B_CARD, B_DISC, B_DISC_N, B_DRAW, B_DRAW_N, B_HAND, B_HAND_N, B_HN, B_HTYPE, GHOST, N_SHIPS,
                     OWN_DECK, OWN_REMOVED, RNG_DECK, RNG_TREASURE, S_BANK, S_ENDER, S_GHOST, S_PLAYERS, S_PREV_A,
-                    S_PREV_B, S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER)
+                    S_PREV_B, S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER, X_EVENTS, X_PICKED, X_TCOUNT)
 from .common import EV_SETUP, amount, base_of, is_active
 from .treasure import hand_limit
 
@@ -45,6 +45,7 @@ def setup(state, cfg, n_players, streams):
         k = pile[i]
         if ghost and k == T_BETH:
             state[S_TOWNER + k] = GHOST
+            state[X_TCOUNT + GHOST] = 1
         else:
             pile[n] = k
             n += 1
@@ -69,6 +70,7 @@ def setup(state, cfg, n_players, streams):
             state[b + B_DISC + k] = k
         state[b + B_DISC_N] = N_CARDS
         state[b + B_CARD] = -1
+        state[X_PICKED + p] = -1
         refill(state, cfg, p, streams)
     if ghost:
         b = base_of(GHOST)
@@ -121,8 +123,8 @@ def refill(state, cfg, ship, streams):
 
 
 @njit(cache=True)
-def log_setup(state, log, ev):
+def log_setup(state, log):
     for ship in range(N_SHIPS):
         if is_active(state, ship):
-            ev[0] = emit(log, ev[0], EV_SETUP, ship, amount(state, ship, R_GOLD), amount(state, ship, R_FOOD),
+            state[X_EVENTS] = emit(log, state[X_EVENTS], EV_SETUP, ship, amount(state, ship, R_GOLD), amount(state, ship, R_FOOD),
                          state[S_TDECK_N])

@@ -6,7 +6,7 @@ from numba import njit
 from simlab.core.kernel import emit
 
 from .components import O, R_GOLD, R_NONE, SIXTH, T_BETH, T_HOLD6, T_MAP
-from .state import B_HN, B_HTYPE, B_LAIRS, GHOST, S_BANK, S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER
+from .state import B_HN, B_HTYPE, B_LAIRS, GHOST, S_BANK, S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER, X_EVENTS, X_TCOUNT
 from .common import EV_LAIR, base_of
 
 
@@ -33,6 +33,8 @@ def transfer_card(state, card, src, dst):
     """Hand a treasure card over; the 6th Hold takes its contents along ([S6]); the ghost ship
     keeps only doubloons (rules 5(7))."""
     state[S_TOWNER + card] = dst
+    state[X_TCOUNT + src] -= 1
+    state[X_TCOUNT + dst] += 1
     if card == T_HOLD6:
         bs = base_of(src)
         bd = base_of(dst)
@@ -48,7 +50,7 @@ def transfer_card(state, card, src, dst):
 
 
 @njit(cache=True)
-def take_lair(state, ship, space, log, ev):
+def take_lair(state, ship, space, log):
     """A lair with its token: remove the token, draw the top treasure card (3(2))."""
     if state[S_TOKEN + space] == 0:
         return
@@ -59,5 +61,6 @@ def take_lair(state, ship, space, log, ev):
         card = state[S_TDECK + n - 1]
         state[S_TDECK_N] = n - 1
         state[S_TOWNER + card] = ship
+        state[X_TCOUNT + ship] += 1
         state[base_of(ship) + B_LAIRS] += 1
-    ev[0] = emit(log, ev[0], EV_LAIR, ship, space, card)
+    state[X_EVENTS] = emit(log, state[X_EVENTS], EV_LAIR, ship, space, card)
