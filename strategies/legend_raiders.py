@@ -9,9 +9,9 @@
   completes each as soon as it can (so most coins show), prefers tiles paid with its expertise
   tool, and uses spare turns on cards.
 
-Choice codes and decision phases are those of ``simlab.games.legend_raiders.state``. The
-strategies read only public information plus their own board and hand (the top of the tile stack
-and the face-down cards of others are never looked at).
+Choice codes and decision phases are those of ``simlab.games.legend_raiders.state``. A strategy
+receives the seat's observation (the state's view: the stack and deck orders and the other seats'
+blind cards are not in it) and reads only public information plus its own board and hand.
 """
 from numba import njit
 
@@ -418,18 +418,30 @@ def small_decision(state, cfg, seat, legal, n_legal, w_symbol, coin_at):
 
 
 # ---- the three heuristics --------------------------------------------------------------------------
+HUNTER_PARAMS = (
+    StrategyParam("symbol", 3.0, "weight of a column tile's symbol per missing mission symbol", 0, 100,
+                  search=(0, 10)),
+    StrategyParam("fit", 1.0, "penalty per tool still missing after taking a column", 0, 100, search=(0, 5)),
+    StrategyParam("blind", 1.5, "take the blind card when no face-up card is worth this", -100, 100,
+                  search=(-5, 10)),
+    StrategyParam("coin_at", 2.0, "change the die to coins when this many completions are ready", 0, 4,
+                  integer=True),
+    StrategyParam("card_turn", 3.0, "with nothing to complete, go for a card if the best is worth this",
+                  -100, 100, search=(-5, 10)))
+RACER_PARAMS = (
+    StrategyParam("batch", 1.0, "go on an expedition once this many held tiles are payable", 1, 3, integer=True),
+    StrategyParam("coin_at", 2.0, "change the die to coins when this many completions are ready", 0, 4,
+                  integer=True))
+COINER_PARAMS = (
+    StrategyParam("max_held", 1.0, "tiles it is willing to hold at once", 1, 3, integer=True),
+    StrategyParam("expertise", 1.0, "weight per expertise tool in a tile's cost", 0, 100, search=(0, 5)),
+    StrategyParam("card_at", 2.0, "with a full hand of tiles and nothing payable, take a card worth this",
+                  -100, 100, search=(-5, 10)))
+
+
 @strategy("legend-raiders", "hunter",
           "mission hunter: takes the missions its symbols fit, prepares tiles of the symbols its missions want",
-          (StrategyParam("symbol", 3.0, "weight of a column tile's symbol per missing mission symbol", 0, 100,
-                         search=(0, 10)),
-           StrategyParam("fit", 1.0, "penalty per tool still missing after taking a column", 0, 100,
-                         search=(0, 5)),
-           StrategyParam("blind", 1.5, "take the blind card when no face-up card is worth this", -100, 100,
-                         search=(-5, 10)),
-           StrategyParam("coin_at", 2.0, "change the die to coins when this many completions are ready", 0, 4,
-                         integer=True),
-           StrategyParam("card_turn", 3.0, "with nothing to complete, go for a card if the best is worth this",
-                         -100, 100, search=(-5, 10))))
+          HUNTER_PARAMS)
 def hunter(state, cfg, seat, legal, n_legal, params, rng):
     small = small_decision(state, cfg, seat, legal, n_legal, params[0], params[3])
     if small >= 0:
@@ -466,10 +478,7 @@ def hunter(state, cfg, seat, legal, n_legal, params, rng):
 
 @strategy("legend-raiders", "racer",
           "fast finisher: cheapest tiles that fit its tools, batches completions, races to the 6th discovery",
-          (StrategyParam("batch", 1.0, "go on an expedition once this many held tiles are payable", 1, 3,
-                         integer=True),
-           StrategyParam("coin_at", 2.0, "change the die to coins when this many completions are ready", 0, 4,
-                         integer=True)))
+          RACER_PARAMS)
 def racer(state, cfg, seat, legal, n_legal, params, rng):
     small = small_decision(state, cfg, seat, legal, n_legal, 0.0, params[1])
     if small >= 0:
@@ -515,10 +524,7 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
 @strategy("legend-raiders", "coiner",
           "coin maximiser: keeps its dig sites empty (few tiles held, each completed at once) and prefers tiles "
           "paid with its expertise tool",
-          (StrategyParam("max_held", 1.0, "tiles it is willing to hold at once", 1, 3, integer=True),
-           StrategyParam("expertise", 1.0, "weight per expertise tool in a tile's cost", 0, 100, search=(0, 5)),
-           StrategyParam("card_at", 2.0, "with a full hand of tiles and nothing payable, take a card worth this",
-                         -100, 100, search=(-5, 10))))
+          COINER_PARAMS)
 def coiner(state, cfg, seat, legal, n_legal, params, rng):
     small = small_decision(state, cfg, seat, legal, n_legal, 0.0, 1.0)
     if small >= 0:
@@ -555,3 +561,4 @@ def coiner(state, cfg, seat, legal, n_legal, params, rng):
             best_v = v
             best = i
     return best if best >= 0 else first_expedition(legal, n_legal)
+

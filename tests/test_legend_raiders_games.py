@@ -8,7 +8,7 @@ from simlab.core.params import ASSUMPTION
 from simlab.core.rng import N_STREAMS, root_key, seed_streams
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import MAX_STRATEGY_PARAMS, get_strategy, strategies_for
-from simlab.games.legend_raiders import GAME, check, rules
+from simlab.games.legend_raiders import GAME, check, rules, step
 from simlab.games.legend_raiders import state as S
 from simlab.games.legend_raiders.components import MAX_SYMBOLS, PARAMS
 
@@ -40,7 +40,7 @@ def _checked_games(params, n_players, seats, games, seed=11):
     for g in range(games):
         seed_streams(key, g, streams, len(GAME.chance_streams))
         slot = np.array([(p + g) % n_players for p in range(n_players)], np.int64)
-        rules.play_checked(cfg, n_players, slot, fns, seat_params, streams, state, errors)
+        step.play_checked(cfg, n_players, slot, fns, seat_params, streams, state, errors)
         assert errors[0] == 0, f"invariant {errors[0]} broken in game {g}, round {errors[1]}, seat {errors[2]}"
         finals.append(state.copy())
     return finals, cfg

@@ -4,12 +4,12 @@ import pytest
 from numba import njit, types
 
 from simlab.core.errors import SimlabError
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_SEATS
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_SEATS, legal_index
 from simlab.core.params import ASSUMPTION, FACT, SETUP, VARIANT
 from simlab.core.results import ranks
-from simlab.core.rng import N_STREAMS, root_key, seed_streams
+from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, root_key, seed_streams
 from simlab.core.strategy import DECIDE_SIGNATURE, DECIDE_TYPE
-from simlab.games.legend_raiders import GAME, check, rules
+from simlab.games.legend_raiders import GAME, check, rules, step
 from simlab.games.legend_raiders import state as S
 from simlab.games.legend_raiders.components import (EFFECT_COIN, EFFECT_TOOL, EFFECT_TORCH, KIND_DICE,
                                                     KIND_DISCOVERY, KIND_MISSION, PARAMS)
@@ -36,34 +36,51 @@ ARGS = (types.int32[::1], types.int64[::1], types.int64, FNS_T, types.float64[:,
         types.int32[:, ::1])
 
 
+@njit(cache=True)
+def finish_turn(state, cfg, fns, seat_params, streams, log, n_ev):
+    """Answer the current seat's decisions with its strategy (a single choice without asking, as in
+    play) until its turn is over; returns the trace count."""
+    legal = np.zeros(S.MAX_CHOICES, np.int32)
+    seat = state[S.S_CUR]
+    while state[S.S_STAGE] != S.ST_TURN_OVER:
+        n = step.legal(state, cfg, legal)
+        i = 0
+        if n > 1:
+            i = legal_index(fns[seat](state, cfg, seat, legal, n, seat_params[seat], streams[STRATEGY_STREAM + seat]),
+                            n, seat, seat)
+        n_ev = step.resolve(state, cfg, legal[i], streams, log, n_ev)
+    return n_ev
+
+
 @njit(types.int64(*ARGS), cache=True)
 def run_turn(state, cfg, seat, fns, seat_params, streams, log):
-    legal = np.zeros(S.MAX_CHOICES, np.int32)
-    return rules.play_turn(state, cfg, seat, legal, np.arange(MAX_SEATS), fns, seat_params, streams, log, 0)
+    n_ev = step.start_turn(state, cfg, seat, streams, log, 0)
+    return finish_turn(state, cfg, fns, seat_params, streams, log, n_ev)
 
 
 @njit(types.int64(*ARGS), cache=True)
 def run_rounds(state, cfg, seat, fns, seat_params, streams, log):
-    """Finish the game from the turn of ``seat`` in the current round (that seat's turn included)."""
-    legal = np.zeros(S.MAX_CHOICES, np.int32)
-    errors = np.zeros(3, np.int32)
-    n_ev = 0
-    for p in range(seat, state[S.S_PLAYERS]):
-        n_ev = rules.play_turn(state, cfg, p, legal, np.arange(MAX_SEATS), fns, seat_params, streams, log, n_ev)
-    if state[S.S_TRIGGER] == 0:
-        state[S.S_ROUND] += 1
-        n_ev = rules.play_rounds(state, cfg, legal, np.arange(MAX_SEATS), fns, seat_params, streams, log, n_ev, True,
-                                 errors)
-    elif state[S.S_TRIGGER] > 0:
-        state[S.S_END_REASON] = S.END_SIXTH
-    return errors[0]
+    """Finish the game from the turn of ``seat`` in the current round (that seat's turn included),
+    checking the invariants after every turn; returns the first broken one (0: none)."""
+    n_ev = step.start_turn(state, cfg, seat, streams, log, 0)
+    while True:
+        n_ev = finish_turn(state, cfg, fns, seat_params, streams, log, n_ev)
+        code = rules.check_invariants(state, cfg)
+        if code != 0:
+            return code
+        n_ev = step.next_turn(state, cfg, streams, log, n_ev)
+        if state[S.S_STAGE] == S.ST_OVER:
+            return 0
 
 
 @njit(types.int64(*ARGS), cache=True)
-def run_take_tile(state, cfg, seat, fns, seat_params, streams, log):
-    legal = np.zeros(S.MAX_CHOICES, np.int32)
-    return rules.take_tile(state, cfg, seat, state[S.S_NEW_TILE], legal, np.arange(MAX_SEATS), fns, seat_params,
-                           streams, log, 0)
+def run_new_tile(state, cfg, seat, fns, seat_params, streams, log):
+    """A prepare's new tile (``S_NEW_TILE``) goes to the board, and the prepare ends (tool limit, refill
+    of the column in ``S_PREP_COL``)."""
+    state[S.S_CUR] = seat
+    state[S.S_STAGE] = S.ST_TILE
+    n_ev = step.advance(state, cfg, streams, log, 0)
+    return finish_turn(state, cfg, fns, seat_params, streams, log, n_ev)
 
 
 def cfg_of(**overrides):
@@ -157,6 +174,7 @@ def give_card(state, seat, card, rnd=0):
     card_from_deck(state, card)
     h = state[base(seat) + S.B_NHAND]
     state[base(seat) + S.B_HAND + h] = card
+    state[S.T_HAND + seat * S.MAX_CARDS + h] = card
     state[base(seat) + S.B_HAND_RND + h] = rnd
     state[base(seat) + S.B_NHAND] = h + 1
 
@@ -289,7 +307,7 @@ def test_rule_tile_limit_three_discard_an_old_tile_or_the_new_one(discard):
     new = state[S.S_HQ_TILE]
     tile_from_anywhere(state, new)
     state[S.S_NEW_TILE] = new
-    run_take_tile(state, cfg, 0, FNS, plan((S.DISCARD_TILE + discard,)), streams, log_of())
+    run_new_tile(state, cfg, 0, FNS, plan((S.DISCARD_TILE + discard,)), streams, log_of())
     slots = list(state[base(0) + S.B_SLOT:base(0) + S.B_SLOT + 3])
     gone = new if discard == 3 else old[discard]
     assert gone not in slots and state[S.S_DISC + 0] == gone and state[S.S_DISC_N] == 1
@@ -312,13 +330,13 @@ def test_rule_new_tile_slot_is_the_players_choice_only_when_coins_differ():
     state[S.S_NEW_TILE] = state[S.S_HQ_TILE]
     tile_from_anywhere(state, state[S.S_HQ_TILE])
     log = log_of()
-    run_take_tile(state, cfg, 0, FNS, plan((S.PLACE_SLOT + 2,)), streams, log)
+    run_new_tile(state, cfg, 0, FNS, plan((S.PLACE_SLOT + 2,)), streams, log)
     assert state[base(0) + S.B_SLOT + 2] >= 0
     assert state[S.S_PHASE] == S.PH_SLOT                  # the strategy was asked
     state2, cfg2, streams2 = fresh(2)
     state2[S.S_NEW_TILE] = state2[S.S_HQ_TILE]
     tile_from_anywhere(state2, state2[S.S_HQ_TILE])
-    run_take_tile(state2, cfg2, 0, FNS, plan((S.PLACE_SLOT + 2,)), streams2, log_of())
+    run_new_tile(state2, cfg2, 0, FNS, plan((S.PLACE_SLOT + 2,)), streams2, log_of())
     assert state2[base(0) + S.B_SLOT + 0] >= 0            # equal coins: the first free slot, no question
     assert state2[S.S_PHASE] != S.PH_SLOT
 
