@@ -12,11 +12,17 @@
 Choice codes and decision phases are those of ``simlab.games.legend_raiders.state``. A strategy
 receives the seat's observation (the state's view: the stack and deck orders and the other seats'
 blind cards are not in it) and reads only public information plus its own board and hand.
+
+* ``mcts``    information-set Monte Carlo tree search through the game's step functions
+  (``simlab.search.ismcts``), with a uniform or heuristic play-out policy (``rollout``).
 """
+import numpy as np
 from numba import njit
 
 from simlab.core.rng import randint
+from simlab.core.step import ROLLOUT_SIGNATURE
 from simlab.core.strategy import StrategyParam, strategy
+from simlab.games.legend_raiders import step
 from simlab.games.legend_raiders.components import KIND_DICE, KIND_DISCOVERY, KIND_MISSION, O
 from simlab.games.legend_raiders.rules import is_expertise
 from simlab.games.legend_raiders.state import (B_BOARD, B_DONE, B_HAND, B_NDONE, B_NHAND, B_SLOT, B_TOOLS, B_TORCH,
@@ -26,6 +32,7 @@ from simlab.games.legend_raiders.state import (B_BOARD, B_DONE, B_HAND, B_NDONE,
                                                PH_VARIANT_CARD, PLACE_SLOT, PREPARE, RETURN_TOOL, S_FACEUP,
                                                S_HQ_TILE, S_HQ_TOOLS, S_NEW_TILE, S_PHASE, STOP, TAKE_BLIND,
                                                TAKE_FACEUP, USE_CARD)
+from simlab.search.ismcts import ismcts
 
 
 @strategy("legend-raiders", "random", "uniform random legal play at every decision")
@@ -562,3 +569,40 @@ def coiner(state, cfg, seat, legal, n_legal, params, rng):
             best = i
     return best if best >= 0 else first_expedition(legal, n_legal)
 
+
+# ---- search player -------------------------------------------------------------------------------
+
+# The search compiled for Legend Raiders' step functions, which it receives as values: numba can
+# neither cache that compilation nor key a cache entry by them, so this copy is compiled once per
+# process, on the first decision of an ``mcts`` seat.
+search = njit(ismcts.py_func)
+HUNTER_DEFAULTS = tuple(p.default for p in HUNTER_PARAMS)
+RACER_DEFAULTS = tuple(p.default for p in RACER_PARAMS)
+COINER_DEFAULTS = tuple(p.default for p in COINER_PARAMS)
+
+
+@njit(ROLLOUT_SIGNATURE, cache=True)
+def rollout(state, cfg, seat, legal, n_legal, policy, rng):
+    """Legend Raiders' play-out policy for the search (the model's ``rollout``): 0 uniform random,
+    1 hunter, 2 racer, 3 coiner, each with its default parameters. It lives here, beside the
+    heuristics it calls, because the game's modules never import strategies."""
+    if policy == 1:
+        return hunter(state, cfg, seat, legal, n_legal, np.array(HUNTER_DEFAULTS), rng)
+    if policy == 2:
+        return racer(state, cfg, seat, legal, n_legal, np.array(RACER_DEFAULTS), rng)
+    if policy == 3:
+        return coiner(state, cfg, seat, legal, n_legal, np.array(COINER_DEFAULTS), rng)
+    return randint(rng, n_legal)
+
+
+@strategy("legend-raiders", "mcts",
+          "information-set Monte Carlo tree search (SO-ISMCTS): samples the stack order, the deck and the "
+          "other seats' blind cards, looks ahead through Legend Raiders' step functions",
+          (StrategyParam("iters", 200.0, "search iterations (determinisations and play-outs) per decision", 1, 1e6),
+           StrategyParam("explore", 0.7, "UCB exploration constant (results are win shares in 0..1)", 0, 100),
+           StrategyParam("policy", 0.0, "play-out policy: 0 uniform random, 1 hunter, 2 racer, 3 coiner", 0, 3)),
+          search=True)
+def mcts(state, cfg, seat, legal, n_legal, params, rng):
+    model = (step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns, rollout,
+             step.state_size)
+    return search(model, state, cfg, seat, legal, n_legal, params, rng)
