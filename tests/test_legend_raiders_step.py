@@ -8,7 +8,7 @@ from simlab.core.results import ranks
 from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, root_key, seed_streams
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import get_strategy
-from simlab.games.legend_raiders import GAME, rules, step
+from simlab.games.legend_raiders import GAME, scoring, step
 from simlab.games.legend_raiders import state as S
 from simlab.games.legend_raiders.components import O
 
@@ -153,7 +153,7 @@ def test_determinized_states_are_valid_and_random_play_reaches_the_end(players, 
             continue
         step.observe(state, seat, obs)
         step.determinize(obs if k % 2 else obs[:S.OBS_VIEW].copy(), seat, cfg, rng, sample)
-        assert rules.check_invariants(sample, cfg) in allowed(state)
+        assert scoring.check_invariants(sample, cfg) in allowed(state)
         if sample[S.S_STACK_N]:
             assert cfg[O.tile_symbol + sample[S.S_STACK + sample[S.S_STACK_N] - 1]] == state[S.S_TOP_SYMBOL]
         for p in range(players):
@@ -162,8 +162,8 @@ def test_determinized_states_are_valid_and_random_play_reaches_the_end(players, 
         while step.to_move(sample) >= 0:
             n = step.legal(sample, cfg, legal)
             step.apply(sample, cfg, legal[k % n], block, NO_LOG)
-            assert rules.check_invariants(sample, cfg) in allowed(sample)
-        assert rules.check_invariants(sample, cfg) == 0
+            assert scoring.check_invariants(sample, cfg) in allowed(sample)
+        assert scoring.check_invariants(sample, cfg) == 0
         tried += 1
     assert tried > 3
 
@@ -180,7 +180,7 @@ def test_apply_of_every_legal_code_from_mid_game_states_gives_a_valid_state(sett
         for code in codes:
             s = state.copy()
             step.apply(s, cfg, code, streams(k), NO_LOG)
-            assert rules.check_invariants(s, cfg) in allowed(s)
+            assert scoring.check_invariants(s, cfg) in allowed(s)
             nxt = step.to_move(s)
             if nxt < 0:
                 assert s[S.S_STAGE] == S.ST_OVER and s[S.S_END_REASON] != S.END_RUNNING
@@ -210,7 +210,7 @@ def test_a_copy_of_a_mid_game_state_with_the_same_streams_finishes_identically()
             s, b = state.copy(), block.copy()
             step.play_from(s, cfg, slots, fns, seat_params, b, NO_LOG)
             rows = np.zeros((3, 3 + len(GAME.columns)), dtype=np.int32)
-            rules.write_rows(s, cfg, rows)
+            scoring.write_rows(s, cfg, rows)
             ends.append((s, rows))
         assert (ends[0][0] == ends[1][0]).all() and (ends[0][1] == ends[1][1]).all()
         assert step.to_move(ends[0][0]) == -1
@@ -233,7 +233,7 @@ def test_returns_are_the_win_shares_of_the_result_rows():
             i = choose("random", state, cfg, 0, legal, n, block[STRATEGY_STREAM], copy=False)
             step.apply(state, cfg, legal[i], block, NO_LOG)
         rows = np.zeros((players, 3 + len(GAME.columns)), dtype=np.int32)
-        rules.write_rows(state, cfg, rows)
+        scoring.write_rows(state, cfg, rows)
         win = ranks(rows[None, :, COL_SCORE], rows[None, :, COL_TIEBREAK])[0] == 1
         step.returns(state, cfg, out)
         assert np.allclose(out[:players], win / win.sum())

@@ -25,11 +25,12 @@ from simlab.core.strategy import DECIDE_TYPE
 
 from .components import EFFECT_COIN, MAX_CARDS, MAX_TILES, N_COLUMNS, N_SLOTS, O, VAR_NO_DICE
 from .rules import (EV_CHANGE, EV_DIE_POINTS, EV_END, EV_EXTRA_DICE, EV_FINAL, EV_ROLL, EV_TAKE_CARD, EV_TURN,
-                    action_choices, apply_effect, cards_any_time, check_invariants, complete, completion_open,
-                    die_card_choices, expedition_choices, extra_dice_choices, extra_dice_open, final_scoring,
-                    log_standings, n_held, n_tools, place_tile, prepare, refill_column, return_tool, setup,
-                    show_hands, slot_choice_open, spend_dice_card, take_card, tile_choices, tool_choices,
-                    total_score, usable_dice_card, use_variant_card, variant_card_open, variant_effects, write_rows)
+                    action_choices, apply_effect, cards_any_time, complete, completion_open, die_card_choices,
+                    expedition_choices, extra_dice_choices, extra_dice_open, n_held, n_tools, place_tile, prepare,
+                    refill_column, return_tool, setup, show_hands, slot_choice_open, spend_dice_card, take_card,
+                    tile_choices, tool_choices, usable_dice_card, use_variant_card, variant_card_open,
+                    variant_effects)
+from .scoring import check_invariants, final_scoring, log_standings, total_score, write_rows
 from .state import (B_COIN_PTS, B_DICE_PTS, B_DIE_PTS, B_DONE, B_EXP_PTS, B_EXPEDITIONS, B_HAND, B_KNOWN,
                     B_MISSION_PTS, B_NDONE, B_NHAND, B_SLOT, B_TURNS, CHANGE_DIE, COMPLETE, END_DECK, END_GUARD,
                     END_RUNNING, END_SIXTH, END_STACK, EXTRA_DICE, HIDDEN, KEEP_ROLL, MAX_CHOICES, MAX_PLAYERS,
