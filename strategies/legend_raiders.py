@@ -9,14 +9,20 @@
   completes each as soon as it can (so most coins show), prefers tiles paid with its expertise
   tool, and uses spare turns on cards.
 
-Choice codes and decision phases are those of ``simlab.games.legend_raiders.state``. The
-strategies read only public information plus their own board and hand (the top of the tile stack
-and the face-down cards of others are never looked at).
+Choice codes and decision phases are those of ``simlab.games.legend_raiders.state``. A strategy
+receives the seat's observation (the state's view: the stack and deck orders and the other seats'
+blind cards are not in it) and reads only public information plus its own board and hand.
+
+* ``rollout`` and ``mcts``: the search players (``simlab.search.players``) through the game's step
+  functions, with a uniform or heuristic play-out policy (``rollout``).
 """
+import numpy as np
 from numba import njit
 
 from simlab.core.rng import randint
+from simlab.core.step import ROLLOUT_SIGNATURE
 from simlab.core.strategy import StrategyParam, strategy
+from simlab.games.legend_raiders import step
 from simlab.games.legend_raiders.components import KIND_DICE, KIND_DISCOVERY, KIND_MISSION, O
 from simlab.games.legend_raiders.rules import is_expertise
 from simlab.games.legend_raiders.state import (B_BOARD, B_DONE, B_HAND, B_NDONE, B_NHAND, B_SLOT, B_TOOLS, B_TORCH,
@@ -26,6 +32,7 @@ from simlab.games.legend_raiders.state import (B_BOARD, B_DONE, B_HAND, B_NDONE,
                                                PH_VARIANT_CARD, PLACE_SLOT, PREPARE, RETURN_TOOL, S_FACEUP,
                                                S_HQ_TILE, S_HQ_TOOLS, S_NEW_TILE, S_PHASE, STOP, TAKE_BLIND,
                                                TAKE_FACEUP, USE_CARD)
+from simlab.search.players import register_search_players
 
 
 @strategy("legend-raiders", "random", "uniform random legal play at every decision")
@@ -418,18 +425,30 @@ def small_decision(state, cfg, seat, legal, n_legal, w_symbol, coin_at):
 
 
 # ---- the three heuristics --------------------------------------------------------------------------
+HUNTER_PARAMS = (
+    StrategyParam("symbol", 3.0, "weight of a column tile's symbol per missing mission symbol", 0, 100,
+                  search=(0, 10)),
+    StrategyParam("fit", 1.0, "penalty per tool still missing after taking a column", 0, 100, search=(0, 5)),
+    StrategyParam("blind", 1.5, "take the blind card when no face-up card is worth this", -100, 100,
+                  search=(-5, 10)),
+    StrategyParam("coin_at", 2.0, "change the die to coins when this many completions are ready", 0, 4,
+                  integer=True),
+    StrategyParam("card_turn", 3.0, "with nothing to complete, go for a card if the best is worth this",
+                  -100, 100, search=(-5, 10)))
+RACER_PARAMS = (
+    StrategyParam("batch", 1.0, "go on an expedition once this many held tiles are payable", 1, 3, integer=True),
+    StrategyParam("coin_at", 2.0, "change the die to coins when this many completions are ready", 0, 4,
+                  integer=True))
+COINER_PARAMS = (
+    StrategyParam("max_held", 1.0, "tiles it is willing to hold at once", 1, 3, integer=True),
+    StrategyParam("expertise", 1.0, "weight per expertise tool in a tile's cost", 0, 100, search=(0, 5)),
+    StrategyParam("card_at", 2.0, "with a full hand of tiles and nothing payable, take a card worth this",
+                  -100, 100, search=(-5, 10)))
+
+
 @strategy("legend-raiders", "hunter",
           "mission hunter: takes the missions its symbols fit, prepares tiles of the symbols its missions want",
-          (StrategyParam("symbol", 3.0, "weight of a column tile's symbol per missing mission symbol", 0, 100,
-                         search=(0, 10)),
-           StrategyParam("fit", 1.0, "penalty per tool still missing after taking a column", 0, 100,
-                         search=(0, 5)),
-           StrategyParam("blind", 1.5, "take the blind card when no face-up card is worth this", -100, 100,
-                         search=(-5, 10)),
-           StrategyParam("coin_at", 2.0, "change the die to coins when this many completions are ready", 0, 4,
-                         integer=True),
-           StrategyParam("card_turn", 3.0, "with nothing to complete, go for a card if the best is worth this",
-                         -100, 100, search=(-5, 10))))
+          HUNTER_PARAMS)
 def hunter(state, cfg, seat, legal, n_legal, params, rng):
     small = small_decision(state, cfg, seat, legal, n_legal, params[0], params[3])
     if small >= 0:
@@ -466,10 +485,7 @@ def hunter(state, cfg, seat, legal, n_legal, params, rng):
 
 @strategy("legend-raiders", "racer",
           "fast finisher: cheapest tiles that fit its tools, batches completions, races to the 6th discovery",
-          (StrategyParam("batch", 1.0, "go on an expedition once this many held tiles are payable", 1, 3,
-                         integer=True),
-           StrategyParam("coin_at", 2.0, "change the die to coins when this many completions are ready", 0, 4,
-                         integer=True)))
+          RACER_PARAMS)
 def racer(state, cfg, seat, legal, n_legal, params, rng):
     small = small_decision(state, cfg, seat, legal, n_legal, 0.0, params[1])
     if small >= 0:
@@ -515,10 +531,7 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
 @strategy("legend-raiders", "coiner",
           "coin maximiser: keeps its dig sites empty (few tiles held, each completed at once) and prefers tiles "
           "paid with its expertise tool",
-          (StrategyParam("max_held", 1.0, "tiles it is willing to hold at once", 1, 3, integer=True),
-           StrategyParam("expertise", 1.0, "weight per expertise tool in a tile's cost", 0, 100, search=(0, 5)),
-           StrategyParam("card_at", 2.0, "with a full hand of tiles and nothing payable, take a card worth this",
-                         -100, 100, search=(-5, 10))))
+          COINER_PARAMS)
 def coiner(state, cfg, seat, legal, n_legal, params, rng):
     small = small_decision(state, cfg, seat, legal, n_legal, 0.0, 1.0)
     if small >= 0:
@@ -555,3 +568,28 @@ def coiner(state, cfg, seat, legal, n_legal, params, rng):
             best_v = v
             best = i
     return best if best >= 0 else first_expedition(legal, n_legal)
+
+
+# ---- search players (simlab.search.players) ---------------------------------------------
+
+HUNTER_DEFAULTS = tuple(p.default for p in HUNTER_PARAMS)
+RACER_DEFAULTS = tuple(p.default for p in RACER_PARAMS)
+COINER_DEFAULTS = tuple(p.default for p in COINER_PARAMS)
+
+
+@njit(ROLLOUT_SIGNATURE, cache=True)
+def rollout(state, cfg, seat, legal, n_legal, policy, rng):
+    """Legend Raiders' play-out policy for the search (the model's ``rollout``): 0 uniform random,
+    1 hunter, 2 racer, 3 coiner, each with its default parameters. It lives here, beside the
+    heuristics it calls, because the game's modules never import strategies."""
+    if policy == 1:
+        return hunter(state, cfg, seat, legal, n_legal, np.array(HUNTER_DEFAULTS), rng)
+    if policy == 2:
+        return racer(state, cfg, seat, legal, n_legal, np.array(RACER_DEFAULTS), rng)
+    if policy == 3:
+        return coiner(state, cfg, seat, legal, n_legal, np.array(COINER_DEFAULTS), rng)
+    return randint(rng, n_legal)
+
+
+register_search_players("legend-raiders", step, rollout, ("hunter", "racer", "coiner"),
+                        "the stack order, the deck and the other seats' blind cards")

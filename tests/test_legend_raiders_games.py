@@ -8,7 +8,7 @@ from simlab.core.params import ASSUMPTION
 from simlab.core.rng import N_STREAMS, root_key, seed_streams
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import MAX_STRATEGY_PARAMS, get_strategy, strategies_for
-from simlab.games.legend_raiders import GAME, check, rules
+from simlab.games.legend_raiders import GAME, check, rules, scoring, step
 from simlab.games.legend_raiders import state as S
 from simlab.games.legend_raiders.components import MAX_SYMBOLS, PARAMS
 
@@ -40,7 +40,7 @@ def _checked_games(params, n_players, seats, games, seed=11):
     for g in range(games):
         seed_streams(key, g, streams, len(GAME.chance_streams))
         slot = np.array([(p + g) % n_players for p in range(n_players)], np.int64)
-        rules.play_checked(cfg, n_players, slot, fns, seat_params, streams, state, errors)
+        step.play_checked(cfg, n_players, slot, fns, seat_params, streams, state, errors)
         assert errors[0] == 0, f"invariant {errors[0]} broken in game {g}, round {errors[1]}, seat {errors[2]}"
         finals.append(state.copy())
     return finals, cfg
@@ -97,14 +97,14 @@ def test_every_assumption_has_plausible_alternatives_that_play_valid_games(n_pla
 def test_invariant_checker_catches_a_lost_tool_a_duplicate_tile_and_a_lost_card():
     finals, cfg = _checked_games({}, 2, ("random", "random"), 1)
     st = finals[0]
-    assert rules.check_invariants(st, cfg) == 0
+    assert scoring.check_invariants(st, cfg) == 0
     bad = st.copy()
     bad[S.S_BAG] -= 1
-    assert rules.check_invariants(bad, cfg) == 1
+    assert scoring.check_invariants(bad, cfg) == 1
     bad = st.copy()
     bad[S.S_STACK + bad[S.S_STACK_N]] = bad[S.S_STACK]
     bad[S.S_STACK_N] += 1
-    assert rules.check_invariants(bad, cfg) == 2
+    assert scoring.check_invariants(bad, cfg) == 2
     bad = st.copy()
     h = bad[S.P0 + S.B_NHAND]
     assert h > 0 or bad[S.S_DECK_N] > 0
@@ -112,7 +112,7 @@ def test_invariant_checker_catches_a_lost_tool_a_duplicate_tile_and_a_lost_card(
         bad[S.P0 + S.B_NHAND] = h - 1
     else:
         bad[S.S_DECK_N] -= 1
-    assert rules.check_invariants(bad, cfg) == 3
+    assert scoring.check_invariants(bad, cfg) == 3
 
 
 def _frame(seed=3, games=400, players=4, seats=MIXES[4], params=None, rotate=True):

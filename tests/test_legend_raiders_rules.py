@@ -4,12 +4,12 @@ import pytest
 from numba import njit, types
 
 from simlab.core.errors import SimlabError
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_SEATS
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_SEATS, legal_index
 from simlab.core.params import ASSUMPTION, FACT, SETUP, VARIANT
 from simlab.core.results import ranks
-from simlab.core.rng import N_STREAMS, root_key, seed_streams
+from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, root_key, seed_streams
 from simlab.core.strategy import DECIDE_SIGNATURE, DECIDE_TYPE
-from simlab.games.legend_raiders import GAME, check, rules
+from simlab.games.legend_raiders import GAME, check, rules, scoring, step
 from simlab.games.legend_raiders import state as S
 from simlab.games.legend_raiders.components import (EFFECT_COIN, EFFECT_TOOL, EFFECT_TORCH, KIND_DICE,
                                                     KIND_DISCOVERY, KIND_MISSION, PARAMS)
@@ -36,34 +36,51 @@ ARGS = (types.int32[::1], types.int64[::1], types.int64, FNS_T, types.float64[:,
         types.int32[:, ::1])
 
 
+@njit(cache=True)
+def finish_turn(state, cfg, fns, seat_params, streams, log, n_ev):
+    """Answer the current seat's decisions with its strategy (a single choice without asking, as in
+    play) until its turn is over; returns the trace count."""
+    legal = np.zeros(S.MAX_CHOICES, np.int32)
+    seat = state[S.S_CUR]
+    while state[S.S_STAGE] != S.ST_TURN_OVER:
+        n = step.legal(state, cfg, legal)
+        i = 0
+        if n > 1:
+            i = legal_index(fns[seat](state, cfg, seat, legal, n, seat_params[seat], streams[STRATEGY_STREAM + seat]),
+                            n, seat, seat)
+        n_ev = step.resolve(state, cfg, legal[i], streams, log, n_ev)
+    return n_ev
+
+
 @njit(types.int64(*ARGS), cache=True)
 def run_turn(state, cfg, seat, fns, seat_params, streams, log):
-    legal = np.zeros(S.MAX_CHOICES, np.int32)
-    return rules.play_turn(state, cfg, seat, legal, np.arange(MAX_SEATS), fns, seat_params, streams, log, 0)
+    n_ev = step.start_turn(state, cfg, seat, streams, log, 0)
+    return finish_turn(state, cfg, fns, seat_params, streams, log, n_ev)
 
 
 @njit(types.int64(*ARGS), cache=True)
 def run_rounds(state, cfg, seat, fns, seat_params, streams, log):
-    """Finish the game from the turn of ``seat`` in the current round (that seat's turn included)."""
-    legal = np.zeros(S.MAX_CHOICES, np.int32)
-    errors = np.zeros(3, np.int32)
-    n_ev = 0
-    for p in range(seat, state[S.S_PLAYERS]):
-        n_ev = rules.play_turn(state, cfg, p, legal, np.arange(MAX_SEATS), fns, seat_params, streams, log, n_ev)
-    if state[S.S_TRIGGER] == 0:
-        state[S.S_ROUND] += 1
-        n_ev = rules.play_rounds(state, cfg, legal, np.arange(MAX_SEATS), fns, seat_params, streams, log, n_ev, True,
-                                 errors)
-    elif state[S.S_TRIGGER] > 0:
-        state[S.S_END_REASON] = S.END_SIXTH
-    return errors[0]
+    """Finish the game from the turn of ``seat`` in the current round (that seat's turn included),
+    checking the invariants after every turn; returns the first broken one (0: none)."""
+    n_ev = step.start_turn(state, cfg, seat, streams, log, 0)
+    while True:
+        n_ev = finish_turn(state, cfg, fns, seat_params, streams, log, n_ev)
+        code = scoring.check_invariants(state, cfg)
+        if code != 0:
+            return code
+        n_ev = step.next_turn(state, cfg, streams, log, n_ev)
+        if state[S.S_STAGE] == S.ST_OVER:
+            return 0
 
 
 @njit(types.int64(*ARGS), cache=True)
-def run_take_tile(state, cfg, seat, fns, seat_params, streams, log):
-    legal = np.zeros(S.MAX_CHOICES, np.int32)
-    return rules.take_tile(state, cfg, seat, state[S.S_NEW_TILE], legal, np.arange(MAX_SEATS), fns, seat_params,
-                           streams, log, 0)
+def run_new_tile(state, cfg, seat, fns, seat_params, streams, log):
+    """A prepare's new tile (``S_NEW_TILE``) goes to the board, and the prepare ends (tool limit, refill
+    of the column in ``S_PREP_COL``)."""
+    state[S.S_CUR] = seat
+    state[S.S_STAGE] = S.ST_TILE
+    n_ev = step.advance(state, cfg, streams, log, 0)
+    return finish_turn(state, cfg, fns, seat_params, streams, log, n_ev)
 
 
 def cfg_of(**overrides):
@@ -157,6 +174,7 @@ def give_card(state, seat, card, rnd=0):
     card_from_deck(state, card)
     h = state[base(seat) + S.B_NHAND]
     state[base(seat) + S.B_HAND + h] = card
+    state[S.T_HAND + seat * S.MAX_CARDS + h] = card
     state[base(seat) + S.B_HAND_RND + h] = rnd
     state[base(seat) + S.B_NHAND] = h + 1
 
@@ -200,7 +218,7 @@ def test_rule_setup_hq_columns_bag_cards_and_lit_torches():
     for p in range(4):
         assert state[base(p) + S.B_TORCH] == 1
         assert state[base(p) + S.B_TOOLS:base(p) + S.B_TOOLS + 4].sum() == 0
-    assert rules.check_invariants(state, cfg) == 0
+    assert scoring.check_invariants(state, cfg) == 0
 
 
 def test_rule_fixed_boards_setup_param():
@@ -277,7 +295,7 @@ def test_rule_prepare_takes_the_columns_tile_and_two_tools_then_refills_the_colu
     assert list(state[base(0) + S.B_TOOLS:base(0) + S.B_TOOLS + 4]) == list(tools)
     assert state[S.S_HQ_TILE + 2] == top                  # the stack's top tile refills the column
     assert state[S.S_HQ_TOOLS + 8:S.S_HQ_TOOLS + 12].sum() == 2
-    assert rules.check_invariants(state, cfg) == 0
+    assert scoring.check_invariants(state, cfg) == 0
 
 
 @pytest.mark.parametrize("discard", [0, 1, 2, 3])
@@ -289,7 +307,7 @@ def test_rule_tile_limit_three_discard_an_old_tile_or_the_new_one(discard):
     new = state[S.S_HQ_TILE]
     tile_from_anywhere(state, new)
     state[S.S_NEW_TILE] = new
-    run_take_tile(state, cfg, 0, FNS, plan((S.DISCARD_TILE + discard,)), streams, log_of())
+    run_new_tile(state, cfg, 0, FNS, plan((S.DISCARD_TILE + discard,)), streams, log_of())
     slots = list(state[base(0) + S.B_SLOT:base(0) + S.B_SLOT + 3])
     gone = new if discard == 3 else old[discard]
     assert gone not in slots and state[S.S_DISC + 0] == gone and state[S.S_DISC_N] == 1
@@ -304,7 +322,7 @@ def test_rule_tool_limit_six_after_prepare_discards_to_the_bag():
     run_turn(state, cfg, 0, FNS, plan((S.PREPARE + 0, S.RETURN_TOOL + 0)), streams, log_of())
     assert rules.n_tools(state, 0) == 6
     assert state[base(0) + S.B_TOOLS_DISC] == 2
-    assert rules.check_invariants(state, cfg) == 0
+    assert scoring.check_invariants(state, cfg) == 0
 
 
 def test_rule_new_tile_slot_is_the_players_choice_only_when_coins_differ():
@@ -312,13 +330,13 @@ def test_rule_new_tile_slot_is_the_players_choice_only_when_coins_differ():
     state[S.S_NEW_TILE] = state[S.S_HQ_TILE]
     tile_from_anywhere(state, state[S.S_HQ_TILE])
     log = log_of()
-    run_take_tile(state, cfg, 0, FNS, plan((S.PLACE_SLOT + 2,)), streams, log)
+    run_new_tile(state, cfg, 0, FNS, plan((S.PLACE_SLOT + 2,)), streams, log)
     assert state[base(0) + S.B_SLOT + 2] >= 0
     assert state[S.S_PHASE] == S.PH_SLOT                  # the strategy was asked
     state2, cfg2, streams2 = fresh(2)
     state2[S.S_NEW_TILE] = state2[S.S_HQ_TILE]
     tile_from_anywhere(state2, state2[S.S_HQ_TILE])
-    run_take_tile(state2, cfg2, 0, FNS, plan((S.PLACE_SLOT + 2,)), streams2, log_of())
+    run_new_tile(state2, cfg2, 0, FNS, plan((S.PLACE_SLOT + 2,)), streams2, log_of())
     assert state2[base(0) + S.B_SLOT + 0] >= 0            # equal coins: the first free slot, no question
     assert state2[S.S_PHASE] != S.PH_SLOT
 
@@ -474,7 +492,7 @@ def test_rule_final_scoring_missions_one_tile_serves_many_missions():
         return next(c for c in cards_of_kind(KIND_MISSION) if tuple(need[4 * c:4 * c + 4]) == req)
     for c in (mission((1, 1, 0, 0)), mission((2, 0, 0, 0)), mission((2, 1, 0, 0)), mission((1, 1, 1, 0))):
         give_card(state, 0, c)
-    rules.final_scoring(state, cfg, log_of(), 0)
+    scoring.final_scoring(state, cfg, log_of(), 0)
     met = pts[mission((1, 1, 0, 0))] + pts[mission((2, 0, 0, 0))] + pts[mission((2, 1, 0, 0))]
     assert state[base(0) + S.B_MISSION_PTS] == met and state[base(0) + S.B_MISSIONS] == 3
 
@@ -487,7 +505,7 @@ def test_rule_discovery_card_counts_as_a_completed_tile_for_missions_only():
     give_card(state, 0, aa)
     give_card(state, 0, disc_a[0])
     give_card(state, 0, disc_a[1])
-    rules.final_scoring(state, cfg, log_of(), 0)
+    scoring.final_scoring(state, cfg, log_of(), 0)
     assert state[base(0) + S.B_MISSION_PTS] == PARAMS["card_points"].default[aa]
     assert state[base(0) + S.B_NDONE] == 0                # not a discovery for coins or the end trigger
 
@@ -496,8 +514,8 @@ def test_rule_dice_cards_held_at_the_end_score_one_point_each():
     state, cfg, _ = fresh(2)
     for c in cards_of_kind(KIND_DICE)[:3]:
         give_card(state, 1, c)
-    rules.final_scoring(state, cfg, log_of(), 0)
-    assert state[base(1) + S.B_DICE_PTS] == 3 and rules.total_score(state, 1) == 3
+    scoring.final_scoring(state, cfg, log_of(), 0)
+    assert state[base(1) + S.B_DICE_PTS] == 3 and scoring.total_score(state, 1) == 3
 
 
 def test_rule_tie_goes_to_the_later_seat_in_turn_order():
@@ -506,7 +524,7 @@ def test_rule_tie_goes_to_the_later_seat_in_turn_order():
         state[base(p) + S.B_COIN_PTS] = 10
     state[base(2) + S.B_COIN_PTS] = 4
     rows = np.zeros((3, FIRST_GAME_COLUMN + len(GAME.columns)), np.int32)
-    rules.write_rows(state, cfg, rows)
+    scoring.write_rows(state, cfg, rows)
     assert list(rows[:, COL_SCORE]) == [10, 10, 4]
     r = ranks(rows[None, :, COL_SCORE], rows[None, :, COL_TIEBREAK])[0]
     assert list(r) == [2, 1, 3]                           # seat 2 beats seat 1 on the tie
@@ -516,7 +534,7 @@ def test_rule_score_is_the_sum_of_coins_expertise_coin_effect_missions_and_dice_
     state, cfg, _ = fresh(2)
     for k, v in ((S.B_COIN_PTS, 5), (S.B_EXP_PTS, 3), (S.B_DIE_PTS, 2), (S.B_MISSION_PTS, 7), (S.B_DICE_PTS, 1)):
         state[base(0) + k] = v
-    assert rules.total_score(state, 0) == 18
+    assert scoring.total_score(state, 0) == 18
 
 
 # ---- dice cards --------------------------------------------------------------------------------------
@@ -536,7 +554,7 @@ def test_rule_dice_card_changes_the_roll_but_only_from_a_later_turn():
     assert events(log, n, rules.EV_DRAW) == []            # the tool face no longer applies
     assert state[base(0) + S.B_DICE_USED] == 1
     assert state[S.S_REMOVED_N] == 1 and state[S.S_REMOVED] == dice   # base game: removed from the game
-    assert rules.check_invariants(state, cfg) == 0
+    assert scoring.check_invariants(state, cfg) == 0
 
 
 def test_rule_used_dice_cards_reshuffled_reading_puts_the_card_back_into_the_deck():
@@ -600,7 +618,7 @@ def test_rule_no_dice_variant_card_usable_during_the_expedition_and_extra_card_s
     assert state[base(0) + S.B_CARDS] == 2
     assert state[base(0) + S.B_NDONE] == 1 and state[base(0) + S.B_TORCH_USES] == 1
     assert state[base(0) + S.B_DICE_USED] == 2             # the plan then also spends the second card
-    assert rules.check_invariants(state, cfg) == 0
+    assert scoring.check_invariants(state, cfg) == 0
 
 
 # ---- the tile stack runs out ---------------------------------------------------------------------------
@@ -649,7 +667,7 @@ def test_rule_column_without_tile_can_still_be_prepared_for_its_tools():
     run_turn(state, cfg, 0, FNS, plan((S.PREPARE + 3,)), streams, log_of())
     assert rules.n_held(state, 0) == 0 and rules.n_tools(state, 0) == 2
     assert state[S.S_HQ_TILE + 3] == -1 and state[S.S_HQ_TOOLS + 12:S.S_HQ_TOOLS + 16].sum() == 2
-    assert rules.check_invariants(state, cfg) == 0
+    assert scoring.check_invariants(state, cfg) == 0
 
 
 # ---- strategies and parameters ---------------------------------------------------------------------------
@@ -721,7 +739,7 @@ def test_rule_worked_example_mission_aab_needs_two_a_and_one_b():
     counts = np.zeros(4, np.int64)
     for have, met in (((2, 1, 0, 0), True), ((1, 2, 3, 3), False), ((3, 0, 0, 0), False), ((5, 1, 0, 0), True)):
         counts[:] = have
-        assert rules.mission_met(cfg, aab, counts) == met
+        assert scoring.mission_met(cfg, aab, counts) == met
 
 
 # ---- open readings: the expedition deck runs out, the HQ refill (issue 14) -----------------------------
@@ -745,7 +763,7 @@ def test_rule_empty_deck_skip_reading_records_the_round_and_plays_on():
     n = run_turn(state, cfg, 1, FNS, plan((), (S.TAKE_FACEUP + 1, S.STOP)), streams, log)
     assert state[S.S_FACEUP + 1] == -1                    # the place stays empty
     assert events(log, n, rules.EV_DECK_OUT) == []        # said once
-    assert rules.check_invariants(state, cfg) == 0
+    assert scoring.check_invariants(state, cfg) == 0
 
 
 def test_rule_empty_deck_end_trigger_reading_the_last_card_drawn_ends_the_game():
@@ -780,7 +798,7 @@ def test_rule_empty_deck_reshuffle_reading_rebuilds_the_deck_from_the_used_dice_
     assert state[base(0) + S.B_HAND] in dice[:2]
     assert state[S.S_REMOVED_N] == 0 and state[S.S_DECK_N] == 1
     assert events(log, n, rules.EV_DECK_RESHUFFLE)[0][2] == 2
-    assert rules.check_invariants(state, cfg) == 0
+    assert scoring.check_invariants(state, cfg) == 0
     state2, cfg2, _ = fresh(2)                              # skip: the used cards stay out of the game
     state2[S.S_REMOVED + 0] = state2[S.S_DECK + state2[S.S_DECK_N] - 1]
     state2[S.S_REMOVED_N] = 1
@@ -797,7 +815,7 @@ def test_rule_hq_refill_reading_a_column_without_a_tile(reading, tools):
     n = run_turn(state, cfg, 0, FNS, plan((S.PREPARE + 1,)), streams, log)
     assert state[S.S_HQ_TILE + 1] == -1
     assert state[S.S_HQ_TOOLS + 4:S.S_HQ_TOOLS + 8].sum() == tools
-    assert rules.check_invariants(state, cfg) == 0
+    assert scoring.check_invariants(state, cfg) == 0
     legal = np.zeros(S.MAX_CHOICES, np.int32)
     assert (S.PREPARE + 1 in legal[:rules.action_choices(state, cfg, legal)]) == (tools > 0)
     assert events(log, n, rules.EV_REFILL)[0][1:3] == (1, -1)
@@ -921,4 +939,4 @@ def test_rule_returned_card_refills_reading(refills):
         assert events(log, n, rules.EV_FACEUP) == [(rules.EV_FACEUP, 2, dice, 0, 0, 0, 0, 0)]   # not silent
     else:
         assert state[S.S_FACEUP + 2] == -1 and state[S.S_DECK_N] == 1 and n == 0
-    assert rules.check_invariants(state, cfg) == 0
+    assert scoring.check_invariants(state, cfg) == 0

@@ -14,7 +14,7 @@ from simlab.core.errors import SimlabError
 from simlab.core.params import FACT, Param, ParamTable
 from simlab.core.results import load
 from simlab.core.runner import Prepared, RunConfig
-from simlab.games.legend_raiders import check, rules
+from simlab.games.legend_raiders import check, rules, scoring
 from simlab.games.legend_raiders import state as S
 from simlab.games.legend_raiders.components import KIND_DISCOVERY, KIND_MISSION, PARAMS
 from test_legend_raiders_games import _checked_games
@@ -153,13 +153,13 @@ def test_shape_mission_n_different_symbols():
     for have, met in (((1, 1, 1, 0, 0), True), ((3, 0, 0, 0, 0), False), ((0, 2, 0, 0, 1), False),
                       ((0, 0, 1, 1, 1), True)):
         counts[:5] = have
-        assert rules.mission_met(cfg, 28, counts) == met
+        assert scoring.mission_met(cfg, 28, counts) == met
     # both at once: AA and 3 different symbols
     cfg2 = cfg_of(card_different=(0,) * 4 + (3,) + (0,) * 23)   # card 5 is the AA mission
     for have, met in (((2, 1, 1, 0), True), ((1, 1, 1, 0), False), ((2, 1, 0, 0), False)):
         counts[:] = 0
         counts[:4] = have
-        assert rules.mission_met(cfg2, 4, counts) == met
+        assert scoring.mission_met(cfg2, 4, counts) == met
 
 
 def test_shape_two_expertise_tools_per_board_both_score():
@@ -211,4 +211,4 @@ def test_shape_default_counts_are_the_rulebooks_and_the_placeholder_set():
     check(PARAMS.resolve({}), 4)
     state, cfg, _ = fresh(4)
     give_card(state, 0, 0)
-    assert rules.check_invariants(state, cfg) == 0
+    assert scoring.check_invariants(state, cfg) == 0

@@ -7,7 +7,7 @@ from numba import njit
 from simlab.core.kernel import MAX_SEATS
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import DECIDE_SIGNATURE
-from simlab.games.legend_raiders import GAME, rules
+from simlab.games.legend_raiders import GAME, rules, step
 from simlab.games.legend_raiders import state as S
 
 from test_legend_raiders_rules import fresh, log_of, plan, set_tools
@@ -107,11 +107,19 @@ def test_rule_a_single_legal_choice_is_taken_without_asking_the_strategy():
     """Over the tool limit with only one tool type held, returning that tool is the only choice:
     the engine returns it without calling the strategy (which would answer out of range)."""
     refuse = (njit(DECIDE_SIGNATURE)(_refuse_to_be_asked),) * MAX_SEATS
-    state, cfg, streams = fresh(2)
-    set_tools(state, 0, (7, 0, 0, 0))                # one over the backpack limit of 6, all compasses
     legal = np.zeros(S.MAX_CHOICES, np.int32)
-    rules.tool_limit(state, cfg, 0, legal, np.arange(MAX_SEATS), refuse, plan(), streams, log_of(), 0)
-    assert rules.n_tools(state, 0) == 6 and state[S.P0 + S.B_TOOLS] == 6
-    set_tools(state, 0, (6, 1, 0, 0))                  # two types: a real choice, so the strategy is asked
-    with pytest.raises(ValueError):
-        rules.tool_limit(state, cfg, 0, legal, np.arange(MAX_SEATS), refuse, plan(), streams, log_of(), 0)
+    for tools in ((7, 0, 0, 0), (6, 1, 0, 0)):      # one over the backpack limit of 6: one type, then two
+        state, cfg, streams = fresh(2)
+        set_tools(state, 0, tools)
+        state[S.S_CUR] = 0
+        state[S.S_STAGE] = S.ST_TOOL_LIMIT
+        state[S.S_RESUME] = S.ST_END_TURN
+        step.advance(state, cfg, streams, log_of(), 0)
+        n = step.legal(state, cfg, legal)
+        args = (state[:S.OBS_VIEW], cfg, 0, legal, n, np.arange(MAX_SEATS), refuse, plan(), streams)
+        if tools[1] == 0:
+            step.resolve(state, cfg, step.choose(*args), streams, log_of(), 0)
+            assert rules.n_tools(state, 0) == 6 and state[S.P0 + S.B_TOOLS] == 6 and state[S.S_STAGE] == S.ST_TURN_OVER
+        else:                                          # a real choice, so the strategy is asked
+            with pytest.raises(ValueError):
+                step.choose(*args)

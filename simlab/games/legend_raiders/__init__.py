@@ -6,7 +6,7 @@ public: the defaults are ASSUMED placeholder tables, every one overridable (docs
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec
 
-from . import rules
+from . import rules, step
 from .components import (DIE_3_2_1, N_BOARDS, N_TOOL_TYPES, PARAMS, RULES_FILE, SLOT_COINS_0_1_2, SLOT_COINS_1_2_3,
                          TOOLS)
 from .state import CHANCE_STREAMS
@@ -125,7 +125,7 @@ GAME = GameSpec(
              "bag, tile stack, card deck. Ties: the later seat wins. " + ASSUMED_NOTE),
     params=PARAMS,
     columns=SEAT_COLUMNS + GAME_COLUMNS,
-    play_game=rules.play_game,
+    play_game=step.play_game,
     narrate=narrate,
     check=check,
     length_column="rounds",

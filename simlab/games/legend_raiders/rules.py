@@ -1,58 +1,32 @@
 """Legend Raiders' rules as small numba functions over the flat state (see ``state.py``).
 
-Every decision the rules leave to a player goes through :func:`ask`, which calls the seat's
-strategy with the legal choice codes and validates its answer.
+The pieces a turn is made of (draws, refills, a prepare, a card taken, a completion, a dice card
+spent), the legal choices of each decision, and setup. The turn itself, which asks the players, is
+the step machine of ``step.py``; the end of the game and the invariant checker are ``scoring.py``.
 """
 import numpy as np
-from numba import njit, types
+from numba import njit
 
-from simlab.core.kernel import (COL_SCORE, COL_TIEBREAK, EVENT_WIDTH, FIRST_GAME_COLUMN, MAX_SEATS, PLAY_SIGNATURE, emit,
-                               emit_standings, legal_index)
-from simlab.core.rng import STRATEGY_STREAM, randint, shuffle
-from simlab.core.strategy import DECIDE_TYPE
+from simlab.core.kernel import emit
+from simlab.core.rng import randint, shuffle
 
 from .components import (DECK_END, DECK_RESHUFFLE, EFFECT_COIN, EFFECT_TOOL, EFFECT_TORCH, HQ_COLUMN, KIND_DICE,
-                         KIND_DISCOVERY, KIND_MISSION, MAX_CARDS, MAX_SYMBOLS, MAX_TILES, N_COLUMNS, N_SLOTS,
-                         N_TOOL_TYPES, O, STACK_END, STACK_RESHUFFLE, TIMING_ANY, USED_RESHUFFLED, VAR_NO_DICE)
-from .state import (B_BOARD, B_CARDS, B_COIN_PTS, B_DICE_PTS, B_DICE_USED, B_DIE_PTS, B_DONE, B_EXP_PTS,
-                    B_EXPEDITIONS, B_HAND, B_HAND_RND, B_MISSION_PTS, B_MISSIONS, B_NDONE, B_NHAND, B_PREPARES,
-                    B_SLOT, B_TILES_DISC, B_TOOLS, B_TOOLS_DISC, B_TORCH, B_TORCH_USES, B_TURNS, CHANGE_DIE,
-                    COMPLETE, DISCARD_TILE, END_DECK, END_GUARD, END_RUNNING, END_SIXTH, END_STACK, EXTRA_DICE,
-                    KEEP_ROLL, MAX_CHOICES, MAX_DONE, NO_CARD, NO_EXTRA, NO_TORCH, P0, PB, PH_ACTION, PH_COMPLETE,
-                    PH_DIE_CARD, PH_EXTRA_DICE, PH_SLOT, PH_TILE_LIMIT, PH_TOOL_LIMIT, PH_VARIANT_CARD,
-                    PLACE_SLOT, PREPARE, R_BOARDS, R_DECK, R_DIE, R_DRAW_TOOLS, R_HQ_TOOLS, R_REINSERT, R_TILES,
-                    RETURN_TOOL, S_BAG, S_CARDS_TURN, S_COIN_BONUS, S_CUR, S_DECK,
-                    S_DECK_N, S_DECK_OUT, S_DISC, S_DISC_N, S_DONE_TURN, S_END_REASON, S_FACE, S_FACEUP,
-                    S_HQ_TILE, S_HQ_TOOLS, S_NEW_TILE,
-                    S_PHASE, S_PLAYERS, S_REMOVED, S_REMOVED_N, S_RESHUFFLES, S_ROLL, S_ROUND, S_STACK,
-                    S_STACK_N, S_STACK_OUT, S_TRIGGER, STATE_SIZE, STOP, TAKE_BLIND, TAKE_FACEUP, TAKE_NOTHING,
-                    USE_CARD)
+                         MAX_CARDS, MAX_TILES, N_COLUMNS, N_SLOTS, N_TOOL_TYPES, O, STACK_END, STACK_RESHUFFLE,
+                         TIMING_ANY, USED_RESHUFFLED, VAR_NO_DICE)
+from .state import (B_BOARD, B_CARDS, B_COIN_PTS, B_DICE_USED, B_DONE, B_EXP_PTS, B_HAND, B_HAND_RND, B_KNOWN,
+                    B_NDONE, B_NHAND, B_PREPARES, B_SLOT, B_TILES_DISC, B_TOOLS, B_TOOLS_DISC, B_TORCH,
+                    B_TORCH_USES, CHANGE_DIE, COMPLETE, DISCARD_TILE, EXTRA_DICE, HIDDEN, KEEP_ROLL, MAX_DONE,
+                    MAX_PLAYERS, NO_EXTRA, NO_TORCH, P0, PB, PLACE_SLOT, PREPARE, R_BOARDS, R_DECK, R_DRAW_TOOLS,
+                    R_HQ_TOOLS, R_REINSERT, R_TILES, RETURN_TOOL, S_BAG, S_CARDS_TURN, S_COIN_BONUS, S_DECK,
+                    S_DECK_N, S_DECK_OUT, S_DISC, S_DISC_N, S_DONE_TURN, S_FACE, S_FACEUP, S_HQ_TILE, S_HQ_TOOLS,
+                    S_NEW_TILE, S_PLAYERS, S_REMOVED, S_REMOVED_N, S_RESHUFFLES, S_ROLL, S_ROUND, S_STACK,
+                    S_STACK_N, S_STACK_OUT, S_TOP_SYMBOL, S_TRIGGER, STOP, T_HAND, TAKE_BLIND, TAKE_FACEUP,
+                    TAKE_NOTHING, USE_CARD)
 
 # Event kinds of the trace log.
 (EV_BOARD, EV_REFILL, EV_FACEUP, EV_TURN, EV_ROLL, EV_CHANGE, EV_DRAW, EV_TORCH_ALL, EV_COIN, EV_PREPARE,
  EV_PLACE, EV_DISCARD_TILE, EV_RETURN_TOOL, EV_TAKE_CARD, EV_COMPLETE, EV_VCARD, EV_DIE_POINTS, EV_TRIGGER,
  EV_STACK_EMPTY, EV_END, EV_MISSION, EV_FINAL, EV_EXTRA_DICE, EV_DECK_OUT, EV_DECK_RESHUFFLE) = range(25)
-
-# Result columns the kernel writes from FIRST_GAME_COLUMN on (declared with meanings in __init__).
-(C_DISCOVERIES, C_MISSION_PTS, C_MISSIONS, C_COIN_PTS, C_EXP_PTS, C_DIE_PTS, C_DICE_HELD, C_DICE_PTS,
- C_DICE_USED, C_TORCH_USES, C_TURNS, C_TRIGGERED, C_PREPARES, C_EXPEDITIONS, C_CARDS, C_DISCOVERY_CARDS,
- C_TILES_DISC, C_TOOLS_DISC, C_ROUNDS, C_TRIGGER_SEAT, C_END_REASON, C_STACK_OUT, C_RESHUFFLES,
- C_TILES_LEFT, C_DECK_OUT) = range(FIRST_GAME_COLUMN, FIRST_GAME_COLUMN + 25)
-
-
-@njit(cache=True)
-def ask(state, cfg, seat, phase, legal, n, seat_slot, fns, seat_params, streams):
-    """Let the seat's strategy pick one of ``legal[:n]`` (with its own random stream); returns the
-    chosen code. A single legal choice is taken without asking: there is nothing to decide, and a
-    strategy that drew a random number for it would shift its later choices."""
-    state[S_PHASE] = phase
-    if n == 1:
-        return legal[0]
-    slot = seat_slot[seat]
-    i = fns[slot](state, cfg, seat, legal, n, seat_params[slot], streams[STRATEGY_STREAM + slot])
-    i = legal_index(i, n, seat, slot)
-    return legal[i]
-
 
 # ---- tools -------------------------------------------------------------------------------------
 @njit(cache=True)
@@ -77,33 +51,34 @@ def n_tools(state, seat):
 
 
 @njit(cache=True)
-def tool_limit(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev):
-    """Over the backpack limit: the player returns tools of their choice to the bag, one at a time."""
-    b = P0 + seat * PB + B_TOOLS
-    while n_tools(state, seat) > cfg[O.tool_limit]:
-        n = 0
-        for t in range(N_TOOL_TYPES):
-            if state[b + t] > 0:
-                legal[n] = RETURN_TOOL + t
-                n += 1
-        t = ask(state, cfg, seat, PH_TOOL_LIMIT, legal, n, seat_slot, fns, seat_params, streams) - RETURN_TOOL
-        state[b + t] -= 1
-        state[S_BAG + t] += 1
-        state[P0 + seat * PB + B_TOOLS_DISC] += 1
-        n_ev = emit(log, n_ev, EV_RETURN_TOOL, seat, t)
-    return n_ev
-
-
-@njit(cache=True)
-def draw_tools(state, cfg, seat, k, legal, seat_slot, fns, seat_params, streams, log, n_ev):
-    """Draw ``k`` tools from the bag into the backpack, then apply the limit."""
+def draw_tools(state, seat, k, streams, log, n_ev):
+    """Draw ``k`` tools from the bag into the backpack (the tool limit is a step of its own)."""
     for _ in range(k):
         t = bag_draw(state, streams[R_DRAW_TOOLS])
         if t >= 0:
             state[P0 + seat * PB + B_TOOLS + t] += 1
             n_ev = emit(log, n_ev, EV_DRAW, seat, t)
-    return tool_limit(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev)
+    return n_ev
 
+
+@njit(cache=True)
+def tool_choices(state, seat, legal):
+    """Over the backpack limit: return one tool of a type held (RETURN_TOOL + type)."""
+    b = P0 + seat * PB + B_TOOLS
+    n = 0
+    for t in range(N_TOOL_TYPES):
+        if state[b + t] > 0:
+            legal[n] = RETURN_TOOL + t
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def return_tool(state, seat, t, log, n_ev):
+    state[P0 + seat * PB + B_TOOLS + t] -= 1
+    state[S_BAG + t] += 1
+    state[P0 + seat * PB + B_TOOLS_DISC] += 1
+    return emit(log, n_ev, EV_RETURN_TOOL, seat, t)
 
 # ---- tiles and the HQ -----------------------------------------------------------------------------
 @njit(cache=True)
@@ -124,6 +99,7 @@ def stack_draw(state, cfg, streams, log, n_ev):
             state[S_DISC_N] = 0
             state[S_STACK_N] = k
             shuffle(streams[R_TILES], state[S_STACK:S_STACK + k], k)
+            show_top(state, cfg)
             state[S_RESHUFFLES] += 1
             n_ev = emit(log, n_ev, EV_STACK_EMPTY, state[S_ROUND], 1, k)
         else:
@@ -137,7 +113,15 @@ def stack_draw(state, cfg, streams, log, n_ev):
     k = state[S_STACK_N]
     tile = state[S_STACK + k]
     state[S_STACK + k] = -1
+    show_top(state, cfg)
     return tile, n_ev
+
+
+@njit(cache=True)
+def show_top(state, cfg):
+    """The symbol on the back of the stack's new top tile (public; -1 when the stack is empty)."""
+    k = state[S_STACK_N]
+    state[S_TOP_SYMBOL] = cfg[O.tile_symbol + state[S_STACK + k - 1]] if k > 0 else -1
 
 
 @njit(cache=True)
@@ -194,41 +178,51 @@ def n_held(state, seat):
     return (state[base] >= 0) + (state[base + 1] >= 0) + (state[base + 2] >= 0)
 
 
+
 @njit(cache=True)
-def take_tile(state, cfg, seat, tile, legal, seat_slot, fns, seat_params, streams, log, n_ev):
-    """A new tile comes to the board: into a free slot of the player's choice, or over the limit a
-    discard of the player's choice (an old tile, whose slot the new one takes, or the new one)."""
+def slot_choice_open(state, cfg, seat):
+    """May the player choose the new tile's slot? Only when the free slots' coins differ."""
     base = P0 + seat * PB
     board = state[base + B_BOARD]
-    state[S_NEW_TILE] = tile
+    first_coin = -1
+    for s in range(N_SLOTS):
+        if state[base + B_SLOT + s] < 0:
+            c = cfg[O.slot_coins + board * N_SLOTS + s]
+            if first_coin < 0:
+                first_coin = c
+            elif c != first_coin:
+                return True
+    return False
+
+
+@njit(cache=True)
+def tile_choices(state, cfg, seat, legal):
+    """Where the new tile (``S_NEW_TILE``) goes: a free slot (PLACE_SLOT + slot) or, at the tile
+    limit, a discard (DISCARD_TILE + a held tile's slot, or + 3 for the new one)."""
+    base = P0 + seat * PB
+    n = 0
     if n_held(state, seat) < cfg[O.tile_limit]:
-        n = 0
-        distinct = False
-        first_coin = -1
         for s in range(N_SLOTS):
             if state[base + B_SLOT + s] < 0:
                 legal[n] = PLACE_SLOT + s
                 n += 1
-                c = cfg[O.slot_coins + board * N_SLOTS + s]
-                if first_coin < 0:
-                    first_coin = c
-                elif c != first_coin:
-                    distinct = True
-        code = legal[0]
-        if distinct:  # the choice only matters when the free slots' coins differ
-            code = ask(state, cfg, seat, PH_SLOT, legal, n, seat_slot, fns, seat_params, streams)
-        s = code - PLACE_SLOT
-        state[base + B_SLOT + s] = tile
-        n_ev = emit(log, n_ev, EV_PLACE, seat, tile, s)
-    else:
-        n = 0
-        for s in range(N_SLOTS):
-            if state[base + B_SLOT + s] >= 0:
-                legal[n] = DISCARD_TILE + s
-                n += 1
-        legal[n] = DISCARD_TILE + N_SLOTS
-        n += 1
-        s = ask(state, cfg, seat, PH_TILE_LIMIT, legal, n, seat_slot, fns, seat_params, streams) - DISCARD_TILE
+        return n
+    for s in range(N_SLOTS):
+        if state[base + B_SLOT + s] >= 0:
+            legal[n] = DISCARD_TILE + s
+            n += 1
+    legal[n] = DISCARD_TILE + N_SLOTS
+    return n + 1
+
+
+@njit(cache=True)
+def place_tile(state, seat, code, log, n_ev):
+    """The new tile goes to slot PLACE_SLOT + s, or DISCARD_TILE + s is discarded (an old tile, whose
+    slot the new one takes, or with s = 3 the new one)."""
+    base = P0 + seat * PB
+    tile = state[S_NEW_TILE]
+    if code < PLACE_SLOT:
+        s = code - DISCARD_TILE
         state[base + B_TILES_DISC] += 1
         if s == N_SLOTS:
             discard_tile(state, tile)
@@ -239,13 +233,17 @@ def take_tile(state, cfg, seat, tile, legal, seat_slot, fns, seat_params, stream
             n_ev = emit(log, n_ev, EV_DISCARD_TILE, seat, old, 0)
             state[base + B_SLOT + s] = tile
             n_ev = emit(log, n_ev, EV_PLACE, seat, tile, s)
+    else:
+        s = code - PLACE_SLOT
+        state[base + B_SLOT + s] = tile
+        n_ev = emit(log, n_ev, EV_PLACE, seat, tile, s)
     state[S_NEW_TILE] = -1
     return n_ev
 
 
 @njit(cache=True)
-def prepare(state, cfg, seat, col, legal, seat_slot, fns, seat_params, streams, log, n_ev):
-    """Action a: take the column's tile and tools, apply the limits, refill the column."""
+def prepare(state, seat, col, log, n_ev):
+    """Action a: take the column's tile (to ``S_NEW_TILE``, placed next) and its tools."""
     base = P0 + seat * PB
     tile = state[S_HQ_TILE + col]
     packed = 0
@@ -256,13 +254,8 @@ def prepare(state, cfg, seat, col, legal, seat_slot, fns, seat_params, streams, 
         state[S_HQ_TOOLS + col * 4 + t] = 0
     state[S_HQ_TILE + col] = -1
     state[base + B_PREPARES] += 1
-    n_ev = emit(log, n_ev, EV_PREPARE, seat, col, tile, packed)
-    if tile >= 0:
-        n_ev = take_tile(state, cfg, seat, tile, legal, seat_slot, fns, seat_params, streams, log, n_ev)
-    n_ev = tool_limit(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev)
-    return refill_column(state, cfg, col, streams, log, n_ev)
-
-
+    state[S_NEW_TILE] = tile
+    return emit(log, n_ev, EV_PREPARE, seat, col, tile, packed)
 # ---- expedition cards ----------------------------------------------------------------------------
 @njit(cache=True)
 def rebuild_deck(state, streams, log, n_ev):
@@ -318,15 +311,28 @@ def refill_row(state, cfg, streams, log, n_ev):
 
 
 @njit(cache=True)
-def add_to_hand(state, seat, card):
+def add_to_hand(state, seat, card, known):
+    """The card joins the hand (and the true hand); ``known``: taken face up, so every seat saw it."""
     base = P0 + seat * PB
     h = state[base + B_NHAND]
     state[base + B_HAND + h] = card
+    state[T_HAND + seat * MAX_CARDS + h] = card
     state[base + B_HAND_RND + h] = state[S_ROUND]
+    state[base + B_KNOWN + h] = known
     state[base + B_NHAND] = h + 1
     state[base + B_CARDS] += 1
 
 
+@njit(cache=True)
+def show_hands(state, seat):
+    """Write the hands into the view as ``seat`` sees them: its own whole, of the others only the
+    cards taken face up (the rest HIDDEN); ``seat`` = -1 reveals every hand (the end)."""
+    for p in range(state[S_PLAYERS]):
+        base = P0 + p * PB
+        everything = p == seat or seat < 0
+        for h in range(state[base + B_NHAND]):
+            state[base + B_HAND + h] = state[T_HAND + p * MAX_CARDS + h] \
+                if everything or state[base + B_KNOWN + h] else HIDDEN
 @njit(cache=True)
 def take_card(state, cfg, seat, code, event, streams, log, n_ev):
     """Step 1 of an expedition: a face-up card or the deck's top, face down in front of you (or none
@@ -338,7 +344,7 @@ def take_card(state, cfg, seat, code, event, streams, log, n_ev):
         card = state[S_FACEUP + code - TAKE_FACEUP]
         state[S_FACEUP + code - TAKE_FACEUP] = -1
     if card >= 0:
-        add_to_hand(state, seat, card)
+        add_to_hand(state, seat, card, code != TAKE_BLIND)
     n_ev = emit(log, n_ev, event, seat, card, code - TAKE_FACEUP)
     return card, refill_row(state, cfg, streams, log, n_ev)
 
@@ -362,10 +368,15 @@ def spend_dice_card(state, cfg, seat, h, streams, log, n_ev):
     base = P0 + seat * PB
     card = state[base + B_HAND + h]
     last = state[base + B_NHAND] - 1
+    true = T_HAND + seat * MAX_CARDS
     state[base + B_HAND + h] = state[base + B_HAND + last]
+    state[true + h] = state[true + last]
     state[base + B_HAND_RND + h] = state[base + B_HAND_RND + last]
+    state[base + B_KNOWN + h] = state[base + B_KNOWN + last]
     state[base + B_HAND + last] = -1
+    state[true + last] = -1
     state[base + B_HAND_RND + last] = 0
+    state[base + B_KNOWN + last] = 0
     state[base + B_NHAND] = last
     state[base + B_DICE_USED] += 1
     state[S_CARDS_TURN] += 1
@@ -395,23 +406,33 @@ def flip_all_torches(state):
         state[b] = 1 - state[b]
 
 
+
 @njit(cache=True)
-def apply_effect(state, cfg, seat, effect, legal, seat_slot, fns, seat_params, streams, log, n_ev):
-    """Apply the die effect (base game) in force this turn."""
+def die_card_choices(state, legal):
+    """After the roll (or the expedition's card): keep the face in force, or a dice card to another."""
+    face = state[S_FACE]
+    legal[0] = KEEP_ROLL
+    n = 1
+    for e in range(3):
+        if e != face:
+            legal[n] = CHANGE_DIE + e
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def apply_effect(state, cfg, seat, effect, streams, log, n_ev):
+    """Apply the die effect (base game) in force this turn (the tool limit follows as its own step)."""
     if effect == EFFECT_TOOL:
-        n_ev = draw_tools(state, cfg, seat, cfg[O.die_tools], legal, seat_slot, fns, seat_params, streams, log, n_ev)
-    elif effect == EFFECT_TORCH:
+        return draw_tools(state, seat, cfg[O.die_tools], streams, log, n_ev)
+    if effect == EFFECT_TORCH:
         flip_all_torches(state)
         lit = 0
         for p in range(state[S_PLAYERS]):
             lit |= state[P0 + p * PB + B_TORCH] << p
-        n_ev = emit(log, n_ev, EV_TORCH_ALL, seat, lit)
-    else:
-        state[S_COIN_BONUS] += 1
-        n_ev = emit(log, n_ev, EV_COIN, seat)
-    return n_ev
-
-
+        return emit(log, n_ev, EV_TORCH_ALL, seat, lit)
+    state[S_COIN_BONUS] += 1
+    return emit(log, n_ev, EV_COIN, seat)
 @njit(cache=True)
 def variant_card_open(state, cfg, seat):
     """No-dice variant: may the seat discard a dice card now (one it may use, within
@@ -431,14 +452,15 @@ def variant_effects(state, cfg, legal, n):
     return n
 
 
+
 @njit(cache=True)
-def use_variant_card(state, cfg, seat, effect, legal, seat_slot, fns, seat_params, streams, log, n_ev):
-    """No-dice variant: discard a dice card (back into the deck) for 2 tools / relight / coin."""
+def use_variant_card(state, cfg, seat, effect, streams, log, n_ev):
+    """No-dice variant: discard a dice card (back into the deck) for 2 tools / relight / coin (the
+    tool limit follows as its own step)."""
     n_ev = emit(log, n_ev, EV_VCARD, seat, effect)
     n_ev = spend_dice_card(state, cfg, seat, usable_dice_card(state, cfg, seat), streams, log, n_ev)
     if effect == EFFECT_TOOL:
-        return draw_tools(state, cfg, seat, cfg[O.variant_tools], legal, seat_slot, fns, seat_params, streams, log,
-                          n_ev)
+        return draw_tools(state, seat, cfg[O.variant_tools], streams, log, n_ev)
     if effect == EFFECT_TORCH:
         state[P0 + seat * PB + B_TORCH] = 1
     else:
@@ -447,68 +469,29 @@ def use_variant_card(state, cfg, seat, effect, legal, seat_slot, fns, seat_param
 
 
 @njit(cache=True)
-def change_die(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev):
-    """Base game: the player may discard dice cards (up to ``dice_cards_per_roll`` a turn) to turn
-    the die to another face; ``S_FACE`` ends as the face in force."""
-    while state[S_CARDS_TURN] < cfg[O.dice_cards_per_roll]:
-        h = usable_dice_card(state, cfg, seat)
-        if h < 0:
-            break
-        face = state[S_FACE]
-        legal[0] = KEEP_ROLL
-        n = 1
-        for e in range(3):
-            if e != face:
-                legal[n] = CHANGE_DIE + e
-                n += 1
-        code = ask(state, cfg, seat, PH_DIE_CARD, legal, n, seat_slot, fns, seat_params, streams)
-        if code == KEEP_ROLL:
-            break
-        n_ev = emit(log, n_ev, EV_CHANGE, seat, face, code - CHANGE_DIE)
-        n_ev = spend_dice_card(state, cfg, seat, h, streams, log, n_ev)
-        state[S_FACE] = code - CHANGE_DIE
-    return n_ev
+def extra_dice_open(state, cfg):
+    """variant_extra_dice_card: is a dice card face up, to take as an extra card?"""
+    for k in range(cfg[O.faceup_cards]):
+        c = state[S_FACEUP + k]
+        if c >= 0 and cfg[O.card_kind + c] == KIND_DICE:
+            return True
+    return False
 
 
 @njit(cache=True)
-def roll_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev):
-    """Roll the die; the player may discard dice cards to change the result; apply it."""
-    effect = cfg[O.die_faces + randint(streams[R_DIE], cfg[O.die_sides])]
-    state[S_ROLL] = effect
-    state[S_FACE] = effect
-    n_ev = emit(log, n_ev, EV_ROLL, seat, effect)
-    n_ev = change_die(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev)
-    return apply_effect(state, cfg, seat, state[S_FACE], legal, seat_slot, fns, seat_params, streams, log, n_ev)
-
-
-@njit(cache=True)
-def change_die_later(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev):
-    """Base game with ``dice_card_same_turn``: after the expedition's card step the die may be changed
-    again (a card just taken included); the new face applies at once and a coin face turned away
-    no longer pays (tools drawn and torches flipped stay)."""
-    before = state[S_FACE]
-    n_ev = change_die(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev)
-    if state[S_FACE] == before:
-        return n_ev
-    if before == EFFECT_COIN:
-        state[S_COIN_BONUS] -= 1
-    return apply_effect(state, cfg, seat, state[S_FACE], legal, seat_slot, fns, seat_params, streams, log, n_ev)
-
-
-@njit(cache=True)
-def variant_card_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev):
-    """No-dice variant, start of the turn: use dice cards (within the per-turn limit) or not."""
-    while variant_card_open(state, cfg, seat):
-        n = variant_effects(state, cfg, legal, 0)
-        legal[n] = NO_CARD
-        code = ask(state, cfg, seat, PH_VARIANT_CARD, legal, n + 1, seat_slot, fns, seat_params, streams)
-        if code == NO_CARD:
-            break
-        n_ev = use_variant_card(state, cfg, seat, code - USE_CARD, legal, seat_slot, fns, seat_params, streams, log,
-                                n_ev)
-    return n_ev
-
-
+def extra_dice_choices(state, cfg, legal):
+    """variant_extra_dice_card, after the expedition's card: a face-up dice card (EXTRA_DICE + k) or
+    NO_EXTRA; 0 when there is none to take."""
+    n = 0
+    for k in range(cfg[O.faceup_cards]):
+        c = state[S_FACEUP + k]
+        if c >= 0 and cfg[O.card_kind + c] == KIND_DICE:
+            legal[n] = EXTRA_DICE + k
+            n += 1
+    if n > 0:
+        legal[n] = NO_EXTRA
+        n += 1
+    return n
 # ---- completing discoveries ----------------------------------------------------------------------
 @njit(cache=True)
 def can_pay(state, cfg, seat, tile, pay):
@@ -541,6 +524,38 @@ def completion_choices(state, cfg, seat, legal):
     return n
 
 
+
+@njit(cache=True)
+def cards_any_time(state, cfg, seat):
+    """No-dice variant with variant_card_timing=any_time: may a dice card be used among the completions?"""
+    return cfg[O.variant] == VAR_NO_DICE and cfg[O.variant_card_timing] == TIMING_ANY and \
+        variant_card_open(state, cfg, seat)
+
+
+@njit(cache=True)
+def completion_open(state, cfg, seat):
+    """Is any completion payable now?"""
+    base = P0 + seat * PB
+    for s in range(N_SLOTS):
+        tile = state[base + B_SLOT + s]
+        if tile >= 0:
+            for pay in range(NO_TORCH + 1):
+                if can_pay(state, cfg, seat, tile, pay):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def expedition_choices(state, cfg, seat, legal):
+    """The expedition's completions (and, under variant_card_timing=any_time, a variant dice card)
+    or STOP; 0 when there is nothing but stopping."""
+    n = completion_choices(state, cfg, seat, legal)
+    if cards_any_time(state, cfg, seat):
+        n = variant_effects(state, cfg, legal, n)
+    if n == 0:
+        return 0
+    legal[n] = STOP
+    return n + 1
 @njit(cache=True)
 def complete(state, cfg, seat, slot, pay, log, n_ev):
     """Complete the tile on ``slot``: tools back to the bag (the torch as one wild, flipped unlit),
@@ -576,49 +591,6 @@ def complete(state, cfg, seat, slot, pay, log, n_ev):
 
 
 @njit(cache=True)
-def expedition(state, cfg, seat, code, legal, seat_slot, fns, seat_params, streams, log, n_ev):
-    """Action b: take an expedition card, then complete discoveries while the player wants to."""
-    base = P0 + seat * PB
-    state[base + B_EXPEDITIONS] += 1
-    card, n_ev = take_card(state, cfg, seat, code, EV_TAKE_CARD, streams, log, n_ev)
-    variant = cfg[O.variant] == VAR_NO_DICE
-    if not variant and cfg[O.dice_card_same_turn]:
-        n_ev = change_die_later(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev)
-    if variant and cfg[O.variant_extra_dice_card]:
-        n = 0
-        for k in range(cfg[O.faceup_cards]):
-            c = state[S_FACEUP + k]
-            if c >= 0 and cfg[O.card_kind + c] == KIND_DICE:
-                legal[n] = EXTRA_DICE + k
-                n += 1
-        if n > 0:
-            legal[n] = NO_EXTRA
-            n += 1
-            pick = ask(state, cfg, seat, PH_EXTRA_DICE, legal, n, seat_slot, fns, seat_params, streams)
-            if pick != NO_EXTRA:
-                c, n_ev = take_card(state, cfg, seat, TAKE_FACEUP + pick - EXTRA_DICE, EV_EXTRA_DICE, streams, log,
-                                    n_ev)
-    cards_now = variant and cfg[O.variant_card_timing] == TIMING_ANY
-    while True:
-        n = completion_choices(state, cfg, seat, legal)
-        if cards_now and variant_card_open(state, cfg, seat):
-            n = variant_effects(state, cfg, legal, n)
-        if n == 0:
-            break
-        legal[n] = STOP
-        n += 1
-        pick = ask(state, cfg, seat, PH_COMPLETE, legal, n, seat_slot, fns, seat_params, streams)
-        if pick == STOP:
-            break
-        if pick >= USE_CARD:
-            n_ev = use_variant_card(state, cfg, seat, pick - USE_CARD, legal, seat_slot, fns, seat_params, streams,
-                                    log, n_ev)
-        else:
-            n_ev = complete(state, cfg, seat, (pick - COMPLETE) // 5, (pick - COMPLETE) % 5, log, n_ev)
-    return n_ev
-
-
-@njit(cache=True)
 def action_choices(state, cfg, legal):
     """Prepare (any column with something on it) or an expedition (a face-up card, the deck's top,
     or, once both are gone, no card; a deck that ``empty_deck_rule=reshuffle`` can rebuild counts as
@@ -645,36 +617,7 @@ def action_choices(state, cfg, legal):
     return n
 
 
-@njit(cache=True)
-def play_turn(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev):
-    """One turn: the die (or the variant's dice cards), then one action."""
-    base = P0 + seat * PB
-    state[S_CUR] = seat
-    state[S_FACE] = -1
-    state[S_ROLL] = -1
-    state[S_COIN_BONUS] = 0
-    state[S_DONE_TURN] = 0
-    state[S_CARDS_TURN] = 0
-    n_ev = emit(log, n_ev, EV_TURN, seat, state[S_ROUND])
-    if cfg[O.variant] == VAR_NO_DICE:
-        n_ev = variant_card_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev)
-    else:
-        n_ev = roll_phase(state, cfg, seat, legal, seat_slot, fns, seat_params, streams, log, n_ev)
-    n = action_choices(state, cfg, legal)
-    code = ask(state, cfg, seat, PH_ACTION, legal, n, seat_slot, fns, seat_params, streams)
-    if code < TAKE_FACEUP:
-        n_ev = prepare(state, cfg, seat, code - PREPARE, legal, seat_slot, fns, seat_params, streams, log, n_ev)
-    else:
-        n_ev = expedition(state, cfg, seat, code, legal, seat_slot, fns, seat_params, streams, log, n_ev)
-    bonus = state[S_COIN_BONUS] * state[S_DONE_TURN] * cfg[O.die_coin_points]
-    if bonus > 0:
-        state[base + B_DIE_PTS] += bonus
-        n_ev = emit(log, n_ev, EV_DIE_POINTS, seat, bonus, state[S_DONE_TURN])
-    state[base + B_TURNS] += 1
-    return n_ev
-
-
-# ---- setup, end and scoring ----------------------------------------------------------------------
+# ---- setup ----------------------------------------------------------------------------------------
 @njit(cache=True)
 def setup(state, cfg, n_players, streams, log, n_ev):
     """Boards and lit torches, the shuffled tile stack and 4 HQ columns, the bag, the card row."""
@@ -692,9 +635,12 @@ def setup(state, cfg, n_players, streams, log, n_ev):
     for i in range(MAX_CARDS):
         state[S_DECK + i] = i if i < n_cards else -1
         state[S_REMOVED + i] = -1
+    for i in range(MAX_PLAYERS * MAX_CARDS):
+        state[T_HAND + i] = -1
     shuffle(streams[R_TILES], state[S_STACK:S_STACK + n_tiles], n_tiles)
     shuffle(streams[R_DECK], state[S_DECK:S_DECK + n_cards], n_cards)
     state[S_STACK_N] = n_tiles
+    show_top(state, cfg)
     state[S_DECK_N] = n_cards
     for t in range(N_TOOL_TYPES):
         state[S_BAG + t] = cfg[O.tools_per_type]
@@ -734,271 +680,3 @@ def setup(state, cfg, n_players, streams, log, n_ev):
     for k in range(4):
         state[S_FACEUP + k] = -1
     return refill_row(state, cfg, streams, log, n_ev)
-
-
-@njit(cache=True)
-def symbol_counts(state, cfg, seat, counts):
-    """Symbols of the completed tiles plus the held discovery cards (what missions check)."""
-    base = P0 + seat * PB
-    ns = cfg[O.symbols]
-    counts[:] = 0
-    for i in range(state[base + B_NDONE]):
-        counts[cfg[O.tile_symbol + state[base + B_DONE + i]]] += 1
-    for h in range(state[base + B_NHAND]):
-        card = state[base + B_HAND + h]
-        if cfg[O.card_kind + card] == KIND_DISCOVERY:
-            for s in range(ns):
-                counts[s] += cfg[O.card_need + card * ns + s]
-
-
-@njit(cache=True)
-def mission_met(cfg, card, counts):
-    """Every symbol the mission shows is covered (a multiset), and it sees ``card_different``
-    different symbols."""
-    ns = cfg[O.symbols]
-    different = 0
-    for s in range(ns):
-        if counts[s] < cfg[O.card_need + card * ns + s]:
-            return False
-        if counts[s] > 0:
-            different += 1
-    return different >= cfg[O.card_different + card]
-
-
-@njit(cache=True)
-def final_scoring(state, cfg, log, n_ev):
-    """Reveal the cards: missions met (one tile may serve many), 1 point per dice card held."""
-    counts = np.zeros(MAX_SYMBOLS, dtype=np.int64)
-    for p in range(state[S_PLAYERS]):
-        base = P0 + p * PB
-        symbol_counts(state, cfg, p, counts)
-        for h in range(state[base + B_NHAND]):
-            card = state[base + B_HAND + h]
-            kind = cfg[O.card_kind + card]
-            if kind == KIND_MISSION:
-                met = mission_met(cfg, card, counts)
-                if met:
-                    state[base + B_MISSION_PTS] += cfg[O.card_points + card]
-                    state[base + B_MISSIONS] += 1
-                n_ev = emit(log, n_ev, EV_MISSION, p, card, met)
-            elif kind == KIND_DICE:
-                state[base + B_DICE_PTS] += cfg[O.dice_card_points]
-    return n_ev
-
-
-@njit(cache=True)
-def total_score(state, seat):
-    base = P0 + seat * PB
-    return (state[base + B_COIN_PTS] + state[base + B_EXP_PTS] + state[base + B_DIE_PTS]
-            + state[base + B_MISSION_PTS] + state[base + B_DICE_PTS])
-
-
-@njit(cache=True)
-def log_standings(state, cfg, log, n_ev):
-    """The standings after a round: the end scoring (:func:`final_scoring`: missions met by what is
-    held now, dice cards held) applied to a copy of the state, so the game itself is untouched;
-    only when the game is traced."""
-    if log.shape[0] == 0:
-        return n_ev
-    now = state.copy()
-    final_scoring(now, cfg, np.zeros((0, EVENT_WIDTH), dtype=np.int32), 0)
-    n_players = state[S_PLAYERS]
-    scores = np.zeros(n_players, dtype=np.int64)
-    for p in range(n_players):
-        scores[p] = total_score(now, p)
-    return emit_standings(log, n_ev, state[S_ROUND], scores, n_players)
-
-
-@njit(cache=True)
-def check_invariants(state, cfg):
-    """0 if the state is consistent, else the number of the first broken invariant:
-
-    1 tools not conserved (bag + HQ + backpacks != tools_per_type of each type) or a count < 0;
-    2 a tile not in exactly one place (stack, HQ, dig sites, maps, discard pile);
-    3 a card not in exactly one place (deck, face-up row, hands, removed);
-    4 a backpack over the tool limit or a board over the tile limit (between turns);
-    5 a torch not 0/1, a negative score part, or a pile size out of range.
-    """
-    n_players = state[S_PLAYERS]
-    for t in range(N_TOOL_TYPES):
-        total = state[S_BAG + t]
-        if state[S_BAG + t] < 0:
-            return 1
-        for col in range(N_COLUMNS):
-            total += state[S_HQ_TOOLS + col * 4 + t]
-            if state[S_HQ_TOOLS + col * 4 + t] < 0:
-                return 1
-        for p in range(n_players):
-            k = state[P0 + p * PB + B_TOOLS + t]
-            if k < 0:
-                return 1
-            total += k
-        if total != cfg[O.tools_per_type]:
-            return 1
-    n_tiles = cfg[O.tiles]
-    n_cards = cfg[O.cards]
-    if not (0 <= state[S_STACK_N] <= n_tiles and 0 <= state[S_DISC_N] <= n_tiles
-            and 0 <= state[S_DECK_N] <= n_cards and 0 <= state[S_REMOVED_N] <= n_cards):
-        return 5
-    seen = np.zeros(n_tiles, dtype=np.int64)
-    for i in range(state[S_STACK_N]):
-        seen[state[S_STACK + i]] += 1
-    for i in range(state[S_DISC_N]):
-        seen[state[S_DISC + i]] += 1
-    for col in range(N_COLUMNS):
-        if state[S_HQ_TILE + col] >= 0:
-            seen[state[S_HQ_TILE + col]] += 1
-    for p in range(n_players):
-        base = P0 + p * PB
-        for s in range(N_SLOTS):
-            if state[base + B_SLOT + s] >= 0:
-                seen[state[base + B_SLOT + s]] += 1
-        if not 0 <= state[base + B_NDONE] <= MAX_DONE:
-            return 5
-        for i in range(state[base + B_NDONE]):
-            seen[state[base + B_DONE + i]] += 1
-    for i in range(n_tiles):
-        if seen[i] != 1:
-            return 2
-    cards = np.zeros(n_cards, dtype=np.int64)
-    for i in range(state[S_DECK_N]):
-        cards[state[S_DECK + i]] += 1
-    for i in range(state[S_REMOVED_N]):
-        cards[state[S_REMOVED + i]] += 1
-    for k in range(4):
-        if state[S_FACEUP + k] >= 0:
-            cards[state[S_FACEUP + k]] += 1
-    for p in range(n_players):
-        base = P0 + p * PB
-        for h in range(state[base + B_NHAND]):
-            cards[state[base + B_HAND + h]] += 1
-    for i in range(n_cards):
-        if cards[i] != 1:
-            return 3
-    for p in range(n_players):
-        base = P0 + p * PB
-        if n_tools(state, p) > cfg[O.tool_limit] or n_held(state, p) > cfg[O.tile_limit]:
-            return 4
-        if state[base + B_TORCH] != 0 and state[base + B_TORCH] != 1:
-            return 5
-        for k in (B_COIN_PTS, B_EXP_PTS, B_DIE_PTS, B_MISSION_PTS, B_DICE_PTS):
-            if state[base + k] < 0:
-                return 5
-    return 0
-
-
-@njit(cache=True)
-def play_rounds(state, cfg, legal, seat_slot, fns, seat_params, streams, log, n_ev, checked, errors):
-    """Rounds from the start player (seat 0) until the end has been triggered; the triggering round
-    is finished, so everyone has had the same number of turns. With ``checked`` the invariants are
-    verified after every turn and the first failure is written to ``errors`` (code, round, seat)."""
-    n_players = state[S_PLAYERS]
-    while True:
-        for p in range(n_players):
-            n_ev = play_turn(state, cfg, p, legal, seat_slot, fns, seat_params, streams, log, n_ev)
-            if checked and errors[0] == 0:
-                code = check_invariants(state, cfg)
-                if code != 0:
-                    errors[0] = code
-                    errors[1] = state[S_ROUND]
-                    errors[2] = p
-        n_ev = log_standings(state, cfg, log, n_ev)
-        if state[S_TRIGGER] > 0:
-            state[S_END_REASON] = END_SIXTH
-        elif state[S_TRIGGER] == -1:
-            state[S_END_REASON] = END_STACK
-        elif state[S_TRIGGER] == -2:
-            state[S_END_REASON] = END_DECK
-        elif state[S_ROUND] >= cfg[O.max_rounds]:
-            state[S_END_REASON] = END_GUARD
-        if state[S_END_REASON] != END_RUNNING:
-            return n_ev
-        state[S_ROUND] += 1
-
-
-@njit(cache=True)
-def write_rows(state, cfg, rows):
-    """One result row per seat: score, tie-break (the later seat wins a tie) and the game columns."""
-    n_players = state[S_PLAYERS]
-    for p in range(n_players):
-        base = P0 + p * PB
-        r = rows[p]
-        r[COL_SCORE] = total_score(state, p)
-        r[COL_TIEBREAK] = p
-        dice_held = 0
-        disc_cards = 0
-        for h in range(state[base + B_NHAND]):
-            kind = cfg[O.card_kind + state[base + B_HAND + h]]
-            dice_held += kind == KIND_DICE
-            disc_cards += kind == KIND_DISCOVERY
-        r[C_DISCOVERIES] = state[base + B_NDONE]
-        r[C_MISSION_PTS] = state[base + B_MISSION_PTS]
-        r[C_MISSIONS] = state[base + B_MISSIONS]
-        r[C_COIN_PTS] = state[base + B_COIN_PTS]
-        r[C_EXP_PTS] = state[base + B_EXP_PTS]
-        r[C_DIE_PTS] = state[base + B_DIE_PTS]
-        r[C_DICE_HELD] = dice_held
-        r[C_DICE_PTS] = state[base + B_DICE_PTS]
-        r[C_DICE_USED] = state[base + B_DICE_USED]
-        r[C_TORCH_USES] = state[base + B_TORCH_USES]
-        r[C_TURNS] = state[base + B_TURNS]
-        r[C_TRIGGERED] = state[S_TRIGGER] == p + 1
-        r[C_PREPARES] = state[base + B_PREPARES]
-        r[C_EXPEDITIONS] = state[base + B_EXPEDITIONS]
-        r[C_CARDS] = state[base + B_CARDS]
-        r[C_DISCOVERY_CARDS] = disc_cards
-        r[C_TILES_DISC] = state[base + B_TILES_DISC]
-        r[C_TOOLS_DISC] = state[base + B_TOOLS_DISC]
-        r[C_ROUNDS] = state[S_ROUND]
-        r[C_TRIGGER_SEAT] = state[S_TRIGGER] - 1 if state[S_TRIGGER] > 0 else -1
-        r[C_END_REASON] = state[S_END_REASON]
-        r[C_STACK_OUT] = state[S_STACK_OUT]
-        r[C_RESHUFFLES] = state[S_RESHUFFLES]
-        r[C_TILES_LEFT] = state[S_STACK_N]
-        r[C_DECK_OUT] = state[S_DECK_OUT]
-
-
-@njit(PLAY_SIGNATURE, cache=True)
-def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
-    state = np.zeros(STATE_SIZE, dtype=np.int32)
-    legal = np.zeros(MAX_CHOICES, dtype=np.int32)
-    n_ev = setup(state, cfg, n_players, streams, log, 0)
-    n_ev = play_rounds(state, cfg, legal, seat_slot, fns, seat_params, streams, log, n_ev, False, legal)
-    n_ev = emit(log, n_ev, EV_END, state[S_END_REASON], state[S_ROUND], state[S_TRIGGER])
-    n_ev = final_scoring(state, cfg, log, n_ev)
-    write_rows(state, cfg, rows)
-    for p in range(n_players):
-        base = P0 + p * PB
-        n_ev = emit(log, n_ev, EV_FINAL, p, state[base + B_COIN_PTS], state[base + B_EXP_PTS],
-                    state[base + B_DIE_PTS], state[base + B_MISSION_PTS], state[base + B_DICE_PTS], rows[p, COL_SCORE])
-    return n_ev
-
-
-CHECKED_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64[::1],
-                                 types.UniTuple(DECIDE_TYPE, MAX_SEATS), types.float64[:, ::1], types.uint64[:, ::1],
-                                 types.int32[::1], types.int32[::1])
-
-
-@njit(CHECKED_SIGNATURE, cache=True)
-def play_checked(cfg, n_players, seat_slot, fns, seat_params, streams, state, errors):
-    """A whole game like :func:`play_game`, checking the invariants after setup and every turn.
-
-    ``state`` is filled with the final state; ``errors`` gets (code, round, seat) of the first
-    violation, or stays zero. Returns the number of rounds played.
-    """
-    legal = np.zeros(MAX_CHOICES, dtype=np.int32)
-    log = np.zeros((0, 8), dtype=np.int32)
-    errors[:] = 0
-    setup(state, cfg, n_players, streams, log, np.int64(0))
-    code = check_invariants(state, cfg)
-    if code != 0:
-        errors[0] = code
-    play_rounds(state, cfg, legal, seat_slot, fns, seat_params, streams, log, 0, True, errors)
-    final_scoring(state, cfg, log, 0)
-    if errors[0] == 0:
-        code = check_invariants(state, cfg)
-        if code != 0:
-            errors[0] = code
-            errors[1] = state[S_ROUND]
-            errors[2] = -1
-    return state[S_ROUND]

@@ -2,14 +2,23 @@
 
 Seat 0 is the start player; play runs 0, 1, ..., n-1 each round. Tiles are 0..tiles-1 and cards
 0..cards-1 (the counts and tables are parameters, see ``components.py``); the piles are sized to
-the compile-time maxima MAX_TILES and MAX_CARDS; -1 marks an empty place. Layout (offsets below;
-``P0 + seat * PB`` starts a player's block)::
+the compile-time maxima MAX_TILES and MAX_CARDS; -1 marks an empty place. The state also holds the
+pending decision (``S_STAGE``, ``S_PHASE``: see ``step.py``), so a game can be copied and played on
+from any decision.
+
+The first ``OBS_VIEW`` entries (the *view*) are at every decision exactly what the seat to move may
+see: built-in play hands them to its strategy without copying. What nobody may see lies in the
+tail after the view (the stack and deck orders, the true hands). Each seat's hand in the view
+(``B_HAND``) shows the seat whose turn it is its whole hand, and of the other seats only the cards
+they took from the face-up row (``B_KNOWN``), the rest ``HIDDEN``; :func:`step.show_hands` rewrites
+it when the turn passes, and reveals every hand at the end. Layout (offsets below; ``P0 + seat * PB``
+starts a player's block)::
 
     shared part
       S_PLAYERS        number of players
       S_ROUND          current round (1, 2, ...)
       S_CUR            seat whose turn it is
-      S_PHASE          the decision being asked (PH_* below), for strategies
+      S_PHASE          the decision pending (PH_* below), for strategies; kept after it is answered
       S_TRIGGER        seat that completed the end-triggering discovery (+1; 0 = not triggered,
                        -1 = triggered by the empty tile stack under empty_stack_rule=end_trigger,
                        -2 = by the empty expedition deck under empty_deck_rule=end_trigger)
@@ -28,13 +37,16 @@ the compile-time maxima MAX_TILES and MAX_CARDS; -1 marks an empty place. Layout
       S_STACK_OUT      round in which a refill first found the stack empty (0 never)
       S_DECK_OUT       round in which the expedition deck first ran out (0 never)
       S_CARDS_TURN     dice cards discarded this turn (for the per-turn limits)
+      S_STAGE          where the turn stands (ST_* below; ST_OVER: the game is over)
+      S_RESUME         the stage to go on with once the backpack is within the tool limit
+      S_PREP_COL       the HQ column a prepare took (refilled after the new tile and the tool limit)
+      S_FACE_BEFORE    with dice_card_same_turn: the face in force before the expedition's change
+      S_TOP_SYMBOL     symbol on the back of the stack's top tile (-1 empty); public, it shows
       S_BAG      +4    tools of each type in the bag
       S_HQ_TILE  +4    tile on each HQ column (-1 none)
       S_HQ_TOOLS +16   tools of each type (4) under each column (4): col * 4 + type
       S_FACEUP   +4    face-up expedition cards (-1 empty)
-      S_STACK    +MAX_TILES   the tile stack (face down; the top's symbol shows on its back)
       S_DISC     +MAX_TILES   the tile discard pile
-      S_DECK     +MAX_CARDS   the expedition deck
       S_REMOVED  +MAX_CARDS   used dice cards out of the game
     per player block, PB entries
       B_BOARD          character board 0..3 (expertise tools, coin layout)
@@ -44,8 +56,9 @@ the compile-time maxima MAX_TILES and MAX_CARDS; -1 marks an empty place. Layout
       B_NDONE          discoveries completed
       B_DONE     +16   completed tiles, in order (map spaces 1..6, then beyond the map)
       B_NHAND          expedition cards held
-      B_HAND     +MAX_CARDS   the cards held
+      B_HAND     +MAX_CARDS   the cards held as the seat to move sees them (see above; T_HAND is the truth)
       B_HAND_RND +MAX_CARDS   round each held card was taken (dice cards: usable from a later turn)
+      B_KNOWN    +MAX_CARDS   1 where the held card was taken from the face-up row (every seat saw it)
       B_COIN_PTS       points from visible coins
       B_EXP_PTS        points from expertise tools
       B_DIE_PTS        points from the coin effect (die face or variant dice card)
@@ -58,20 +71,24 @@ the compile-time maxima MAX_TILES and MAX_CARDS; -1 marks an empty place. Layout
       B_PREPARES, B_EXPEDITIONS    actions taken
       B_TILES_DISC, B_TOOLS_DISC   tiles / tools discarded over the limits
       B_CARDS                      expedition cards taken
+    hidden tail (from OBS_VIEW on; HIDDEN in an observation)
+      S_STACK    +MAX_TILES   the tile stack, top last (face down: the order is secret)
+      S_DECK     +MAX_CARDS   the expedition deck, top last (secret)
+      T_HAND     +MAX_PLAYERS * MAX_CARDS   every seat's true hand (seat * MAX_CARDS + h), as B_HAND
+      T_EVENTS         trace events written so far (the log's count, kept between steps)
 """
 from .components import MAX_CARDS, MAX_TILES
 
 S_PLAYERS, S_ROUND, S_CUR, S_PHASE, S_TRIGGER, S_END_REASON = 0, 1, 2, 3, 4, 5
 S_FACE, S_ROLL, S_COIN_BONUS, S_DONE_TURN, S_NEW_TILE = 6, 7, 8, 9, 10
 S_STACK_N, S_DISC_N, S_DECK_N, S_REMOVED_N, S_RESHUFFLES, S_STACK_OUT, S_DECK_OUT, S_CARDS_TURN = range(11, 19)
-S_BAG = 20
-S_HQ_TILE = 24
-S_HQ_TOOLS = 28
-S_FACEUP = 44
-S_STACK = 48
-S_DISC = S_STACK + MAX_TILES
-S_DECK = S_DISC + MAX_TILES
-S_REMOVED = S_DECK + MAX_CARDS
+S_STAGE, S_RESUME, S_PREP_COL, S_FACE_BEFORE, S_TOP_SYMBOL = range(19, 24)
+S_BAG = 24
+S_HQ_TILE = 28
+S_HQ_TOOLS = 32
+S_FACEUP = 48
+S_DISC = 52
+S_REMOVED = S_DISC + MAX_TILES
 P0 = S_REMOVED + MAX_CARDS
 
 B_BOARD = 0
@@ -84,7 +101,8 @@ MAX_DONE = 16
 B_NHAND = 26
 B_HAND = 27
 B_HAND_RND = B_HAND + MAX_CARDS
-B_COIN_PTS = B_HAND_RND + MAX_CARDS
+B_KNOWN = B_HAND_RND + MAX_CARDS
+B_COIN_PTS = B_KNOWN + MAX_CARDS
 B_EXP_PTS = B_COIN_PTS + 1
 B_DIE_PTS = B_COIN_PTS + 2
 B_MISSION_PTS = B_COIN_PTS + 3
@@ -101,7 +119,27 @@ B_CARDS = B_COIN_PTS + 13
 PB = B_COIN_PTS + 17
 
 MAX_PLAYERS = 4
-STATE_SIZE = P0 + MAX_PLAYERS * PB
+OBS_VIEW = P0 + MAX_PLAYERS * PB
+S_STACK = OBS_VIEW
+S_DECK = S_STACK + MAX_TILES
+T_HAND = S_DECK + MAX_CARDS
+T_EVENTS = T_HAND + MAX_PLAYERS * MAX_CARDS
+STATE_SIZE = T_EVENTS + 1
+HIDDEN = -1
+
+# Where the turn stands (S_STAGE): the step functions go on from here after a decision.
+ST_CHANGE = 1        # after the roll: dice cards may change the die (PH_DIE_CARD), then its effect
+ST_CHANGE_LATER = 2  # dice_card_same_turn, after the expedition's card: the same, then the completions
+ST_VCARD = 3         # no-dice variant, start of the turn: dice cards for effects (PH_VARIANT_CARD)
+ST_ACTION = 4        # the action (PH_ACTION)
+ST_TILE = 5          # a prepare's new tile (S_NEW_TILE) goes to a slot (PH_SLOT) or over the limit (PH_TILE_LIMIT)
+ST_TOOL_LIMIT = 6    # tools back to the bag while over the limit (PH_TOOL_LIMIT), then S_RESUME
+ST_REFILL = 7        # a prepare's column is refilled
+ST_EXTRA = 8         # variant_extra_dice_card: an extra face-up dice card (PH_EXTRA_DICE)
+ST_COMPLETE = 9      # completions while the player wants (PH_COMPLETE)
+ST_END_TURN = 10     # the coin effect pays, the turn is counted
+ST_TURN_OVER = 11    # the turn is over; the next one (or the end of the round) has not begun
+ST_OVER = 12         # the game is over and scored
 
 # Decisions (S_PHASE) and the choice codes a strategy sees in ``legal`` for each:
 PH_DIE_CARD = 1      # base game, after the roll (and, with dice_card_same_turn, after an expedition's card step):
