@@ -4,8 +4,8 @@ The entrants come from the strategy registry, never from a list here: random pla
 with its defaults, every tuned set of the game (``BASE@SET``) and, for each search player the game
 registers (``search=True``), that player at two budgets (option ``budgets``: its ``iters``). A
 search player with a play-out ``policy`` parameter plays its best policy: a pilot plays each policy
-at the lower budget against the strongest heuristic and keeps the one that finishes ahead most often
-(option ``rollout`` fixes one instead). A game that gains a search player gains its entrants here.
+at the higher budget against the strongest heuristic and keeps the one most often ahead, then with
+the larger score margin (option ``rollout`` fixes one instead). A game that gains a search player gains its entrants here.
 
 Every pair plays 2-player games in duplicate (each deal once in each seat order), through the
 normal run engine; pairs with a search entrant play ``search-games`` games (it takes tens of ms a
@@ -117,9 +117,11 @@ def heads_up(ctx: Context, a: str, b: str, games: int):
     return ctx.run(point(a, b), ctx.config(2, (a, b), games=games, duplicate=True))
 
 
-def pick_policy(ctx: Context, rep, player: str, low: int, top: str, games: int) -> float | None:
-    """The play-out policy of ``player`` that finishes ahead of ``top`` most often at the lower budget
-    (or the one ``rollout`` names); the pilot's runs are the first games of the ladder's own pair."""
+def pick_policy(ctx: Context, rep, player: str, budget: int, top: str, games: int) -> float | None:
+    """The play-out policy of ``player`` that does best against ``top`` at ``budget`` (the higher one,
+    where the ladder asks whether search beats the best heuristic): most often ahead, then the larger
+    mean score margin, which still separates policies that never win. Or the one ``rollout`` names.
+    The chosen policy's pilot run is the first games of its ladder pair."""
     param = next((p for p in strategies_for(ctx.spec.name)[player].params if p.name == POLICY), None)
     if param is None:
         return None
@@ -133,17 +135,23 @@ def pick_policy(ctx: Context, rep, player: str, low: int, top: str, games: int) 
             raise SimlabError(f"--option rollout={choice}: {player}'s policies are {param.low:g}..{param.high:g}")
         rep.findings.append(f"{md_escape(player)} plays play-out policy {value:g} ({param.meaning}), as asked.")
         return value
-    rows = {}
+    ahead, margin = {}, {}
     for v in range(int(param.low), int(param.high) + 1):
-        s = spec_name(player, {BUDGET: low, POLICY: v})
-        w, n = pair_clusters(heads_up(ctx, top, s, games).frame(), s, top)
-        rows[float(v)] = proportion(w.sum(), n.sum())
-    best = max(rows, key=lambda v: rows[v].value)
-    rep.findings.append(f"Which play-out policy {md_escape(player)} plays ({param.meaning}): a pilot of {fmt_count(games)} games per policy at "
-                        f"{low} iterations against {md_escape(top)}, the strongest heuristic, finished ahead in "
-                        + join([f"{fmt_share(e.value, e.lo, e.hi)} (policy {v:g})" for v, e in rows.items()])
-                        + f" of games; the ladder plays policy {best:g}, the best point estimate (a pilot this "
-                          "small picks well only where the policies differ by much).")
+        s = spec_name(player, {BUDGET: budget, POLICY: v})
+        f = heads_up(ctx, top, s, games).frame()
+        w, n = pair_clusters(f, s, top)
+        ahead[float(v)] = proportion(w.sum(), n.sum())
+        by = f.assign(strategy=f["strategy"].astype(str)).pivot(index="game", columns="strategy", values="score")
+        margin[float(v)] = float((by[s] - by[top]).mean())
+    best = max(ahead, key=lambda v: (ahead[v].value, margin[v]))
+    rep.findings.append(f"Which play-out policy {md_escape(player)} plays ({param.meaning}): in a pilot of "
+                        f"{fmt_count(games)} games per policy at {budget} iterations against {md_escape(top)}, the "
+                        "strongest heuristic, it finished ahead in "
+                        + join([f"{fmt_share(e.value, e.lo, e.hi)} of games with policy {v:g} (mean score margin "
+                                f"{margin[v]:+.1f})" for v, e in ahead.items()])
+                        + f"; the ladder plays policy {best:g}, the best (most often ahead, then the larger margin; a "
+                          "pilot this small picks well only where the policies differ by much). Its pilot games are "
+                          "the first games of its ladder pair with the strongest heuristic.")
     return best
 
 
@@ -178,7 +186,7 @@ def analyse(ctx: Context):
         heuristics = [n for n in base if n != RANDOM]
         top = max(heuristics or base, key=lambda n: first["rating"][base.index(n)])
         for s in searchers:
-            p = pick_policy(ctx, rep, s, budgets[0], top, pilot_games)
+            p = pick_policy(ctx, rep, s, budgets[1], top, pilot_games)
             if p is not None:
                 policies[s] = p
     names = entrants(game, budgets, policies)
@@ -186,12 +194,13 @@ def analyse(ctx: Context):
         if (a, b) not in runs:
             runs[(a, b)] = heads_up(ctx, a, b, search_games)
     lad = fit(ctx, names, runs)
+    ctx.runs[:] = list({r.point: r for r in ctx.runs}.values())   # a pilot run extended into its pair: list it once
     table = ladder_table(names, lad, runs, set(searchers))
     h2h = head_to_head(runs, table)
 
     write_bottom_line(rep, table, lad, names, set(searchers), spec.title)
     rating_chart(rep, table)
-    rep.table("The ladder", formatted(table, {
+    rep.table("Ratings", formatted(table, {
         "place": "place", "entrant": "entrant", "kind": "kind",
         "rating [95% CI]": lambda r: ("0 (the anchor)" if r["entrant"] == RANDOM else
                                       fmt_number(r["rating"], r["lo"], r["hi"], digits=0)),
@@ -274,8 +283,8 @@ def write_bottom_line(rep, table: pd.DataFrame, lad: dict, names: list[str], sea
         nxt = below.iloc[0]
         d = difference(lad, i, int(nxt["index"]))
         lead = (f", {fmt_number(d.value, d.lo, d.hi, digits=0)} points above the best of the rest, "
-                f"{md_escape(nxt['entrant'])} (it finishes ahead of it in about "
-                f"{fmt_share(1 / (1 + 10 ** (-d.value / 400)), digits=0)} of games)")
+                f"{md_escape(nxt['entrant'])} ({md_escape(top['entrant'])} finishes ahead of it in about "
+                f"{fmt_share(1 / (1 + 10 ** (-d.value / 400)), digits=0)} of games, by the ratings)")
     rep.bottom_line.append(f"{head} rates "
                            f"{fmt_number(top['rating'], top['lo'], top['hi'], digits=0)} points with random play at 0"
                            f"{lead}.")

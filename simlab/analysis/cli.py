@@ -71,7 +71,7 @@ def run_experiment_cmd(name, games_n, game, seed, workers, out, runs, executor, 
         integer(robust_games, "--robust", 1)
         _ad_hoc(run_robust, quiet, name, games=robust_games, out=None if out is None else f"{out}/robust",
                 runs=runs or (None if out is None else f"{out}/runs"), game=game, seed=seed, workers=workers, executor=executor,
-                accept_code_change=accept_code_change)
+                accept_code_change=accept_code_change, options=settings)
 
     integer(max_games, "--max-games", 1)
     rule = None
