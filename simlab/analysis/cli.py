@@ -28,6 +28,8 @@ def list_experiments():
         game = exp.game or ("several games" if exp.several_games else "any game (--game NAME)")
         click.echo(f"{name:<20}{exp.title} [{game}]")
         click.echo(f"{'':<20}{exp.question}")
+        for o in exp.options:
+            click.echo(f"{'':<20}--option {o.name}=... (default {o.default}): {o.meaning}")
 
 
 @experiment.command("run")
@@ -48,20 +50,28 @@ def list_experiments():
 @click.option("--robust", "robust_games", type=int, metavar="GAMES",
               help="first rerun the experiment at GAMES games per run under each plausible alternative of its "
                    "ASSUMED rule readings (as `simlab robust`), so the report's caveats name only those that matter")
+@click.option("--option", "-x", "options", multiple=True, metavar="NAME=VALUE",
+              help="a setting of this experiment's own (`simlab experiment list` shows them); repeatable")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bars")
 def run_experiment_cmd(name, games_n, game, seed, workers, out, runs, executor, target_width, max_games,
-                       accept_code_change, robust_games, quiet):
+                       accept_code_change, robust_games, options, quiet):
     """Run experiment NAME and write its report (Markdown + HTML + charts)."""
     from .experiment import run_experiment
     from .stats import StoppingRule
 
+    settings = {}
+    for item in options:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise SimlabError(f"--option {item!r}: write NAME=VALUE")
+        settings[key.strip()] = value.strip()
     if robust_games is not None:
         from .robust import run_robust
 
         integer(robust_games, "--robust", 1)
         _ad_hoc(run_robust, quiet, name, games=robust_games, out=None if out is None else f"{out}/robust",
                 runs=runs or (None if out is None else f"{out}/runs"), game=game, seed=seed, workers=workers, executor=executor,
-                accept_code_change=accept_code_change)
+                accept_code_change=accept_code_change, options=settings)
 
     integer(max_games, "--max-games", 1)
     rule = None
@@ -74,7 +84,7 @@ def run_experiment_cmd(name, games_n, game, seed, workers, out, runs, executor, 
     try:
         report, paths = run_experiment(name, games=games_n, out=out, runs=runs, game=game, seed=seed,
                                        workers=workers, executor=executor, rule=rule, progress=not quiet,
-                                       log=log, accept_code_change=accept_code_change)
+                                       log=log, accept_code_change=accept_code_change, options=settings)
     except Interrupted as exc:
         click.echo(("" if quiet else "\n") + "interrupted: finished chunks are kept; rerun the same command to "
                    "continue", err=True)

@@ -58,6 +58,16 @@ from .stats import Estimate, SequentialResult, StoppingRule, sequential
 
 
 @dataclass(frozen=True)
+class Option:
+    """A setting of one experiment beyond the common ones (``--option NAME=VALUE``), read as text by
+    its ``analyse`` with ``ctx.option(NAME)``, which parses and checks it."""
+
+    name: str
+    default: str
+    meaning: str
+
+
+@dataclass(frozen=True)
 class Experiment:
     name: str                                   # CLI name, e.g. "karuba-temples"
     title: str
@@ -66,6 +76,7 @@ class Experiment:
     game: str | None = None                     # fixed game, or None: the user names one (--game)
     several_games: bool = False                 # plays games of its own choosing: no --game
     players: tuple[int, ...] = ()               # informational: the player counts it covers
+    options: tuple[Option, ...] = ()            # its own settings (--option NAME=VALUE), with defaults
 
 
 def experiment_modules() -> list[str]:
@@ -210,9 +221,17 @@ class Context:
     accept_code_change: bool = False     # reuse, resume or extend runs played by other code (recorded)
     pool: WorkerPool | None = None       # the experiment's warm workers, shared by all its runs
     assume: dict[str, dict] = field(default_factory=dict)   # game -> ASSUMPTION values in force (simlab robust)
+    options: dict[str, str] = field(default_factory=dict)   # the experiment's own settings given (--option)
     runs: list[Run] = field(default_factory=list)
     log: Callable[[str], None] = print
     renderer: Renderer | None = field(default=None, repr=False)   # draws the report's charts meanwhile
+
+    def option(self, name: str) -> str:
+        """The experiment's setting ``name`` as given (``--option NAME=VALUE``), else its default."""
+        declared = {o.name: o for o in self.experiment.options}
+        if name not in declared:
+            raise KeyError(f"experiment {self.experiment.name} declares no option {name!r}")
+        return self.options.get(name, declared[name].default)
 
     @property
     def spec(self) -> GameSpec:
@@ -383,10 +402,11 @@ class Context:
 def run_experiment(name: str | Experiment, games: int = 10_000, out: str | Path | None = None, runs: str | Path | None = None,
                    game: str | None = None, seed: int = 1, workers: int | None = None, executor: str = "processes",
                    rule: StoppingRule | None = None, progress: bool = True, command: str = "",
-                   log: Callable[[str], None] = print, accept_code_change: bool = False) -> tuple[Report, dict[str, Path]]:
+                   log: Callable[[str], None] = print, accept_code_change: bool = False,
+                   options: dict[str, str] | None = None) -> tuple[Report, dict[str, Path]]:
     """Run an experiment (by name, or an ad-hoc one such as ``simlab compare`` builds) end to end and
     write its report; returns the report and its paths."""
-    setup = prepare_experiment(name, games, out, runs, game, seed, workers, rule, command)
+    setup = prepare_experiment(name, games, out, runs, game, seed, workers, rule, command, options)
     with warm_pool(workers, executor) as pool:
         report, ctx = analyse_experiment(setup, executor=executor, rule=rule, progress=progress, log=log,
                                          accept_code_change=accept_code_change, pool=pool)
@@ -411,13 +431,20 @@ class Setup:
     seed: int
     workers: int | None
     command: str
+    options: dict[str, str] = field(default_factory=dict)
 
 
 def prepare_experiment(name: str | Experiment, games: int = 10_000, out: str | Path | None = None,
                        runs: str | Path | None = None, game: str | None = None, seed: int = 1,
-                       workers: int | None = None, rule: StoppingRule | None = None, command: str = "") -> Setup:
+                       workers: int | None = None, rule: StoppingRule | None = None, command: str = "",
+                       options: dict[str, str] | None = None) -> Setup:
     """Find the experiment and check its options (one-line errors), before anything is played."""
     exp = name if isinstance(name, Experiment) else get_experiment(name)
+    options = dict(options or {})
+    declared = [o.name for o in exp.options]
+    for key in options:
+        if key not in declared:
+            raise SimlabError(f"experiment {exp.name} has no option {key!r} (options: {', '.join(declared) or 'none'})")
     source = name if isinstance(name, str) and is_question_file(name) else exp.name
     if exp.several_games and game:
         raise SimlabError(f"experiment {exp.name} chooses its own games: leave out --game")
@@ -436,7 +463,7 @@ def prepare_experiment(name: str | Experiment, games: int = 10_000, out: str | P
         if folder.exists() and not folder.is_dir():
             raise SimlabError(f"{option} {folder} is a file, not a folder")
     return Setup(exp, games, out_dir, runs_dir, game if exp.game is None else exp.game, seed, workers,
-                 command or _command(source, exp, games, game, seed, rule, out))
+                 command or _command(source, exp, games, game, seed, rule, out, options), options)
 
 
 def warm_pool(workers: int | None, executor: str):
@@ -454,7 +481,8 @@ def analyse_experiment(setup: Setup, executor: str = "processes", rule: Stopping
     ctx = Context(setup.experiment, setup.games, setup.out_dir, runs_dir or setup.runs_dir, seed=setup.seed,
                   workers=setup.workers, executor=executor, game=setup.game, rule=rule, progress=progress,
                   command=setup.command, log=log, accept_code_change=accept_code_change, pool=pool,
-                  assume=dict(assume or {}), renderer=Renderer() if pool is not None else None)
+                  assume=dict(assume or {}), options=dict(setup.options),
+                  renderer=Renderer() if pool is not None else None)
     try:
         report = setup.experiment.analyse(ctx)
         report.drawn()
@@ -517,12 +545,14 @@ def assumption_caveat(spec: GameSpec, assumed: list[str], checked: dict | None) 
 
 
 def _command(source: str, exp: Experiment, games: int, game: str | None, seed: int, rule: StoppingRule | None,
-             out) -> str:
+             out, options: dict[str, str] | None = None) -> str:
     parts = ["simlab", "experiment", "run", source, "--games", str(games), "--seed", str(seed)]
     if exp.game is None and game:
         parts += ["--game", game]
     if rule is not None:
         parts += ["--target-width", f"{rule.target_width:g}", "--max-games", str(rule.max_games)]
+    for k, v in (options or {}).items():
+        parts += ["--option", f"{k}={v}"]
     if out:
         parts += ["--out", str(out)]
     return shlex.join(parts)

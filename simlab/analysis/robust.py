@@ -131,10 +131,10 @@ def assumptions_of(games: list[str], names: tuple[str, ...]) -> list[tuple[str, 
 def run_robust(name: str, games: int = 4000, out: str | Path | None = None, runs: str | Path | None = None,
                game: str | None = None, seed: int = 1, workers: int | None = None, executor: str = "processes",
                assumptions: tuple[str, ...] = (), progress: bool = True, log: Callable[[str], None] = print,
-               accept_code_change: bool = False) -> tuple[Report, dict[str, Path]]:
-    """Rerun experiment ``name`` under each plausible alternative of its ASSUMPTION parameters and
-    write the robustness report into ``<the experiment's report>/robust`` (or ``out``)."""
-    setup = prepare_experiment(name, games, None, runs, game, seed, workers)
+               accept_code_change: bool = False, options: dict[str, str] | None = None) -> tuple[Report, dict[str, Path]]:
+    """Rerun experiment ``name`` (with its own settings ``options``) under each plausible alternative of its
+    ASSUMPTION parameters and write the robustness report into ``<the experiment's report>/robust`` (or ``out``)."""
+    setup = prepare_experiment(name, games, None, runs, game, seed, workers, options=options)
     out_dir = Path(out) if out else setup.out_dir / ROBUSTNESS.parent
     quiet_log = (lambda m: None)
     if setup.game:      # a fixed game: check the names before anything is played

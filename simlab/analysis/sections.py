@@ -92,14 +92,9 @@ def _strongest(rank: pd.DataFrame):
     return best_of({r.strategy: Estimate(r.pooled, r.lo, r.hi, int(r.meetings), "Wilson") for r in rank.itertuples()})
 
 
-def strategies(rep: Report, frame: pd.DataFrame) -> pd.DataFrame | None:
-    """Strategy win rates, the head-to-head matrix and a ranking (needs two or more strategies)."""
-    if frame["strategy"].nunique() < 2:
-        return None
-    rates = M.strategy_rates(frame)
-    h2h = M.head_to_head(frame)
-    rank = M.ranking(h2h)
-    names = list(rank["strategy"])
+def strategy_matrix(rep: Report, h2h: pd.DataFrame, names: list[str], note: str = "") -> None:
+    """The head-to-head heat map (``M.head_to_head``'s long frame), rows and columns in the order ``names``:
+    how often the row strategy finishes ahead of the column strategy, each cell's interval on hover."""
     mat = h2h.pivot(index="a", columns="b", values="a_ahead").reindex(index=names, columns=names)
     cells = h2h.set_index(["a", "b"])
     fig, axes = new_figure(1.2 * len(names) + 2.5, 1.0 * len(names) + 1.5)
@@ -120,7 +115,17 @@ def strategies(rep: Report, frame: pd.DataFrame) -> pd.DataFrame | None:
     ax.set_ylabel("strategy A")
     fig.colorbar(im, ax=ax, label="share of meetings A finishes ahead of B")
     rep.chart("strategy-matrix", fig, "Strategy vs strategy: how often the row strategy finishes ahead of the "
-              "column strategy in the same game (ties count one half)", title="Strategy vs strategy")
+              "column strategy in the same game (ties count one half)" + note, title="Strategy vs strategy")
+
+
+def strategies(rep: Report, frame: pd.DataFrame) -> pd.DataFrame | None:
+    """Strategy win rates, the head-to-head matrix and a ranking (needs two or more strategies)."""
+    if frame["strategy"].nunique() < 2:
+        return None
+    rates = M.strategy_rates(frame)
+    h2h = M.head_to_head(frame)
+    rank = M.ranking(h2h)
+    strategy_matrix(rep, h2h, list(rank["strategy"]))
     best = _strongest(rank)
     rep.findings.append(f"{md_escape(best.sentence('strongest'))}, by the pooled share of meetings in which a strategy "
                         "finishes ahead of another: " + "; ".join(f"{md_escape(k)} {fmt_estimate(best.estimates[k])}"

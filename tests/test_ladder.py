@@ -1,0 +1,167 @@
+"""The rating ladder (experiments/ladder.py, simlab/analysis/rating.py): Bradley-Terry ratings recover
+known strengths, equal results give equal ratings, ties are called ties, the entrants come from the
+strategy registry, and a tiny ladder run writes a report whose bottom line names the top entrant."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from experiments import ladder
+from simlab.analysis import rating
+from simlab.analysis.report import Report
+from simlab.core.strategy import strategies_for
+
+
+def synthetic(true: list[float], games: int, seed: int = 1):
+    """Heads-up results drawn from Bradley-Terry with ratings ``true`` (Elo scale): per pair, one
+    cluster per game (its 0/1 result), as the ladder feeds the bootstrap."""
+    rng = np.random.default_rng(seed)
+    clusters = {}
+    for i in range(len(true)):
+        for j in range(i + 1, len(true)):
+            p = 1 / (1 + 10 ** ((true[j] - true[i]) / 400))
+            clusters[(i, j)] = ((rng.random(games) < p).astype(float), np.ones(games))
+    return clusters
+
+
+def totals(clusters, k):
+    wins, games = np.zeros((k, k)), np.zeros((k, k))
+    for (i, j), (w, n) in clusters.items():
+        wins[i, j], wins[j, i] = w.sum(), n.sum() - w.sum()
+        games[i, j] = games[j, i] = n.sum()
+    return wins, games
+
+
+def test_bradley_terry_recovers_known_strengths_from_synthetic_results():
+    true = [0.0, 150.0, 300.0, 420.0, 600.0]
+    wins, games = totals(synthetic(true, 20_000), len(true))
+    fitted = rating.bradley_terry(wins, games, anchor=0)
+    assert fitted[0] == 0.0
+    assert np.allclose(fitted, true, atol=20), fitted
+
+
+def test_bootstrap_intervals_cover_the_true_ratings_and_narrow_with_games():
+    true = [0.0, 100.0, 250.0]
+    small = rating.bootstrap(synthetic(true, 500), 3, reps=400)
+    large = rating.bootstrap(synthetic(true, 8000), 3, reps=400)
+    for fit in (small, large):
+        assert np.all(fit["lo"][1:] <= true[1:]) and np.all(np.array(true[1:]) <= fit["hi"][1:])
+    assert np.all((large["hi"] - large["lo"])[1:] < (small["hi"] - small["lo"])[1:] / 2)
+
+
+def test_a_tie_only_matrix_gives_equal_ratings():
+    k = 4
+    games = np.full((k, k), 300.0) * (1 - np.eye(k))
+    fitted = rating.bradley_terry(games / 2, games, anchor=2)
+    assert np.allclose(fitted, 0.0, atol=1e-6)
+
+
+def test_an_entrant_that_wins_every_game_gets_a_finite_rating():
+    wins = np.array([[0.0, 0.0], [500.0, 0.0]])
+    games = np.array([[0.0, 500.0], [500.0, 0.0]])
+    r = rating.bradley_terry(wins, games)
+    assert np.isfinite(r).all() and r[1] > 800
+
+
+def test_entrants_whose_difference_interval_includes_zero_are_called_tied():
+    """Two equal entrants well below a strong one: places 2-3 for both, 1 for the strong one, and
+    the bottom line says the equal pair is tied while the strongest stands alone."""
+    clusters = synthetic([0.0, 0.0, 400.0], 600, seed=3)
+    lad = rating.bootstrap(clusters, 3, reps=500)
+    assert rating.places(lad["rating"], lad["diff_lo"], lad["diff_hi"]) == [(2, 3), (2, 3), (1, 1)]
+    names = ["random", "calm", "bold"]
+    runs = {(names[i], names[j]): type("R", (), {"games": 600})() for (i, j) in clusters}
+    table = ladder.ladder_table(names, lad, runs, set())
+    assert list(table["place"]) == ["1", "2-3", "2-3"]
+    assert table.set_index("entrant").loc["calm", "tied"] == "random"
+    rep = Report("t", "q")
+    ladder.write_bottom_line(rep, table, lad, names, set(), "Toy")
+    assert rep.bottom_line[0].startswith("bold is strongest, every other entrant statistically below it")
+    assert any("Statistical ties" in f and "calm and random" in f for f in rep.findings)
+    assert rep.claims[0].key == "strongest" and rep.claims[0].decided
+
+
+def test_entrants_tied_at_the_top_are_said_tied_for_strongest():
+    clusters = synthetic([0.0, 300.0, 300.0], 300, seed=5)
+    lad = rating.bootstrap(clusters, 3, reps=500)
+    names = ["random", "calm", "bold"]
+    runs = {(names[i], names[j]): type("R", (), {"games": 300})() for (i, j) in clusters}
+    table = ladder.ladder_table(names, lad, runs, set())
+    rep = Report("t", "q")
+    ladder.write_bottom_line(rep, table, lad, names, set(), "Toy")
+    assert "are tied for strongest" in rep.bottom_line[0]
+    assert not rep.claims[0].decided
+
+
+@pytest.mark.parametrize("game", ["karuba", "loot-island", "jamaica", "legend-raiders"])
+def test_entrants_come_from_the_registry(game):
+    """Random play, every heuristic, every tuned set; a search player at both budgets exactly when the
+    game registers one."""
+    known = strategies_for(game)
+    names = ladder.entrants(game, (50, 200))
+    heuristics = {n for n, s in known.items() if not s.search}
+    assert names[0] == "random" and heuristics <= set(names)
+    from simlab.core.tuned import tuned_sets
+    assert set(tuned_sets(game)) <= set(names)
+    searchers = [n for n, s in known.items() if s.search]
+    for s in searchers:   # the budget is the player's first parameter (mcts iters, rollout samples)
+        first = known[s].params[0].name
+        assert f"{s}:{first}=50" in names and f"{s}:{first}=200" in names
+    assert len(names) == len(heuristics) + len(tuned_sets(game)) + 2 * len(searchers)
+
+
+def test_a_new_search_player_and_a_new_tuned_set_join_the_ladder(tmp_path, monkeypatch):
+    from simlab.core.strategy import load_strategy_file
+
+    before = ladder.entrants("loot-island", (5, 9))
+    assert not any(n.startswith("looker") or "@bold" in n for n in before)
+    (tmp_path / "loot_island.toml").write_text("[hunter.bold]\nparams = { cap = 9 }\n")
+    monkeypatch.setenv("SIMLAB_TUNED_DIR", str(tmp_path))
+    f = tmp_path / "looker.py"
+    f.write_text("from simlab.core.strategy import strategy, StrategyParam\n"
+                 "@strategy('loot-island', 'looker', 'a toy search player', "
+                 "(StrategyParam('iters', 10.0, 'budget', 1, 1e6),), search=True)\n"
+                 "def looker(state, cfg, seat, legal, n_legal, params, rng):\n    return 0\n")
+    load_strategy_file(f)
+    names = ladder.entrants("loot-island", (5, 9))
+    assert set(names) - set(before) == {"hunter@bold", "looker:iters=5", "looker:iters=9"}
+
+
+def test_pair_clusters_count_half_a_win_for_a_shared_rank():
+    frame = pd.DataFrame({"game": [0, 0, 1, 1, 2, 2, 3, 3], "deal": [0, 0, 0, 0, 1, 1, 1, 1],
+                          "seat": [0, 1] * 4, "strategy": ["a", "b", "b", "a", "a", "b", "b", "a"],
+                          "rank": [1, 2, 1, 2, 1, 1, 2, 1]})
+    w, n = ladder.pair_clusters(frame, "a", "b")
+    assert list(w) == [1.0, 1.5] and list(n) == [2.0, 2.0]
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    from simlab.analysis.experiment import run_experiment
+
+    out = tmp_path_factory.mktemp("ladder")
+    report, paths = run_experiment("ladder", games=24, game="karuba", out=out, executor="serial", progress=False,
+                                   log=lambda m: None, options={"budgets": "4,8", "search-games": "4",
+                                                                "pilot-games": "2"})
+    return out, report, paths
+
+
+def test_a_tiny_ladder_run_writes_a_report_naming_the_top_entrant(tiny):
+    out, report, paths = tiny
+    table = pd.read_csv(out / "ratings.csv")
+    top = table["entrant"].iloc[0]
+    md = paths["markdown"].read_text()
+    bottom = md[md.index("## Bottom line"):md.index("## What it rests on")]
+    assert top in bottom and "strongest" in bottom
+    for budget in (4, 8):
+        assert any(e.startswith(f"mcts:iters={budget}:policy=") for e in table["entrant"])
+    assert len(table) == len(strategies_for("karuba")) + 2     # each search player at two budgets in place of one entry
+    assert (out / "ladder.svg").stat().st_size > 1000 and (out / "strategy-matrix.svg").exists()
+    assert "--option budgets=4,8" in md and "pilot of 2 games per policy" in md
+
+
+def test_an_unknown_option_is_a_one_line_error(cli_run):
+    code, out, err = cli_run("experiment", "run", "ladder", "--game", "karuba", "--option", "budget=5")
+    assert code == 2 and "has no option 'budget'" in err and "Traceback" not in err
+    code, out, err = cli_run("experiment", "run", "ladder", "--game", "karuba", "--option", "budgets=5,5",
+                             "--games", "2", "--out", "/tmp/never-written-ladder")
+    assert code == 2 and "two different budgets" in err
