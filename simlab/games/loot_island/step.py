@@ -65,14 +65,18 @@ def apply(state, cfg, code, streams, log):
 def view(state, seat, obs):
     """``observe`` for an ``obs`` whose draw pile and treasure deck entries are HIDDEN already (the
     loop's own buffer): copy the rest of the state and hide the other parts ``seat`` may not see."""
-    obs[:S_MDRAW] = state[:S_MDRAW]
-    obs[S_MDISC:S_TDECK] = state[S_MDISC:S_TDECK]
-    obs[S_TDISC:] = state[S_TDISC:]
+    for j in range(S_MDRAW):   # element loops: a slice assignment copies its source first (an allocation)
+        obs[j] = state[j]
+    for j in range(S_MDISC, S_TDECK):
+        obs[j] = state[j]
+    for j in range(S_TDISC, S_MLOC):
+        obs[j] = state[j]
     n = state[S_PLAYERS]
-    for j in range(N_MAP):
-        loc = state[S_MLOC + j]
-        if loc == M_DRAW or (M_HAND <= loc < M_HAND + n and loc != M_HAND + seat):
-            obs[S_MLOC + j] = HIDDEN
+    for j in range(S_MLOC, S_MLOC + N_MAP):
+        loc = state[j]
+        obs[j] = HIDDEN if loc == M_DRAW or (M_HAND <= loc < M_HAND + n and loc != M_HAND + seat) else loc
+    for j in range(S_MLOC + N_MAP, STATE_SIZE):
+        obs[j] = state[j]
     if not (state[X_FACE_UP] & FACE_UP_HEALERS) and state[S_PHASE] != PH_END:
         for i in range(5):
             obs[S_HEALERS + i] = HIDDEN
