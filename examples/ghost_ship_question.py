@@ -50,7 +50,7 @@ def analyse(ctx: Context):
     rep = ctx.report("Jamaica: the 2-player ghost ship and seat fairness",
                      f"Does the 2-player ghost ship bring the start player closer to a fair 50%? "
                      f"{ctx.games:,} games per arm.")
-    heuristics = sorted(s for s in strategies_for("jamaica") if s != "random")
+    heuristics = sorted(n for n, s in strategies_for("jamaica").items() if n != "random" and not s.search)
     rows, ghost_all, plain_all = [], [], []
     for s in heuristics:
         arms = ctx.compare(f"ghost-{s}", ctx.config(2, (s, s), rotate=False), {"ghost_ship": False}, label="plain")
