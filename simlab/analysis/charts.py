@@ -183,9 +183,8 @@ def render_svg(fig, renderer: "Renderer | None" = None):
     while the caller goes on (drawing is most of a report's own time).
 
     Text stays text (small, searchable files), and ids and metadata are fixed so that the same
-    figure always gives the same file. The figure is drawn once, at its own size: its constrained
-    layout already fits every label and legend inside it (a tight bounding box would draw it a
-    second time, a fifth of a report's chart time).
+    figure always gives the same file. The saved box is the tight one: constrained layout cannot fit
+    an axis label longer than a short figure's axes, which a figure-sized box then cuts off.
     """
     import matplotlib.pyplot as plt
 
@@ -209,7 +208,7 @@ def _draw(fig, tips: dict) -> str:
 
     buf = io.StringIO()
     with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "simlab"}):
-        fig.savefig(buf, format="svg", metadata={"Date": None})
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     svg = buf.getvalue()
     for gid, text in tips.items():
         svg = svg.replace(f'<g id="{gid}">', f'<g id="{gid}"><title>{html.escape(text)}</title>', 1)
