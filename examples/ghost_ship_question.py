@@ -4,7 +4,9 @@ The 2-player rules add a neutral ghost ship to the race. Does it bring the start
 wins closer to the fair 50%? Every built-in heuristic plays a 2-player mirror match (both seats the
 same strategy, so a seat effect is not confounded with who sits where) with the ghost ship and
 without it, on common random numbers: game g of both arms draws the same cards and dice, so the
-comparison is paired by game.
+comparison is paired by game. The stronger players (the search player ``rollout``; see
+``simlab.analysis.strength``) play the same mirrors, with fewer games, and the bottom line says
+whether the answer holds with them.
 
 Run it with ``simlab experiment run examples/ghost_ship_question.py --games 20000``; the API it
 uses is described in experiments/README.md ("Your own question").
@@ -14,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from simlab.analysis import strength
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.fairness import win_share
 from simlab.analysis.report import ci, formatted
@@ -46,6 +49,20 @@ def paired(ghost: np.ndarray, plain: np.ndarray, seed: int) -> dict[str, Estimat
             for k, v, b in zip(("ghost", "plain", "distance"), point, boots)}
 
 
+def answer(d: Estimate) -> str:
+    """The question's answer from the change in the start player's distance from 50%."""
+    return ("makes the 2-player game fairer" if d.hi < 0 else "makes the 2-player game less fair" if d.lo > 0
+            else "changes seat fairness by less than the 2 points that would matter" if MATTERS.lo < d.lo
+            and d.hi < MATTERS.hi else "may or may not change seat fairness: more games would settle it")
+
+
+def mirror(ctx: Context, s: str, games: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """One strategy's mirror with and without the ghost ship: the start player's shares per game."""
+    arms = ctx.compare(f"ghost-{s}", ctx.config(2, (s, s), rotate=False, games=games), {"ghost_ship": False},
+                       label="plain")
+    return start_shares(arms.base.frame()), start_shares(arms.variant.frame())
+
+
 def analyse(ctx: Context):
     rep = ctx.report("Jamaica: the 2-player ghost ship and seat fairness",
                      f"Does the 2-player ghost ship bring the start player closer to a fair 50%? "
@@ -53,8 +70,7 @@ def analyse(ctx: Context):
     heuristics = sorted(n for n, s in strategies_for("jamaica").items() if n != "random" and not s.search)
     rows, ghost_all, plain_all = [], [], []
     for s in heuristics:
-        arms = ctx.compare(f"ghost-{s}", ctx.config(2, (s, s), rotate=False), {"ghost_ship": False}, label="plain")
-        ghost, plain = start_shares(arms.base.frame()), start_shares(arms.variant.frame())
+        ghost, plain = mirror(ctx, s)
         e = paired(ghost, plain, ctx.seed)
         rep.verdict(f"Start player's win share, {s} mirror, with the ghost ship", e["ghost"], 0.5, FAIR)
         rep.verdict(f"Start player's win share, {s} mirror, without it", e["plain"], 0.5, FAIR)
@@ -66,25 +82,33 @@ def analyse(ctx: Context):
     d = e["distance"]
     rep.verdict("Change in the start player's distance from 50% with the ghost ship, all mirrors, paired", d, 0.0,
                 MATTERS, unit=POINTS)
-    answer = ("makes the 2-player game fairer" if d.hi < 0 else "makes the 2-player game less fair" if d.lo > 0
-              else "changes seat fairness by less than the 2 points that would matter" if MATTERS.lo < d.lo
-              and d.hi < MATTERS.hi else "may or may not change seat fairness: more games would settle it")
+    stronger = {}
+    for s in strength.strong_players(ctx):
+        games = strength.strong_games(ctx, "jamaica", s)
+        stronger[s] = paired(*mirror(ctx, s, games), ctx.seed)["distance"]
+        rep.verdict(f"Change in the start player's distance from 50% with the ghost ship, {s} mirror ({games:,} games), "
+                    "paired", stronger[s], 0.0, MATTERS, unit=POINTS)
+    verdict = answer(d)
+    unsettled = answer(Estimate(0.0, -1.0, 1.0, 0, ""))
     ghost, plain = (fmt_share(e[k].value, e[k].lo, e[k].hi) for k in ("ghost", "plain"))
     rep.bottom_line += [
         f"Over mirror matches of {join(heuristics)}, the start player wins {ghost} of 2-player games with the ghost "
         f"ship and {plain} without it (fair: 50%).",
         f"The ghost ship changes the start player's distance from 50% by {fmt_points(d.value, d.lo, d.hi)}, "
         f"paired game by game on common random numbers (negative: fairer).",
-        f"So, for these heuristics, the ghost ship {answer}.",
+        f"So, for these heuristics, the ghost ship {verdict}"
+        + (f"; with stronger play this {strength.agreement(verdict, {s: (answer(x), answer(x) != unsettled) for s, x in stronger.items()}, words=lambda a: 'it ' + a)}" if stronger else "") + ".",
     ]
     rep.table("Start player's win share by mirror", formatted(pd.DataFrame(rows), {
         "mirror": "mirror", "measure": lambda r: {"ghost": "with ghost ship", "plain": "without",
                                                   "distance": "change in distance from 50%"}[r["arm"]],
         "value [95% CI]": lambda r: ci(r, "value", unit=POINTS if r["arm"] == "distance" else SHARE)}))
     rep.rests_on = [f"2-player mirror matches of the built-in heuristics ({join(heuristics)}), not expert human play",
-                    "the rules' ghost ship as simlab plays it (`docs/rules/jamaica.md`)"]
+                    "the rules' ghost ship as simlab plays it (`docs/rules/jamaica.md`)",
+                    strength.rests_on(list(stronger), "jamaica", ctx)]
     return rep
 
 
 EXPERIMENT = Experiment("ghost-ship-question", "Jamaica: does the 2-player ghost ship make the game fairer?",
-                        __doc__.splitlines()[0], analyse, game="jamaica", players=(2,))
+                        __doc__.splitlines()[0], analyse, game="jamaica", players=(2,),
+                        options=strength.OPTIONS)

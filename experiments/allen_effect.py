@@ -12,7 +12,9 @@ seed, games and seats, parameter ``allen`` on and off), and rows are paired by g
 * heuristic vs heuristic: hunter against collector (the closest heuristic pair), with and without;
 * whether using Allen pays: the hunter's ``allen_weight`` swept against a default hunter (Allen on),
   and, in the mirror match, win rate and score by how often a player used Allen's cards;
-* the same measures at 3 players, where Allen does not play.
+* the same measures at 3 players, where Allen does not play;
+* stronger play (:mod:`simlab.analysis.strength`): the search player and the tuned sets in mirror
+  matches with and without Allen, which say whether the seat and score verdicts hold with them.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ import pandas as pd
 
 from simlab.analysis import fairness as F
 from simlab.analysis import measures as M
-from simlab.analysis import sections
+from simlab.analysis import sections, strength
 from simlab.analysis.charts import dot_interval, integer_histogram, new_figure
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import ci, formatted, num, pct
@@ -114,7 +116,7 @@ def mirror_seats(rep, mirrors: dict, three: pd.DataFrame) -> pd.DataFrame:
     for i, arm in enumerate(("with Allen", "without Allen")):
         g = t[t["arm"] == arm]
         dot_interval(axes[0][0], list(g["strategy"]), g["win_share"], g["lo"], g["hi"], ylabel="start player's win share",
-                     xlabel="heuristic in every seat (2 players)", label=arm, offset=(i - 0.5) * 0.18,
+                     xlabel="strategy in every seat (2 players)", label=arm, offset=(i - 0.5) * 0.18,
                      reference=0.5 if i == 0 else None, band=Band.fairness(0.5, BAND) if i == 0 else None,
                      what=f"{arm}, {{}} mirror")
     axes[0][0].legend(fontsize=7)
@@ -147,8 +149,11 @@ def analyse(ctx: Context):
                      "data (healer cards, islet values, map-card symbols, crown prizes 4th-5th; see the caveats): "
                      "healer fees and islets shape scores and eliminations, so the size of the effects may move "
                      "with them.")
-    mirrors = {s: ctx.compare(f"mirror-{s}", ctx.config(2, (s, s), {"allen": True}), {"allen": False}, label="no-allen")
-               for s in MIRRORS}
+    extra = [s for s in strength.strong_players(ctx) if s not in MIRRORS]    # stronger players
+    strong_games = {s: strength.strong_games(ctx, "loot-island", s) for s in extra}
+    mirrors = {s: ctx.compare(f"mirror-{s}", ctx.config(2, (s, s), {"allen": True}, games=strong_games.get(s)),
+                              {"allen": False}, label="no-allen")
+               for s in MIRRORS + tuple(extra)}
     mirror = mirrors[STRONG]
     skill = ctx.compare("skill", ctx.config(2, (STRONG, WEAK), {"allen": True}), {"allen": False}, label="no-allen")
     h2h = ctx.compare("h2h", ctx.config(2, (STRONG, SECOND), {"allen": True}), {"allen": False}, label="no-allen")
@@ -165,6 +170,9 @@ def analyse(ctx: Context):
     seats = mirror_seats(rep, mirrors, f3)
     table = sections.variant_effect(rep, on, off, f"{OFF} ({STRONG} vs {STRONG})", by_seat=False,
                                     columns=("score", "crosses", "gold_crown", "n_crown", "curses", *ELIMINATED))
+    stronger = {s: sections.variant_effect(rep, with_out(mirrors[s].base.frame()), with_out(mirrors[s].variant.frame()),
+                                           f"{OFF} ({s} vs {s})", by_seat=False, columns=("score", *ELIMINATED))
+                for s in extra}
 
     # 2. crown places: who takes the first place
     places = {k: crown_places(f) for k, f in arms.items()}
@@ -357,6 +365,18 @@ def analyse(ctx: Context):
         for k, v in groups.items() if v)
     changes = "; ".join(f"{st} {fmt_estimate(e, POINTS)}" for st, e in ests.items())
     sc = table[table["column"] == "score"].iloc[0]
+
+    def higher(t: pd.DataFrame, col: str) -> tuple[str, bool]:
+        """Whether ``col`` is higher with Allen than without in an effect table (a paired comparison)."""
+        r = t[t["column"] == col].iloc[0]
+        word = compare(Estimate(-r["difference"], -r["hi"], -r["lo"], int(r["n"]), "paired"))
+        return word, word != TIE
+
+    richer = strength.agreement(higher(table, "score")[0], {s: higher(t, "score") for s, t in stronger.items()},
+                                strong_games, words=lambda w: f"scores {w} with him")
+    safer = strength.agreement(higher(table, "elimination rate")[0],
+                               {s: higher(t, "elimination rate") for s, t in stronger.items()}, strong_games,
+                               words=lambda w: f"eliminations {w} with him")
     out_on, out_off = on["elimination rate"].mean(), off["elimination rate"].mean()
     fee = [f["out by the healer fee"].sum() / max(f["elimination rate"].sum(), 1) for f in (off, on)]
     fee_words = ("all of them by the healer fee" if min(fee) == 1.0 else
@@ -370,7 +390,7 @@ def analyse(ctx: Context):
         f"Allen makes the 2-player game richer and safer: in the {STRONG} mirror, scores are "
         f"{fmt_number(-sc['difference'], -sc['hi'], -sc['lo'])} gold higher with him, and eliminations fall from "
         f"{fmt_share(out_off)} of players without him to {fmt_share(out_on)} with him ({fee_words}, which rests on "
-        "ASSUMED healer cards).",
+        "ASSUMED healer cards)" + (f"; stronger play: richer {richer}, safer {safer}" if extra else "") + ".",
         ("Playing his cards pays: " if pays else "Whether playing his cards pays is not settled: ")
         + f"a {STRONG} that never plays them (allen_weight=0) wins {fmt_share(w0['win_rate'], w0['lo'], w0['hi'])} "
         f"against a default {STRONG}, and allen_weight {join(sorted(best.tied, key=float))} "
@@ -393,8 +413,10 @@ def analyse(ctx: Context):
               len(best.tied) == 1)
     rep.rests_on = sections.rests_on(ctx.runs, only=("crown_prizes", "map_symbols", "healer_per_cube", "healer_fixed",
                                                      "islet_action", "islet_value")) + [
-        f"Seat fairness only from mirror matches ({join(list(MIRRORS))} in every seat); the effects on scores, "
-        f"crosses and eliminations from the {STRONG} mirror.",
+        f"Seat fairness only from mirror matches ({join(list(mirrors))} in every seat); the effects on scores, "
+        f"crosses and eliminations from the {STRONG} mirror" + (f", rechecked in the {join(extra)} mirrors" if extra
+                                                                 else "") + ".",
+        strength.rests_on(extra, "loot-island", ctx),
         "Common random numbers: both arms of each comparison play the same games (paired by game id and seat)."]
     rep.caveats.append("Seats are judged only in mirror matches (every seat the same heuristic), where a seat "
                        "difference can only be a seat effect; the other matches rotate the strategies through the "
@@ -412,4 +434,4 @@ def analyse(ctx: Context):
 EXPERIMENT = Experiment("allen-effect", "Loot Island: Allen's effect",
                         "With vs without the virtual player Allen at 2 players (paired on common random numbers): "
                         "seats, crown places, scores, decisiveness, skill vs luck, whether using Allen pays; 3 players "
-                        "for comparison.", analyse, game="loot-island", players=(2, 3))
+                        "for comparison.", analyse, game="loot-island", players=(2, 3), options=strength.OPTIONS)

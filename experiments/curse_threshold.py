@@ -21,15 +21,20 @@ higher value binds.
 risk taker) is among the best responses there (the appetites whose win rate is statistically tied
 with the best, ``wording.best_of``). Below M greed no longer pays: M is the lowest value from which
 greed pays at every higher value.
+
+**Stronger play** (:mod:`simlab.analysis.strength`): each stronger player (the search player, each
+tuned set) plays a 2-player mirror at the printed threshold and without one; the bottom line says
+whether the printed value binds its players as it binds (or not) the heeding hunters at 2 players.
 """
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 
 import pandas as pd
 
-from simlab.analysis import sections
+from simlab.analysis import sections, strength
 from simlab.analysis.charts import interval_band, new_figure
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import ci, formatted, num
@@ -93,6 +98,8 @@ def point(frame: pd.DataFrame, threshold: int, players: int) -> tuple[dict, list
            "heed_cubes_n": int(heed_cubes.size), "no_winner": float(games["no_winner"].first().mean())}
     apps = []
     for spec, g in f.groupby("strategy"):
+        if spec not in APPETITES:       # a stronger player's mirror: no appetite of the round table
+            continue
         apps.append({"players": players, "threshold": threshold, "appetite": APPETITES[spec], "seats": len(g),
                      **_est(_rate(g["win"]), "win"), "fair": 1.0 / players,
                      "curse_out": float(g["curse"].mean()), "fee_out": float(g["fee"].mean()),
@@ -271,7 +278,10 @@ def analyse(ctx: Context):
     a = a.assign(order=a["appetite"].map({v: i for i, v in enumerate(APPETITES.values())}))
     a = a.sort_values(["players", "threshold", "order"]).drop(columns="order").reset_index(drop=True)
 
+    strong = strength.strong_players(ctx)
+    stronger = {s: stronger_check(ctx, s) for s in strong}
     moved = {n: binding(t[t["players"] == n], ref.loc[n]) for n in PLAYERS}
+    rep.findings += [stronger_finding(s, rows, m) for s, (rows, m) in stronger.items()]
     best = {n: best_responses(a[a["players"] == n]) for n in PLAYERS}
     n_from = {n: stops_binding(moved[n]) for n in PLAYERS}
     heed_moved = {n: binding(t[t["players"] == n], ref.loc[n], HEED_BINDING) for n in PLAYERS}
@@ -381,7 +391,11 @@ def analyse(ctx: Context):
         f"{fmt_estimate(estimate(at.loc[many], 'heed_curse'))} of the players who heed the threshold ({many} players) "
         "and the "
         f"healer fee, which rests on the ASSUMED healer cards, {fmt_estimate(estimate(at.loc[few], 'fee_out'))} of "
-        f"players at {few} players and {fmt_estimate(estimate(at.loc[many], 'fee_out'))} at {many}.",
+        f"players at {few} players and {fmt_estimate(estimate(at.loc[many], 'fee_out'))} at {many}"
+        + (f"; with stronger players in every seat ({few} players) whether the printed {PRINTED} binds "
+           f"({'it binds' if heed_moved[few][PRINTED] else 'it does not bind'} the heeding hunters): "
+           + strength.agreement(bool(heed_moved[few][PRINTED]), {s: (bool(m), True) for s, (_, m) in stronger.items()},
+                                words=lambda b: "it binds" if b else "it does not bind") if strong else "") + ".",
     ]
     # the same conclusions as values, so that simlab robust can tell whether an assumption changes them
     for n in PLAYERS:
@@ -392,6 +406,7 @@ def analyse(ctx: Context):
     rep.rests_on = sections.rests_on(ctx.runs, " (a round table of risk appetites, rotated through the seats: "
                                                 "hunters with curse caps, heeding the threshold, and the blind risk "
                                                 "taker, which ignores it)", only=ASSUMED_HERE)
+    rep.rests_on.append(strength.rests_on(strong, "loot-island", ctx))
     rep.rests_on.append("Healer-fee eliminations rest entirely on the ASSUMED healer cards (`healer_per_cube`, "
                         "`healer_fixed`); curse eliminations on the printed rules and the treasure, islet and event "
                         "data (islet values ASSUMED).")
@@ -408,6 +423,29 @@ def analyse(ctx: Context):
                        "independent intervals used are conservative. The table of appetites grows with the player "
                        "count, so win rates compare within a player count, not across.")
     return rep
+
+
+def stronger_check(ctx: Context, player: str) -> tuple[dict, list[str]]:
+    """A stronger player's 2-player mirror at the printed threshold and without one: its measures at
+    both (rows by threshold) and the heeding measures that differ (its cubes, its curse
+    eliminations): whether the printed value binds it."""
+    n = PLAYERS[0]
+    tag = re.sub(r"[^A-Za-z0-9@=._-]", "_", player)
+    games = strength.strong_games(ctx, "loot-island", player)
+    runs = ctx.sweep(f"strong-{tag}-{n}p", ctx.config(n, (player,) * n, games=games), "curse_threshold",
+                     (PRINTED, NO_THRESHOLD))
+    rows = {thr: point(r.frame(), thr, n)[0] for thr, r in runs.items()}
+    return rows, binding(pd.DataFrame([rows[PRINTED]]), rows[NO_THRESHOLD], HEED_BINDING)[PRINTED]
+
+
+def stronger_finding(player: str, rows: dict, moved: list[str]) -> str:
+    at, ref = rows[PRINTED], rows[NO_THRESHOLD]
+    return (f"{PLAYERS[0]} players, {player} in every seat: the printed {PRINTED} "
+            + (f"binds ({join([SHORT[m] for m in moved])} differ from no threshold)" if moved else
+               "does not bind measurably") + f": curse eliminations {fmt_estimate(estimate(at, 'heed_curse'))} against "
+            f"{fmt_estimate(estimate(ref, 'heed_curse'))} without a threshold, cubes "
+            f"{fmt_estimate(estimate(at, 'heed_cubes'), NUMBER)} against {fmt_estimate(estimate(ref, 'heed_cubes'), NUMBER)} "
+            f"({at['games']:,} games each).")
 
 
 def _standing(apps: pd.DataFrame, n: int, tied: tuple[str, ...]) -> str:
@@ -439,4 +477,4 @@ def _axes(ax, title: str, ylabel: str) -> None:
 
 
 EXPERIMENT = Experiment("curse-threshold", "The curse-threshold sweep", __doc__, analyse, game="loot-island",
-                        players=PLAYERS)
+                        players=PLAYERS, options=strength.OPTIONS)

@@ -36,14 +36,15 @@ Design, and why:
 from __future__ import annotations
 
 import itertools
+import re
 
 import numpy as np
 import pandas as pd
 
-from simlab.analysis import sections
+from simlab.analysis import sections, strength
 from simlab.analysis.charts import dot_interval, new_figure, tip, yerr
 from simlab.analysis.experiment import Context, Experiment
-from simlab.analysis.report import ci, formatted, num, pct
+from simlab.analysis.report import ci, formatted, md_escape, num, pct
 from simlab.analysis.stats import Estimate, mean, paired_difference, proportion
 from simlab.analysis.wording import NUMBER, POINTS, TIE, Band, compare, difference, fmt_estimate, fmt_share, join
 from simlab.core.stats import Z95
@@ -258,6 +259,20 @@ def _reading(ctx: Context, name: str, params: dict) -> dict:
             "fit": fit(t, ["squares_apart"])}
 
 
+def stronger_rule(ctx: Context, player: str) -> dict:
+    """The headline rule with a stronger player in every seat (default readings, the same seed, so the
+    same setups): its reach rate on the average drawn pair and the reach lost per square apart."""
+    tag = re.sub(r"[^A-Za-z0-9@=._-]", "_", player)
+    frame = ctx.run(f"{tag}-mirror-{DEFAULT}", ctx.config(MIRROR_PLAYERS, (player,) * MIRROR_PLAYERS, rotate=False,
+                                                          games=strength.strong_games(ctx, "karuba", player))).frame()
+    ex = explorers(frame)
+    t = ex.groupby(["beach", "temple"]).agg(explorers=("reached", "size"), reach=("reached", "mean")).reset_index()
+    t = pd.concat([t, geometry(t["beach"], t["temple"])], axis=1)
+    slope = fit(t, ["squares_apart"])["coef"]["squares_apart"]
+    return {"reach": proportion(ex["reached"].sum(), len(ex)), "slope": slope, "games": ex["game"].nunique(),
+            "decides": compare(slope) == "lower", "decided": compare(slope) != TIE}
+
+
 def analyse(ctx: Context):
     rep = ctx.report("Karuba: which beach-temple placements make a good game",
                      "Every player copies the setup, so a placement is unfair to no one; it makes a better or worse "
@@ -265,6 +280,7 @@ def analyse(ctx: Context):
                      f"long the game lasts, and whether the pair rewards planning ({STRONG} against {join(MIDDLE)} "
                      f"on the same setup and tiles). {ctx.games:,} games per mirror run; each game samples four pairs.")
     R = {name: _reading(ctx, name, params) for name, params in READINGS.items()}
+    stronger = {s: stronger_rule(ctx, s) for s in strength.strong_players(ctx) if s not in HEURISTICS}
     d = R[DEFAULT]
     t, ex, counts, band = d["pairs"], d["ex"], d["counts"], d["band"]
 
@@ -427,7 +443,12 @@ def analyse(ctx: Context):
         f"apart reach {fmt_estimate(near['reach'])} and pairs {FAR} or more apart {fmt_estimate(far['reach'])}, in "
         f"games longer by {fmt_estimate(difference(far['length'], near['length']), NUMBER)} rounds, where planning "
         f"pays more ({STRONG}'s edge over {join(MIDDLE)} {fmt_estimate(near['plan'], POINTS)} against "
-        f"{fmt_estimate(far['plan'], POINTS)}).",
+        f"{fmt_estimate(far['plan'], POINTS)})" + ("; with stronger play the rule " + strength.agreement(
+            True, {s: (v["decides"], v["decided"]) for s, v in stronger.items()}, words=lambda b: "distance does not decide")
+            + " (" + "; ".join(f"{md_escape(s)} in every seat, {v['games']:,} games: reach {fmt_estimate(v['reach'])}, "
+                               f"{-v['slope'].value * 100:.1f} points [{-v['slope'].hi * 100:.1f}, "
+                               f"{-v['slope'].lo * 100:.1f}] per square" for s, v in stronger.items()) + ")"
+            if stronger else "") + ".",
         f"If stepping into the temple is free (`temple_step` 0), reach rises by "
         f"{fmt_estimate(changes['temple_step 0']['reach'], POINTS)}, games shorten by "
         f"{-changes['temple_step 0']['length'].value:.2f} rounds [{-changes['temple_step 0']['length'].hi:.2f}, "
@@ -437,7 +458,8 @@ def analyse(ctx: Context):
     rep.rests_on = sections.rests_on(ctx.runs, " (mirror games, one heuristic in every seat)",
                                      only=("distance_rule", "beach_step", "temple_step")) + [
         "Setups drawn at random among legal ones, not chosen by players; pairs measured on their own, with the "
-        "game's three other pairs drawn at random."]
+        "game's three other pairs drawn at random.",
+        strength.rests_on(list(stronger), "karuba", ctx)]
     rep.caveats.append(f"Mirror games: every seat plays the same heuristic, so all islands play out alike and the "
                        f"game does not depend on the player count ({MIRROR_PLAYERS} players are played). The "
                        f"{join(HEURISTICS)} mirrors share the seed, hence the setups and tile orders: the planning gap "
@@ -453,4 +475,4 @@ EXPERIMENT = Experiment("karuba-temples", "Karuba: which temple placements make 
                         "Game quality per beach-temple pair in mirror games: reach rate, round reached, game length "
                         "and the planning gap between heuristics; the quality band's count, the geometric rule behind "
                         "hard pairs, and the temple_step and distance_rule readings compared.", analyse,
-                        game="karuba", players=(2, 3, 4))
+                        game="karuba", players=(2, 3, 4), options=strength.OPTIONS)

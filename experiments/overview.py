@@ -2,7 +2,8 @@
 
 Seat fairness from mirror matches only (every seat the same strategy, one mirror per built-in
 heuristic, every player count): a seat effect cannot be read from a mix, where it is confounded
-with who sits where. A heads-up strategy-vs-strategy matrix with a ranking. Luck and skill from
+with who sits where. The stronger players (the search player, each tuned set; :mod:`simlab.analysis.strength`)
+play mirrors too, and the bottom line says whether the heuristics' seat verdict holds with them. A heads-up strategy-vs-strategy matrix with a ranking. Luck and skill from
 duplicate play (every deal in every seat rotation): the Elo gap from random play to the strongest
 heuristic, and the share of the default mix's outcome variance due to luck. Game length,
 score and margin distributions, how games unfold (standings after every round in a sample of
@@ -11,9 +12,10 @@ default-mix games (heuristics only: a random seat would add a near-certain loser
 """
 from __future__ import annotations
 
+import re
 from itertools import combinations
 
-from simlab.analysis import measures, sections
+from simlab.analysis import measures, sections, strength
 from simlab.analysis.experiment import Context, Experiment
 from simlab.core.strategy import strategies_for
 
@@ -33,11 +35,15 @@ def analyse(ctx: Context):
     names = sorted(n for n, s in strategies_for(spec.name).items() if not s.search)  # search players: too slow here
     heuristics = [s for s in names if s != "random"] or names
 
-    # 1. seat fairness: mirror matches of every heuristic at every player count
-    mirrors = {s: measures.combine([ctx.run(f"mirror-{s}-{n}p", ctx.config(n, (s,) * n, rotate=False)).frame()
-                                    for n in counts]) for s in heuristics}
+    # 1. seat fairness: mirror matches of every heuristic at every player count, and of the stronger
+    # players (search player, tuned sets), which say whether the heuristics' verdict holds
+    stronger = [s for s in strength.strong_players(ctx) if s not in heuristics]
+    games = {s: strength.strong_games(ctx, spec.name, s) for s in stronger}
+    mirrors = {s: measures.combine([ctx.run(f"mirror-{re.sub(r'[^A-Za-z0-9@=._-]', '_', s)}-{n}p",
+                                            ctx.config(n, (s,) * n, rotate=False, games=games.get(s))).frame()
+                                    for n in counts]) for s in heuristics + stronger}
     shares = sections.mirror_seats(rep, mirrors)
-    rep.bottom_line.append(sections.mirror_bottom_line(shares))
+    rep.bottom_line.append(sections.mirror_bottom_line(shares, tuple(stronger), games))
 
     # 2. length, scores, ties, usage and luck: the default mix in duplicate (every deal in every
     # seat rotation) at every player count
@@ -82,10 +88,11 @@ def analyse(ctx: Context):
     rep.rests_on = sections.rests_on(ctx.runs, " (mirror matches of each heuristic for seats; the default mix in duplicate "
                                                 "for lengths, usage and luck; every pair heads-up for the strategy matrix; the "
                                                 "strongest against random play, in duplicate, for luck and skill)")
+    rep.rests_on.append(strength.rests_on(stronger, spec.name, ctx))
     return rep
 
 
 EXPERIMENT = Experiment("overview", "Balance overview of one game",
-                        "Seat fairness from mirror matches by player count, strategy matrix and ranking, luck and skill "
+                        "Seat fairness from mirror matches by player count (rechecked with the search player and tuned sets), strategy matrix and ranking, luck and skill "
                         "from duplicate play, length and score distributions, usage of game features "
-                        "(any game: --game NAME).", analyse)
+                        "(any game: --game NAME).", analyse, options=strength.OPTIONS)

@@ -112,9 +112,10 @@ def test_a_question_file_runs_end_to_end_from_the_command_line(cli_run, tmp_path
     """The shipped worked example, at a small number of games."""
     example = ROOT / "examples" / "ghost_ship_question.py"
     code, out, err = cli_run("experiment", "run", str(example), "--games", "300", "--out", str(tmp_path / "rep"),
-                             "--executor", "serial", "-q")
+                             "--executor", "serial", "-q", "--option", "strong-games=20")
     assert code == 0, err
     text = (tmp_path / "rep" / "report.md").read_text()
     assert "ghost ship" in text and "distance from 50%" in text
     assert f"simlab experiment run {example} --games 300" in text     # the reproduce line names the file
-    assert len(list((tmp_path / "rep" / "runs").iterdir())) == 8       # 4 heuristics x (with, without)
+    assert len(list((tmp_path / "rep" / "runs").iterdir())) == 10      # 4 heuristics and rollout x (with, without)
+    assert "with stronger play this" in text and "rollout (20 games per run, a search player)" in text

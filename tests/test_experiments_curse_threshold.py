@@ -18,7 +18,7 @@ QUIET = {"executor": "serial", "progress": False, "log": lambda m: None}
 @pytest.fixture(scope="module")
 def threshold(tmp_path_factory):
     out = tmp_path_factory.mktemp("threshold")
-    report, paths = run_experiment("curse-threshold", games=30, out=out, **QUIET)
+    report, paths = run_experiment("curse-threshold", games=30, out=out, options={"strong": "cautious@tuned"}, **QUIET)
     return out, report, paths
 
 
@@ -32,6 +32,9 @@ def test_curse_threshold_report_opens_with_a_short_bottom_line_and_splits_elimin
     assert re.search(r"(threshold stops binding at|threshold binds all the way to 20 at) [2-5]", binds)
     assert re.search(r"(greed no longer pays|greed pays at no threshold up to 20|greed pays at every threshold)", greed)
     assert printed.startswith("At the printed 13 greed pays at") and "ASSUMED healer cards" in printed
+    assert re.search(r"with stronger players in every seat \(2 players\) whether the printed 13 binds \(it (binds|does "
+                     r"not bind) the heeding hunters\): (holds|differs) with cautious@tuned", printed)
+    assert any(f.startswith("2 players, cautious@tuned in every seat: the printed 13 ") for f in report.findings)
     assert "balanced" not in md                                # the old criterion is gone
     rests = md[md.index("## What it rests on"):md.index("## Contents")]
     assert "Healer-fee eliminations rest entirely on the ASSUMED healer cards" in rests and "`healer_per_cube`" in rests

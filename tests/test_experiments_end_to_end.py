@@ -14,7 +14,7 @@ def overview(tmp_path_factory):
 
     out = tmp_path_factory.mktemp("overview")
     report, paths = run_experiment("overview", games=120, game="karuba", out=out, executor="serial",
-                                   progress=False, log=lambda m: None)
+                                   progress=False, log=lambda m: None, options={"strong-games": "30"})
     return out, report, paths
 
 
@@ -46,6 +46,15 @@ def test_overview_report_opens_with_bottom_line_then_findings_charts_tables_cave
         assert f"Share of outcome variance due to luck, {n} players" in verdicts
     assert "Start player (seat 1) win rate" not in md, "no seat verdict from a mix"
     assert re.search(r"(are tied for|is) strongest", verdicts)
+
+
+def test_overview_seat_verdict_is_rechecked_with_the_search_player(overview):
+    """Karuba's heuristics play the same game in every seat of a mirror (all seats level): the search
+    player's mirror, 30 games per player count, is the only one that can judge the seats."""
+    out, report, paths = overview
+    assert report.bottom_line[0].count("only the rollout mirror can judge") == 3
+    assert (out / "runs" / "mirror-rollout-2p").is_dir()
+    assert any("rollout (30 games per run, a search player)" in r for r in report.rests_on)
 
 
 def test_overview_report_charts_are_files_beside_the_pages(overview):

@@ -1,6 +1,8 @@
 """The karuba-temples experiment's parts: the board geometry behind its rule (checked against the
 rulebook's board, docs/rules/karuba.md section 2), its fit and quality-band count on tables whose
 answer is known, the mirror design's premise, and the report end to end at a tiny game count."""
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -90,7 +92,7 @@ def test_karuba_temples_report_frames_game_quality(tmp_path):
     from simlab.analysis.experiment import run_experiment
 
     report, paths = run_experiment("karuba-temples", games=100, out=tmp_path, executor="serial", progress=False,
-                                   log=lambda m: None)
+                                   log=lambda m: None, options={"strong-games": "20"})
     md = paths["markdown"].read_text()
     bottom = md[md.index("## Bottom line"):md.index("## What it rests on")]
     assert "quality band" in bottom and "R² =" in bottom and "`temple_step` 0" in bottom
@@ -106,4 +108,7 @@ def test_karuba_temples_report_frames_game_quality(tmp_path):
     pairs = pd.read_csv(tmp_path / "pairs.csv")
     assert set(pairs["reading"]) == {"default", "temple_step 0", "distance_rule ring4", "distance_rule label30"}
     assert (pairs["squares apart"] >= 1).all()
-    assert "- Strategies: builder, collector, racer (mirror games" in md   # no random play in the seats
+    assert "- Strategies: builder, collector, racer, rollout (mirror games" in md   # no random play in the seats
+    # the headline rule rechecked with the search player in every seat, 20 games
+    assert re.search(r"with stronger play the rule (holds|differs|is not settled) with rollout.*rollout in every seat, "
+                     r"20 games: reach", bottom)

@@ -15,7 +15,7 @@ QUIET = {"executor": "serial", "progress": False, "log": lambda m: None}
 @pytest.fixture(scope="module")
 def allen(tmp_path_factory):
     out = tmp_path_factory.mktemp("allen")
-    report, paths = run_experiment("allen-effect", games=60, out=out, **QUIET)
+    report, paths = run_experiment("allen-effect", games=60, out=out, options={"strong-games": "10"}, **QUIET)
     return out, report, paths
 
 
@@ -34,6 +34,8 @@ def test_allen_effect_report_files_and_verdicts(allen):
     bottom = md[md.index("## Bottom line"):md.index("## What it rests on")]
     assert "With Allen the start player wins" in bottom and " points [" in bottom
     assert "healer fee" in bottom and "allen_weight=0" in bottom
+    assert "(cautious@tuned)" in bottom and "(rollout)" in bottom            # the stronger players' mirrors
+    assert re.search(r"stronger play: richer (holds|differs|is not settled) with", bottom)
     rests = md[md.index("## What it rests on"):md.index("## Contents")]
     assert "`healer_per_cube`" in rests and "hunter" in rests
     verdicts = md[md.index("## Findings"):md.index("## Charts")]

@@ -135,6 +135,8 @@ def run_robust(name: str, games: int = 4000, out: str | Path | None = None, runs
     """Rerun experiment ``name`` (with its own settings ``options``) under each plausible alternative of its
     ASSUMPTION parameters and write the robustness report into ``<the experiment's report>/robust`` (or ``out``)."""
     setup = prepare_experiment(name, games, None, runs, game, seed, workers, options=options)
+    if any(o.name == "strong" for o in setup.experiment.options) and "strong" not in setup.options:
+        setup.options["strong"] = "none"    # the stronger players' reruns (minutes each) only where asked for
     out_dir = Path(out) if out else setup.out_dir / ROBUSTNESS.parent
     quiet_log = (lambda m: None)
     if setup.game:      # a fixed game: check the names before anything is played

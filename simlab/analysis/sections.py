@@ -24,10 +24,15 @@ USAGE_FLAG = 0.5       # standardized winners-vs-others difference above which a
 def rests_on(runs, seating: str = "", only: tuple[str, ...] = ()) -> list[str]:
     """What a report on ``runs`` rests on: the strategies, and the ASSUMED rule readings in force
     (``only``: the ones the answer depends on; default all), named here and valued in the caveats."""
+    from .strength import is_search
+
     names = sorted({s for r in runs for s in r.config.seats})
+    searchers = sorted({s for r in runs for s in r.config.seats if is_search(r.config.game, s)})
     assumed = sorted({k for r in runs for k in r.provenance.get("assumptions_in_force", {})
                       if not only or k in only})
-    items = [f"Strategies: {', '.join(md_escape(n) for n in names)}{seating}; the results describe these heuristics, "
+    players = (f"these heuristics and the search player{'s' if len(searchers) > 1 else ''} "
+               f"{join([md_escape(s) for s in searchers])}" if searchers else "these heuristics")
+    items = [f"Strategies: {', '.join(md_escape(n) for n in names)}{seating}; the results describe {players}, "
              "not expert human play."]
     if assumed:
         items.append(f"{ASSUMED_ITEM} (no published source; values, sources and plausible alternatives in the game's "
@@ -332,8 +337,11 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return shares
 
 
-def mirror_bottom_line(shares: pd.DataFrame) -> str:
-    """One sentence: the start player in the mirror matches, and whether the strategies agree."""
+def mirror_bottom_line(shares: pd.DataFrame, strong: tuple[str, ...] = (), games: dict[str, int] | None = None) -> str:
+    """One sentence: the start player in the mirror matches, and whether the strategies agree; the
+    ``strong`` mirrors (stronger players, :mod:`.strength`) are read against the heuristics' verdict."""
+    from .strength import agreement
+
     verdicts: dict[int, dict[str, tuple[str, Estimate]]] = {}
     blind = sorted({int(n) for n in shares.loc[shares["all_level"] == 1.0, "players"]})
     for r in shares[(shares["seat"] == 1) & (shares["all_level"] < 1.0)].itertuples():
@@ -342,17 +350,27 @@ def mirror_bottom_line(shares: pd.DataFrame) -> str:
         side = "inside" if css == "in" else "undecided" if css == "und" else (
             "favoured" if r.win_share > r.fair else "handicapped")
         verdicts.setdefault(int(r.players), {})[r.strategy] = (side, e)
+    word = {"inside": "fair", "undecided": "not yet settled", "favoured": "favoured", "handicapped": "handicapped"}
     parts = []
-    for n, by in sorted(verdicts.items()):
+    for n, every in sorted(verdicts.items()):
+        by = {s: v for s, v in every.items() if s not in strong}
+        stronger = {s: (side, side != "undecided") for s, (side, _) in every.items() if s in strong}
+        only_strong = not by      # every other mirror ended level in every game: only these judge
+        by = by or every
         sides = {side for side, _ in by.values()}
         worst = max(by.items(), key=lambda kv: abs(kv[1][1].value - 1.0 / n))
-        word = {"inside": "fair", "undecided": "not yet settled", "favoured": "favoured", "handicapped": "handicapped"}
         if len(sides) == 1:
-            parts.append(f"{word[sides.pop()]} at {n} players (all {len(by)} mirrors agree; furthest "
-                         f"{fmt_estimate(worst[1][1])} with {md_escape(worst[0])})")
+            side = sides.pop()
+            agree = (f"only the {join([md_escape(s) for s in by])} mirror{'s' if len(by) > 1 else ''} can judge" if only_strong
+                     else f"the {md_escape(next(iter(by)))} mirror" if len(by) == 1
+                     else f"all {len(by)} {'heuristic ' if stronger else ''}mirrors agree")
+            parts.append(f"{word[side]} at {n} players ({agree}; {'furthest ' if len(by) > 1 else ''}"
+                         f"{fmt_estimate(worst[1][1])} with {md_escape(worst[0])}"
+                         + (f"; stronger play: {agreement(side, stronger, games, word.get)}"
+                            if stronger and not only_strong else "") + ")")
         else:
             parts.append(f"judged differently by the strategies at {n} players ("
-                         + ", ".join(f"{word[side]} with {md_escape(s)}" for s, (side, _) in sorted(by.items())) + ")")
+                         + ", ".join(f"{word[side]} with {md_escape(s)}" for s, (side, _) in sorted(every.items())) + ")")
     if not parts:
         return ("No mirror match could judge the seats: in every one all seats ended level in every game "
                 "(each strategy plays the same game in every seat), so seat fairness is not measured here.")
