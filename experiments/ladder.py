@@ -42,7 +42,8 @@ OPTIONS = (Option("budgets", "50,200", "the two budgets a search player plays at
                                          "play --games)"),
            Option("rollout", "auto", "a search player's play-out policy: 'auto' (a pilot picks the best against "
                                      "the strongest heuristic) or a policy number"),
-           Option("pilot-games", "40", "games each play-out policy plays in the pilot"))
+           Option("pilot-games", "40", "games each play-out policy plays in the pilot"),
+           Option("search", "all", "the search players that enter: 'all' registered, or names, comma-separated"))
 
 
 def spec_name(name: str, values: dict[str, float]) -> str:
@@ -68,15 +69,25 @@ def budget(game: str, player: str) -> str:
     return strategies_for(game)[player].params[0].name
 
 
-def search_players(game: str) -> list[str]:
-    return sorted(n for n, s in strategies_for(game).items() if s.search)
+def search_players(game: str, chosen: str = "all") -> list[str]:
+    """The game's search players (``all``), or those ``chosen`` (comma-separated), each checked."""
+    known = sorted(n for n, s in strategies_for(game).items() if s.search)
+    if chosen == "all":
+        return known
+    names = [n.strip() for n in chosen.split(",") if n.strip()]
+    for n in names:
+        if n not in known:
+            raise SimlabError(f"--option search={chosen}: {n!r} is not a search player of {game} (known: "
+                              f"{', '.join(known) or 'none'})")
+    return names
 
 
-def entrants(game: str, budgets: tuple[int, int], policies: dict[str, float] | None = None) -> list[str]:
-    """Every entrant of the ladder: the base entrants, then each search player at both budgets
-    (with its play-out policy from ``policies`` where one is given)."""
+def entrants(game: str, budgets: tuple[int, int], policies: dict[str, float] | None = None,
+             searchers: list[str] | None = None) -> list[str]:
+    """Every entrant of the ladder: the base entrants, then each search player (``searchers``, default
+    all) at both budgets (with its play-out policy from ``policies`` where one is given)."""
     out = base_entrants(game)
-    for s in search_players(game):
+    for s in search_players(game) if searchers is None else searchers:
         extra = {POLICY: policies[s]} if policies and s in policies else {}
         out += [spec_name(s, {budget(game, s): b, **extra}) for b in budgets]
     return out
@@ -173,7 +184,7 @@ def analyse(ctx: Context):
     budgets = read_budgets(ctx)
     search_games = min(ctx.games, integer_option(ctx, "search-games"))
     pilot_games = min(search_games, integer_option(ctx, "pilot-games"))
-    searchers = search_players(game)
+    searchers = search_players(game, ctx.option("search"))
     rep = ctx.report(f"{spec.title}: rating ladder",
                      f"How strong is each way of playing {spec.title}, on one scale? Every registered player (random "
                      "play, each heuristic with its defaults, each tuned set"
@@ -194,7 +205,7 @@ def analyse(ctx: Context):
             p = pick_policy(ctx, rep, s, budgets[1], top, pilot_games)
             if p is not None:
                 policies[s] = p
-    names = entrants(game, budgets, policies)
+    names = entrants(game, budgets, policies, searchers)
     for a, b in combinations(names, 2):
         if (a, b) not in runs:
             runs[(a, b)] = heads_up(ctx, a, b, search_games)

@@ -8,6 +8,7 @@ import pytest
 from experiments import ladder
 from simlab.analysis import rating
 from simlab.analysis.report import Report
+from simlab.core.errors import SimlabError
 from simlab.core.strategy import strategies_for
 
 
@@ -165,3 +166,15 @@ def test_an_unknown_option_is_a_one_line_error(cli_run):
     code, out, err = cli_run("experiment", "run", "ladder", "--game", "karuba", "--option", "budgets=5,5",
                              "--games", "2", "--out", "/tmp/never-written-ladder")
     assert code == 2 and "two different budgets" in err
+
+
+def test_the_search_option_chooses_which_search_players_enter():
+    """``--option search=rollout`` leaves mcts out (it is weak and slow at small budgets); a name that is
+    not a search player of the game is refused by name."""
+    chosen = ladder.search_players("karuba", "rollout")
+    assert chosen == ["rollout"]
+    names = ladder.entrants("karuba", (8, 50), searchers=chosen)
+    assert "rollout:samples=8" in names and not any(n.startswith("mcts") for n in names)
+    assert ladder.search_players("karuba") == ["mcts", "rollout"]
+    with pytest.raises(SimlabError, match="'builder' is not a search player of karuba"):
+        ladder.search_players("karuba", "rollout,builder")

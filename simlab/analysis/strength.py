@@ -24,7 +24,7 @@ from .wording import fmt_count, join
 SEARCH_PLAYER = "rollout"     # the strongest search player where a game registers one (see simlab.search)
 OPTIONS = (Option("strong", "auto", "stronger players the headline verdict is rerun with, comma-separated "
                                     "('auto': the game's search player rollout and every tuned set; 'none': no rerun)"),
-           Option("strong-games", "1000", "games per run of a search player (at most --games; tuned sets play "
+           Option("strong-games", "500", "games per run of a search player (at most --games; tuned sets play "
                                           "--games)"))
 HOLDS, DIFFERS, UNSETTLED = "holds", "differs", "not settled"
 
