@@ -1,5 +1,7 @@
 """`simlab compare`: two arms on the same deals, a report whose bottom line says what changed, by how
 much, with intervals on the paired differences, read against the minimum effect that matters."""
+import re
+
 import pytest
 
 from simlab.analysis.compare import Arm, run_compare
@@ -18,7 +20,8 @@ def mirror(tmp_path_factory):
     """Jamaica, 2 players, a balanced mirror with the ghost ship (A) and without it (B)."""
     out = tmp_path_factory.mktemp("mirror")
     rep, paths = run_compare("jamaica", (2,), Arm("A", seats="balanced"), Arm("B", ("no-ghost",), seats="balanced"),
-                             games=300, out=out, executor="serial", progress=False, log=quiet)
+                             games=300, out=out, executor="serial", progress=False, log=quiet, strong="rollout",
+                             strong_games=20)
     return out, rep, paths
 
 
@@ -27,7 +30,7 @@ def mix(tmp_path_factory):
     """Karuba, 4 players, the default heuristic mix with the printed tokens (A) and 6/4/2/1 (B)."""
     out = tmp_path_factory.mktemp("mix")
     rep, paths = run_compare("karuba", (4,), Arm("A"), Arm("B", sets=("tokens_4p=6,4,2,1",)), games=200, out=out,
-                             executor="serial", progress=False, log=quiet)
+                             executor="serial", progress=False, log=quiet, strong="rollout")
     return out, rep, paths
 
 
@@ -35,6 +38,20 @@ def table(out):
     import pandas as pd
 
     return pd.read_csv(out / "every-measure-in-both-arms-and-its-paired-change.csv")
+
+
+def test_a_comparison_of_mirrors_is_rechecked_with_the_stronger_player_in_every_seat(mirror, mix):
+    """--strong plays both arms again with rollout in every seat (20 games per arm) and the verdict says
+    how its reading compares; a mix is not rechecked (a stronger mirror would measure seats instead)."""
+    out, rep, paths = mirror
+    assert re.search(r"with stronger play in every seat of both arms this (holds|differs|is not settled) with rollout",
+                     rep.bottom_line[-1])
+    assert any("rollout in every seat (20 games per arm)" in v.subject for v in rep.verdicts)
+    assert (out / "runs" / "strong-rollout-2p-b").is_dir()
+    assert "--strong rollout --strong-games 20" in paths["markdown"].read_text()     # the reproduce line
+    out, rep, paths = mix
+    assert any(f.startswith("Not rechecked with stronger play") for f in rep.findings)
+    assert not any(p.name.startswith("strong-") for p in (out / "runs").iterdir())
 
 
 def test_mirror_reports_the_start_players_share_in_each_arm_and_its_paired_change(mirror):
@@ -137,6 +154,10 @@ def test_sweep_pairs_every_point_with_the_first_and_charts_each_measure(swept):
     (["compare", "karuba", "--b-seats", "racer", "-n", "0"], "--games must be between 1"),
     (["compare", "karuba", "--b-set", "tokens_4p=1,2,3,4"], "arm B:"),
     (["compare", "nogame", "--b-seats", "racer"], "unknown game"),
+    (["compare", "karuba", "-s", "racer", "--b-set", "tokens_4p=6,4,2,1", "--strong", "grandmaster"],
+     "unknown strategy 'grandmaster'"),
+    (["compare", "karuba", "-s", "racer", "--b-set", "tokens_4p=6,4,2,1", "--strong", "rollout", "--strong-games", "0"],
+     "--option strong-games=0: at least 1"),
     (["compare", "karuba", "-p", "4", "-p", "3", "--b-set", "tokens_3p=1,2,3"], "arm B: illegal setup"),
     (["sweep", "karuba"], "name at least one --param"),
     (["sweep", "karuba", "--param", "tokenz=1,2"], "unknown parameter 'tokenz'"),

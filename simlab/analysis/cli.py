@@ -135,17 +135,22 @@ def _arm_options(fn):
 @click.option("--out", "-o", type=click.Path(), help="report folder (default reports/compare/GAME; runs then go "
                                                      "to OUT/runs)")
 @click.option("--runs", type=click.Path(), help="folder for the run directories (default runs/compare/GAME)")
+@click.option("--strong", default="none", show_default=True,
+              help="recheck a comparison of mirror matches with stronger players in every seat: 'auto' (the search "
+                   "player rollout and every tuned set) or names, comma-separated")
+@click.option("--strong-games", type=int, default=500, show_default=True,
+              help="games per arm for a search player in --strong (at most --games)")
 @click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress")
 def compare(game, players, seats, a_sets, a_variants, a_seats, b_sets, b_variants, b_seats, games_n, seed,
-            min_effect, out, runs, workers, quiet):
+            min_effect, out, runs, strong, strong_games, workers, quiet):
     """Compare two arms of GAME (variants, rule parameters or seats) played on the same deals."""
     from .compare import Arm, run_compare
 
     arm_a = Arm("A", tuple(a_variants), tuple(a_sets), a_seats or seats)
     arm_b = Arm("B", tuple(b_variants), tuple(b_sets), b_seats or seats)
     _ad_hoc(run_compare, quiet, game, tuple(players), arm_a, arm_b, games=games_n, seed=seed, min_effect=min_effect,
-            out=out, runs=runs, workers=workers)
+            out=out, runs=runs, workers=workers, strong=strong, strong_games=strong_games)
 
 
 @click.command()

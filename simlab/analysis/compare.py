@@ -9,9 +9,15 @@ reduced to one value per game, and the change is the mean of the per-game differ
 normal interval clustered by deal: exactly the difference of the arms' means, with the narrower
 interval that pairing gives. The comparison runs as an ad-hoc experiment, so it gets the warm
 worker pool, run reuse and the report's caveats like any other.
+
+With ``--strong`` (the search player ``rollout``, a tuned set, ``auto`` for every stronger player of
+the game: :mod:`.strength`), a comparison of two mirror matches is played again with that player in
+every seat of both arms (``--strong-games`` games), and the bottom line says whether its verdict
+(the change in the start player's share against the minimum effect) holds with stronger play.
 """
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,6 +36,7 @@ from .measures import decode_bits, seat_columns
 from .report import Report, ci, formatted, md_escape
 from .sections import is_share
 from .stats import Estimate
+from . import strength
 from .wording import CHANGE, NUMBER, POINTS, SHARE, TIE, Band, fmt_estimate, fmt_points, fmt_share, join
 
 
@@ -189,6 +196,7 @@ def analyse_comparison(ctx: Context, players: tuple[int, ...], a: Arm, b: Arm, m
                      "numbers).")
     tables, mirrors = {}, {}
     configs = {n: arm_configs(ctx, spec, n, a, b) for n in players}   # check every count before playing any
+    stronger = strength.strong_players(ctx)                             # and the stronger players' names
     for n in players:
         ca, cb = configs[n]
         arms = ctx.paired(f"compare-{n}p", ca, cb, label="b")
@@ -219,7 +227,50 @@ def analyse_comparison(ctx: Context, players: tuple[int, ...], a: Arm, b: Arm, m
              "Measures equal in every game of both arms are left out.")
     rep.bottom_line = bottom_line(table, mirrors, min_effect, effect, spec, la, lb)
     rep.rests_on = rests_on(ctx, spec, players, a, b)
+    if stronger and all(mirrors.values()):
+        checks = {s: stronger_reading(ctx, rep, spec, players, a, b, s, effect) for s in stronger}
+        reading = size(headline(table), effect)
+        rep.bottom_line[-1] = rep.bottom_line[-1][:-1] + ("; with stronger play in every seat of both arms this "
+                                                          + strength.agreement(reading, checks, words=SIZE_WORDS.get)
+                                                          + ".")
+        rep.rests_on.append(strength.rests_on(stronger, spec.name, ctx))
+    elif stronger:
+        rep.findings.append("Not rechecked with stronger play: the arms are not both mirror matches, and a stronger "
+                            "player in every seat would measure the seats, not the strategies these arms compare.")
     return rep
+
+
+SIZE_WORDS = {"smaller": "smaller than the minimum effect", "larger": "larger than the minimum effect",
+              "undecided": "undecided against the minimum effect"}
+
+
+def size(h: pd.DataFrame, effect: Band) -> str:
+    """The win measures' change against the minimum effect: all smaller, some larger, or undecided."""
+    if ((h["lo"] > effect.hi) | (h["hi"] < effect.lo)).any():
+        return "larger"
+    return "smaller" if ((effect.lo <= h["lo"]) & (h["hi"] <= effect.hi)).all() else "undecided"
+
+
+def stronger_reading(ctx: Context, rep: Report, spec: GameSpec, players, a: Arm, b: Arm, player: str,
+                     effect: Band) -> tuple[str, bool]:
+    """Both arms again with ``player`` in every seat (a mirror), on the same seed: the change in the
+    start player's share at every player count (a finding each), read against the minimum effect."""
+    games = strength.strong_games(ctx, spec.name, player)
+    heads = []
+    for n in players:
+        ca, cb = arm_configs(ctx, spec, n, replace(a, seats=player), replace(b, seats=player))
+        arms = ctx.paired(f"strong-{re.sub(r'[^A-Za-z0-9@=._-]', '_', player)}-{n}p", replace(ca, games=games),
+                          replace(cb, games=games), label="b")
+        h = headline(paired_measures(arms.base.frame(), arms.variant.frame(), spec))
+        for r in h.to_dict("records"):
+            rep.verdict(f"Change in {md_escape(r['measure'])}, {n} players, {md_escape(player)} in every seat "
+                        f"({games:,} games per arm), B - A, paired", _est(r), 0.0, effect, unit=POINTS)
+        heads.append(h)
+    h = pd.concat(heads, ignore_index=True)
+    if h.empty:
+        return "undecided", False
+    reading = size(h, effect)
+    return reading, reading != "undecided"
 
 
 def _chart(rep: Report, table: pd.DataFrame, players, effect: Band, min_effect: float) -> None:
@@ -323,7 +374,7 @@ def checked_players(spec: GameSpec, players: tuple[int, ...], min_effect: float)
 
 
 def compare_command(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: int, seed: int,
-                    min_effect: float) -> str:
+                    min_effect: float, strong: str = "none", strong_games: int = 500) -> str:
     parts = ["simlab", "compare", game] + [x for n in players for x in ("--players", str(n))]
     for arm in (a, b):
         k = arm.name.lower()
@@ -331,13 +382,16 @@ def compare_command(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: 
         parts += [x for s in arm.sets for x in (f"--{k}-set", s)]
         if arm.seats:
             parts += [f"--{k}-seats", arm.seats]
-    return shlex.join(parts + ["--games", str(games), "--seed", str(seed), "--min-effect", f"{min_effect:g}"])
+    extra = ["--strong", strong, "--strong-games", str(strong_games)] if strong != "none" else []
+    return shlex.join(parts + ["--games", str(games), "--seed", str(seed), "--min-effect", f"{min_effect:g}"] + extra)
 
 
 def run_compare(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: int = 10_000, seed: int = 1,
                 min_effect: float = 2.0, out=None, runs=None, workers: int | None = None,
-                executor: str = "processes", progress: bool = True, log=print):
-    """Check the arms, play them paired and write the report; returns the report and its paths."""
+                executor: str = "processes", progress: bool = True, log=print, strong: str = "none",
+                strong_games: int = 500):
+    """Check the arms, play them paired and write the report; returns the report and its paths.
+    ``strong``: the stronger players that recheck a comparison of mirrors (``none``, ``auto`` or names)."""
     spec = get_game(game)
     players = checked_players(spec, players, min_effect)
     for n in players:
@@ -345,9 +399,10 @@ def run_compare(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: int 
             raise SimlabError(f"the arms are identical at {n} players (same rule parameters and seats): give B (or A) "
                               "a --b-set, --b-variant or --b-seats that differs")
     exp = Experiment("compare", f"{spec.title}: compare two arms", "", game=spec.name, players=players,
-                     analyse=lambda ctx: analyse_comparison(ctx, players, a, b, min_effect))
+                     analyse=lambda ctx: analyse_comparison(ctx, players, a, b, min_effect), options=strength.OPTIONS)
     runs = Path(runs) if runs else Path(out, "runs") if out else Path("runs", "compare", spec.name)
     out = Path(out) if out else Path("reports", "compare", spec.name)
     return run_experiment(exp, games=games, out=out, runs=runs, seed=seed,
                           workers=workers, executor=executor, progress=progress, log=log,
-                          command=compare_command(spec.name, players, a, b, games, seed, min_effect))
+                          command=compare_command(spec.name, players, a, b, games, seed, min_effect, strong, strong_games),
+                          options={"strong": strong, "strong-games": str(strong_games)})

@@ -30,8 +30,10 @@ HOLDS, DIFFERS, UNSETTLED = "holds", "differs", "not settled"
 
 
 def strong_players(ctx: Context, game: str | None = None) -> list[str]:
-    """The stronger players asked for (option ``strong``), each checked against the game's registry."""
+    """The stronger players asked for (option ``strong``), each checked against the game's registry
+    (and ``strong-games`` checked), before anything is played."""
     game = game or ctx.spec.name
+    _games_option(ctx)
     text = ctx.option("strong").strip()
     if text == "none":
         return []
@@ -53,8 +55,10 @@ def is_search(game: str, player: str) -> bool:
 
 def strong_games(ctx: Context, game: str, player: str) -> int:
     """Games per run for ``player``: ``strong-games`` for a search player, else the experiment's."""
-    if not is_search(game, player):
-        return ctx.games
+    return min(ctx.games, _games_option(ctx)) if is_search(game, player) else ctx.games
+
+
+def _games_option(ctx: Context) -> int:
     text = ctx.option("strong-games")
     try:
         n = int(text)
@@ -62,7 +66,7 @@ def strong_games(ctx: Context, game: str, player: str) -> int:
         raise SimlabError(f"--option strong-games={text}: a whole number") from None
     if n < 1:
         raise SimlabError(f"--option strong-games={text}: at least 1")
-    return min(ctx.games, n)
+    return n
 
 
 def reading(value: str, reference: str, decided: bool) -> str:
