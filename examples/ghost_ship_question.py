@@ -82,14 +82,16 @@ def analyse(ctx: Context):
     d = e["distance"]
     rep.verdict("Change in the start player's distance from 50% with the ghost ship, all mirrors, paired", d, 0.0,
                 MATTERS, unit=POINTS)
-    stronger = {}
+    stronger, games = {}, {}
     for s in strength.strong_players(ctx):
-        games = strength.strong_games(ctx, "jamaica", s)
-        stronger[s] = paired(*mirror(ctx, s, games), ctx.seed)["distance"]
-        rep.verdict(f"Change in the start player's distance from 50% with the ghost ship, {s} mirror ({games:,} games), "
+        games[s] = strength.strong_games(ctx, "jamaica", s)
+        stronger[s] = paired(*mirror(ctx, s, games[s]), ctx.seed)["distance"]
+        rep.verdict(f"Change in the start player's distance from 50% with the ghost ship, {s} mirror ({games[s]:,} games), "
                     "paired", stronger[s], 0.0, MATTERS, unit=POINTS)
     verdict = answer(d)
     unsettled = answer(Estimate(0.0, -1.0, 1.0, 0, ""))
+    readings = {s: (answer(x), answer(x) != unsettled) for s, x in stronger.items()}
+    changes = join([f"{s} {fmt_points(x.value, x.lo, x.hi)}" for s, x in stronger.items()]) if stronger else ""
     ghost, plain = (fmt_share(e[k].value, e[k].lo, e[k].hi) for k in ("ghost", "plain"))
     rep.bottom_line += [
         f"Over mirror matches of {join(heuristics)}, the start player wins {ghost} of 2-player games with the ghost "
@@ -97,7 +99,8 @@ def analyse(ctx: Context):
         f"The ghost ship changes the start player's distance from 50% by {fmt_points(d.value, d.lo, d.hi)}, "
         f"paired game by game on common random numbers (negative: fairer).",
         f"So, for these heuristics, the ghost ship {verdict}"
-        + (f"; with stronger play this {strength.agreement(verdict, {s: (answer(x), answer(x) != unsettled) for s, x in stronger.items()}, words=lambda a: 'it ' + a)}" if stronger else "") + ".",
+        + (f"; with stronger play this {strength.agreement(verdict, readings, games, words=lambda a: 'it ' + a)} "
+           f"(change in distance: {changes})" if stronger else "") + ".",
     ]
     rep.table("Start player's win share by mirror", formatted(pd.DataFrame(rows), {
         "mirror": "mirror", "measure": lambda r: {"ghost": "with ghost ship", "plain": "without",
