@@ -37,13 +37,13 @@ def analyse(ctx: Context):
 
     # 1. seat fairness: mirror matches of every heuristic at every player count, and of the stronger
     # players (search player, tuned sets), which say whether the heuristics' verdict holds
-    stronger = [s for s in strength.strong_players(ctx) if s not in heuristics]
+    stronger = [s for s in strength.strong_players(ctx) if s not in heuristics and not spec.seats_alike]
     games = {s: strength.strong_games(ctx, spec.name, s) for s in stronger}
     mirrors = {s: measures.combine([ctx.run(f"mirror-{re.sub(r'[^A-Za-z0-9@=._-]', '_', s)}-{n}p",
                                             ctx.config(n, (s,) * n, rotate=False, games=games.get(s))).frame()
                                     for n in counts]) for s in heuristics + stronger}
     shares = sections.mirror_seats(rep, mirrors)
-    rep.bottom_line.append(sections.mirror_bottom_line(shares, tuple(stronger), games))
+    rep.bottom_line.append(sections.mirror_bottom_line(shares, tuple(stronger), games, spec.seats_alike))
 
     # 2. length, scores, ties, usage and luck: the default mix in duplicate (every deal in every
     # seat rotation) at every player count
@@ -88,7 +88,10 @@ def analyse(ctx: Context):
     rep.rests_on = sections.rests_on(ctx.runs, " (mirror matches of each heuristic for seats; the default mix in duplicate "
                                                 "for lengths, usage and luck; every pair heads-up for the strategy matrix; the "
                                                 "strongest against random play, in duplicate, for luck and skill)")
-    rep.rests_on.append(strength.rests_on(stronger, spec.name, ctx))
+    rep.rests_on.append(f"No stronger player plays a mirror: {spec.title}'s rules treat every seat alike, so no play can "
+                        "change its seat verdict; a search player asked one seat after another would only show how it "
+                        "guesses the choices made before it in a round." if spec.seats_alike else
+                        strength.rests_on(stronger, spec.name, ctx))
     return rep
 
 

@@ -337,10 +337,17 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return shares
 
 
-def mirror_bottom_line(shares: pd.DataFrame, strong: tuple[str, ...] = (), games: dict[str, int] | None = None) -> str:
+def mirror_bottom_line(shares: pd.DataFrame, strong: tuple[str, ...] = (), games: dict[str, int] | None = None,
+                       alike: str = "") -> str:
     """One sentence: the start player in the mirror matches, and whether the strategies agree; the
-    ``strong`` mirrors (stronger players, :mod:`.strength`) are read against the heuristics' verdict."""
+    ``strong`` mirrors (stronger players, :mod:`.strength`) are read against the heuristics' verdict.
+    Where the rules treat every seat alike (``alike`` says why), fairness holds by construction: a
+    mirror's seat difference could only come from the order in which the engine asks the seats."""
     from .strength import agreement
+
+    if alike:
+        return (f"Seat fairness holds by construction: {alike}, so no mirror match measures it (a seat difference "
+                "there could only come from the order in which the engine asks the seats to choose).")
 
     verdicts: dict[int, dict[str, tuple[str, Estimate]]] = {}
     blind = sorted({int(n) for n in shares.loc[shares["all_level"] == 1.0, "players"]})

@@ -58,6 +58,9 @@ class GameSpec:
     bench_players: tuple[int, ...] = (4,)  # player counts the benchmark measures
     eliminated_column: str | None = None    # a seat column, non-zero when the player is out of the game
     chance_streams: tuple[str, ...] = ("all chance",)  # the game's random stream rows, by purpose
+    # why the rules treat every seat alike (simultaneous play, no rule reading the seat order), or "":
+    # then seat fairness holds by construction and no mirror can measure it
+    seats_alike: str = ""
 
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]

@@ -70,4 +70,6 @@ GAME = GameSpec(
     variants={"bonus-tiles": {"bonus_tiles": True}, "strict-distance": {"distance_rule": "ring4"}},
     rules_file="docs/rules/karuba.md",
     chance_streams=CHANCE_STREAMS,
+    seats_alike=("every player acts at the same time on an island of their own, same-round arrivals score alike "
+                 "and no rule reads the seat order"),
 )
