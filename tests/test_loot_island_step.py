@@ -2,11 +2,13 @@
 search player."""
 import numpy as np
 import pytest
+from numba import njit
 
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, IllegalChoice
 from simlab.core.results import ranks
 from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, root_key, seed_streams
-from simlab.core.strategy import get_strategy
+from simlab.core.runner import Prepared, RunConfig
+from simlab.core.strategy import BLIND_COLUMN, DECIDE_SIGNATURE, SEAT_PARAMS_WIDTH, get_strategy
 from simlab.games.loot_island import GAME, rules, step
 from simlab.games.loot_island.components import N_MAP, N_TREASURE, PARAMS
 from simlab.games.loot_island.state import (B_ELIM, B_HAND_N, HIDDEN, M_DRAW, M_HAND, MAX_LEGAL, P0, PB, PH_END, S_ALLEN,
@@ -237,3 +239,46 @@ def test_returns_are_the_win_shares_of_the_result_rows():
         nobody += win.sum() == 0
     assert nobody > 0
 
+
+
+@njit(DECIDE_SIGNATURE)
+def sees_nothing(state, cfg, seat, legal, n_legal, params, rng):
+    """Picks the first choice while every entry it is given is HIDDEN; answers outside the list otherwise."""
+    for j in range(state.shape[0]):
+        if state[j] != HIDDEN:
+            return -1
+    return 0
+
+
+@njit(DECIDE_SIGNATURE)
+def sees_its_hand(state, cfg, seat, legal, n_legal, params, rng):
+    """Picks the first choice while it is shown the player count and its own hand's cards; answers
+    outside the list otherwise."""
+    if state[S_PLAYERS] == HIDDEN or state[P0 + seat * PB + B_HAND_N] == HIDDEN:
+        return -1
+    return 0
+
+
+def test_a_blind_strategy_is_shown_nothing_and_the_others_their_observation():
+    """A strategy registered blind (uniform random) is spared the observation's copy: play_from hands it
+    a buffer in which every entry is HIDDEN, never the state or another seat's observation; a strategy
+    not marked blind gets its seat's observation. The runner marks the slot from the registry."""
+    assert get_strategy("loot-island", "random").blind
+    assert not any(get_strategy("loot-island", s).blind for s in BUILT_IN if s != "random")
+    assert list(Prepared(RunConfig("loot-island", 2, ("random", "hunter"), 1)).seat_params[:2, BLIND_COLUMN]) == [1, 0]
+    cfg = make_cfg()
+    slots = np.arange(3, dtype=np.int64)
+    legal = np.zeros(MAX_LEGAL, dtype=np.int32)
+    for blind_slot, fns in ((0, (sees_nothing, sees_its_hand, sees_its_hand) * 2),
+                            (1, (sees_its_hand, sees_nothing, sees_its_hand) * 2)):
+        seat_params = np.zeros((6, SEAT_PARAMS_WIDTH))
+        seat_params[blind_slot, BLIND_COLUMN] = 1
+        state = np.zeros(STATE_SIZE, dtype=np.int32)
+        step.new_game(state, cfg, 3, streams(blind_slot, 8))
+        step.play_from(state, cfg, slots, fns, seat_params, streams(blind_slot, 8), NO_LOG)
+        assert step.to_move(state) == -1
+        seat_params[blind_slot, BLIND_COLUMN] = 0   # not marked blind: shown its observation, not nothing
+        state = np.zeros(STATE_SIZE, dtype=np.int32)
+        step.new_game(state, cfg, 3, streams(blind_slot, 8))
+        with pytest.raises(IllegalChoice):
+            step.play_from(state, cfg, slots, fns, seat_params, streams(blind_slot, 8), NO_LOG)

@@ -6,7 +6,9 @@ A game supplies ``play_game`` compiled with :data:`PLAY_SIGNATURE`::
 
 * ``cfg``: the packed rule parameters (see :mod:`simlab.core.params`);
 * ``seat_slot[s]``: which strategy slot plays seat ``s`` this game (seat rotation);
-* ``fns`` / ``seat_params``: the strategies' decision functions and parameter rows, by slot;
+* ``fns`` / ``seat_params``: the strategies' decision functions and parameter rows, by slot (a
+  row's ``BLIND_COLUMN`` is 1 for a strategy that reads nothing of the state, see
+  :mod:`simlab.core.strategy`);
 * ``streams``: ``uint64[N_STREAMS, 4]``, the game's random streams by purpose, already seeded
   (see :mod:`simlab.core.rng`): the game draws its chance from the rows it names for its purposes
   (``GameSpec.chance_streams``) and passes the strategy in slot ``k`` the row ``STRATEGY_STREAM + k``;

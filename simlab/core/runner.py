@@ -28,7 +28,7 @@ from .results import build_frame, git_commit, provenance, write_part
 from .rng import root_key
 from .rundir import (FORMAT, MANIFEST, PART_KEY, ChunkSet, bounds, clear, n_chunks, part_meta, part_path,
                      read_manifest, remove_temporaries, scan, write_manifest)
-from .strategy import MAX_STRATEGY_PARAMS, SeatSpec, get_strategy, load_strategy_file
+from .strategy import BLIND_COLUMN, MAX_STRATEGY_PARAMS, SEAT_PARAMS_WIDTH, SeatSpec, get_strategy, load_strategy_file
 from .summary import Summary
 from .tuned import strategy_hash
 
@@ -110,9 +110,10 @@ class Prepared:
             if "@" in st.name:
                 self.strategy_hashes[f"{TUNED_PREFIX}{st.name}"] = strategy_hash(st)
         self.labels = [s.label() for s in self.seats]
-        self.seat_params = np.zeros((MAX_SEATS, MAX_STRATEGY_PARAMS), dtype=np.float64)
+        self.seat_params = np.zeros((MAX_SEATS, SEAT_PARAMS_WIDTH), dtype=np.float64)
         for i, (seat, strat) in enumerate(zip(self.seats, self.strategies)):
-            self.seat_params[i] = strat.vector(dict(seat.values))
+            self.seat_params[i, :MAX_STRATEGY_PARAMS] = strat.vector(dict(seat.values))
+            self.seat_params[i, BLIND_COLUMN] = strat.blind
         fns = [s.decide for s in self.strategies]
         self.fns = tuple(fns + [fns[0]] * (MAX_SEATS - len(fns)))
         self.key = root_key(config.seed)

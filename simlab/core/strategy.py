@@ -35,6 +35,11 @@ DECIDE_SIGNATURE = types.int64(
 )
 DECIDE_TYPE = types.FunctionType(DECIDE_SIGNATURE)
 MAX_STRATEGY_PARAMS = 9
+# A slot's row of the kernel's ``seat_params``: its parameters, then BLIND_COLUMN, 1 when the
+# strategy reads nothing of the state it is given (``blind``): a game may then spare the copy of
+# the seat's observation and hand it a buffer that shows nothing.
+BLIND_COLUMN = MAX_STRATEGY_PARAMS
+SEAT_PARAMS_WIDTH = MAX_STRATEGY_PARAMS + 1
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,7 @@ class Strategy:
     description: str
     params: tuple[StrategyParam, ...] = ()
     search: bool = False     # a search player: far slower than a heuristic, left out of sweeps over all strategies
+    blind: bool = False      # reads nothing of the state it is given (uniform random): see BLIND_COLUMN
 
     def vector(self, values: dict[str, float]) -> np.ndarray:
         """The seat's parameter vector: defaults overridden by ``values`` (validated)."""
@@ -87,13 +93,16 @@ _LOADED: dict[str, str] = {}                 # strategy file path -> sha256 of t
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")  # names print safely in labels, Markdown and HTML reports
 
 
-def strategy(game: str, name: str, description: str, params: tuple[StrategyParam, ...] = (), search: bool = False):
+def strategy(game: str, name: str, description: str, params: tuple[StrategyParam, ...] = (), search: bool = False,
+             blind: bool = False):
     """Decorator: compile ``fn`` with the decision signature and register it under ``name``.
 
     ``search=True`` marks a search player (it looks ahead through the game's step functions): it
     is compiled on first use rather than at import, since numba cannot cache a function that
     holds other compiled functions as values, and sweeps over every registered strategy (the
-    regression oracle, the overview's mirror matches) leave it out.
+    regression oracle, the overview's mirror matches) leave it out. ``blind=True`` declares that
+    the decision reads nothing of its ``state`` argument (uniform random): the game may hand it a
+    buffer showing nothing instead of the seat's observation.
 
     Parameters are read in the function as ``params[0]``, ``params[1]``... in declaration order.
     A name already registered from another file is refused (a second file never silently
@@ -113,7 +122,7 @@ def strategy(game: str, name: str, description: str, params: tuple[StrategyParam
             raise SimlabError(f"{game} already has a strategy named {name!r} (from {Path(other).name}); "
                               "rename the one in " + Path(source).name)
         decide = njit(cache=True)(fn) if search else njit(DECIDE_SIGNATURE, cache=True)(fn)
-        _REGISTRY[(game, name)] = Strategy(game, name, decide, description, tuple(params), search)
+        _REGISTRY[(game, name)] = Strategy(game, name, decide, description, tuple(params), search, blind)
         _SOURCE[(game, name)] = source
         return decide
 

@@ -1,7 +1,6 @@
 """Phase 2 (actions): the turn options, playing map cards to a landing (compasses, the two placements
 of a 1, card effects), passing, and the turn loop, as resumable procedures (``program.py``). Islets
 are in ``islets``."""
-import numpy as np
 from numba import njit
 
 from .board import (CW_PLAY, EV_CARD, EV_COMPASS, EV_EFFECT, EV_PASS, EV_PLAY, EV_TAKE, FX_B8, FX_COPY_DISCARD,
@@ -49,6 +48,25 @@ def colour_ok(state, landing, c):
 
 
 @njit(cache=True)
+def colour_in_hand(state, cfg, h, c):
+    """Actor ``h``'s cards of colour ``c``: (how many, 1 when one is a 1 or a wild, the highest
+    numbered value). Scalars, not arrays: an array allocated at every turn option cost more than
+    the scan."""
+    cnt = 0
+    low = 0
+    top = 0
+    for m in range(c * PER_COLOUR, (c + 1) * PER_COLOUR):
+        if state[S_MLOC + m] == M_HAND + h:
+            v = card_value(cfg, m)
+            cnt += 1
+            if v <= 1:
+                low = 1
+            elif v > top:
+                top = v
+    return cnt, low, top
+
+
+@njit(cache=True)
 def action_choices(state, cfg, p, legal):
     """The phase-2 turn options of seat ``p`` (own cards, and Allen's cards in the 2-player game)."""
     n = 0
@@ -58,34 +76,21 @@ def action_choices(state, cfg, p, legal):
         return n
     e = event_now(state, cfg)
     owners = 2 if state[S_ALLEN] else 1
-    low = np.zeros(4, dtype=np.int64)       # per colour: has a 1 or a wild
-    top = np.zeros(4, dtype=np.int64)       # per colour: highest numbered value
-    cnt = np.zeros(4, dtype=np.int64)
     for o in range(owners):
         h = p if o == 0 else state[S_PLAYERS]
-        low[:] = 0
-        top[:] = 0
-        cnt[:] = 0
-        total = 0
-        for m in range(N_MAP):
-            if state[S_MLOC + m] == M_HAND + h:
-                c = m // PER_COLOUR
-                v = card_value(cfg, m)
-                cnt[c] += 1
-                total += 1
-                if v <= 1:
-                    low[c] = 1
-                elif v > top[c]:
-                    top[c] = v
+        colours = (colour_in_hand(state, cfg, h, 0), colour_in_hand(state, cfg, h, 1),
+                   colour_in_hand(state, cfg, h, 2), colour_in_hand(state, cfg, h, 3))
+        total = colours[0][0] + colours[1][0] + colours[2][0] + colours[3][0]
         if total == 0:
             continue
         base_play = PLAY_OWN if o == 0 else PLAY_ALLEN
         for landing in range(8):
             last = state[lb(landing) + L_LAST]
             for c in range(4):
-                if cnt[c] == 0 or not colour_ok(state, landing, c):
+                cnt, low, top = colours[c]
+                if cnt == 0 or not colour_ok(state, landing, c):
                     continue
-                if low[c] or top[c] >= last:
+                if low or top >= last:
                     legal[n] = base_play + landing * 4 + c
                     n += 1
         base_islet = ISLET_OWN if o == 0 else ISLET_ALLEN
@@ -95,7 +100,7 @@ def action_choices(state, cfg, p, legal):
             if state[S_ISLET + i] != ISLET_UP:
                 continue
             for c in range(4):
-                if cnt[c] >= need and total >= need + extra:
+                if colours[c][0] >= need and total >= need + extra:
                     legal[n] = base_islet + i * 4 + c
                     n += 1
     return n
@@ -278,6 +283,13 @@ def card_choices(state, cfg, f, out):
 
 
 @njit(cache=True)
+def lay_order(cfg, m):
+    """Where card ``m`` is laid down in a play: numbered cards ascending, wilds last (ids break ties)."""
+    v = card_value(cfg, m)
+    return (v if v > 0 else 11) * 256 + m
+
+
+@njit(cache=True)
 def play_step(state, cfg, streams, log, f):
     """Procedure PR_PLAY (p, h, landing, colour): seat ``p`` plays cards of the colour from ``h``'s
     hand (``h`` = p, or Allen) to the landing: a compass there first (from the supply, else moved:
@@ -324,14 +336,14 @@ def play_step(state, cfg, streams, log, f):
     k = state[S_STAGE_N]
     j = state[f + F_LOCAL + 4]
     if label == 3:  # lay them down: numbered cards ascending, wilds last
-        order = np.empty(k, dtype=np.int64)
-        for i in range(k):
+        for i in range(1, k):   # insertion sort in place: a few cards, no array to allocate
             m = state[S_STAGE + i]
-            v = card_value(cfg, m)
-            order[i] = (v if v > 0 else 11) * 256 + m
-        order.sort()
-        for i in range(k):
-            state[S_STAGE + i] = order[i] % 256
+            key = lay_order(cfg, m)
+            q = i
+            while q > 0 and lay_order(cfg, state[S_STAGE + q - 1]) > key:
+                state[S_STAGE + q] = state[S_STAGE + q - 1]
+                q -= 1
+            state[S_STAGE + q] = m
         log_ev(state, log, EV_PLAY, p, h, landing, c, k)
     elif label == 4:
         copy_effect(state, cfg, streams, log, p, state[X_CHOICE])

@@ -15,6 +15,7 @@ from numba import njit
 
 from simlab.core.kernel import COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, legal_index
 from simlab.core.rng import STRATEGY_STREAM, randint
+from simlab.core.strategy import BLIND_COLUMN
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                               RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
@@ -271,18 +272,25 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
     """Play the game on from ``state`` to its end, the seats' strategies deciding.
 
     A strategy receives the deciding seat's observation in a buffer the loop owns (a copy: strategies
-    never see, nor write into, the state). A seat with one legal choice is not asked.
+    never see, nor write into, the state); a blind one (``BLIND_COLUMN`` of its parameter row, e.g.
+    uniform random) receives a buffer that shows nothing, sparing the copy. A seat with one legal
+    choice is not asked.
     """
     buf = np.empty(MAX_LEGAL, dtype=np.int32)
     obs = np.full(STATE_SIZE, HIDDEN, dtype=np.int32)   # its draw pile and treasure deck stay HIDDEN
+    nothing = np.full(STATE_SIZE, HIDDEN, dtype=np.int32)
+    blind = seat_params.shape[1] > BLIND_COLUMN
     while state[X_PENDING]:
         seat = state[S_TURN]
         n = choices(state, cfg, buf)
         i = 0
         if n > 1:
             slot = seat_slot[seat]
-            view(state, seat, obs)
-            i = legal_index(fns[slot](obs, cfg, seat, buf, n, seat_params[slot], streams[STRATEGY_STREAM + slot]),
+            seen = nothing
+            if not (blind and seat_params[slot, BLIND_COLUMN]):
+                view(state, seat, obs)
+                seen = obs
+            i = legal_index(fns[slot](seen, cfg, seat, buf, n, seat_params[slot], streams[STRATEGY_STREAM + slot]),
                             n, seat, slot)
         elif n < 1:
             raise ValueError("a decision with no legal choice")
