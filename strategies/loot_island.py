@@ -709,4 +709,4 @@ def rollout(state, cfg, seat, legal, n_legal, heuristic, params, rng):
 
 register_search_players("loot-island", step, rollout, ("cautious", "hunter", "collector"),
                         "the draw pile, the other players' hands, the treasure deck's order, face-down healers and "
-                        "later events", play_out="hunter")
+                        "later events", play_out="cautious@tuned")
