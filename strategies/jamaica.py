@@ -461,26 +461,21 @@ def balanced(state, cfg, seat, legal, n_legal, params, rng):
 
 
 # ---------------------------------------------------------------- search players (simlab.search.players)
-RACER_DEFAULTS = tuple(p.default for p in RACER_PARAMS)
-HOARDER_DEFAULTS = tuple(p.default for p in HOARDER_PARAMS)
-FIGHTER_DEFAULTS = tuple(p.default for p in FIGHTER_PARAMS)
-BALANCED_DEFAULTS = tuple(p.default for p in BALANCED_PARAMS)
-
-
 @njit(ROLLOUT_SIGNATURE, cache=True)
-def rollout(state, cfg, seat, legal, n_legal, policy, rng):
+def rollout(state, cfg, seat, legal, n_legal, heuristic, params, rng):
     """Jamaica's play-out policy for the search (the model's ``rollout``): 0 uniform random, 1 racer,
-    2 hoarder, 3 fighter, 4 balanced, each with its default parameters. It lives here, beside the
-    heuristics it calls, because the game's modules never import strategies. The heuristics write
-    their scratch into the play-out's own state (S_STACK, S_SSCRATCH: nothing reads them later)."""
-    if policy == 1:
-        return racer(state, cfg, seat, legal, n_legal, np.array(RACER_DEFAULTS), rng)
-    if policy == 2:
-        return hoarder(state, cfg, seat, legal, n_legal, np.array(HOARDER_DEFAULTS), rng)
-    if policy == 3:
-        return fighter(state, cfg, seat, legal, n_legal, np.array(FIGHTER_DEFAULTS), rng)
-    if policy == 4:
-        return balanced(state, cfg, seat, legal, n_legal, np.array(BALANCED_DEFAULTS), rng)
+    2 hoarder, 3 fighter, 4 balanced, with ``params`` (the search's table: defaults or a tuned set).
+    It lives here, beside the heuristics it calls, because the game's modules never import
+    strategies. The heuristics write their scratch into the play-out's own state (S_STACK,
+    S_SSCRATCH: nothing reads them later)."""
+    if heuristic == 1:
+        return racer(state, cfg, seat, legal, n_legal, params, rng)
+    if heuristic == 2:
+        return hoarder(state, cfg, seat, legal, n_legal, params, rng)
+    if heuristic == 3:
+        return fighter(state, cfg, seat, legal, n_legal, params, rng)
+    if heuristic == 4:
+        return balanced(state, cfg, seat, legal, n_legal, params, rng)
     return randint(rng, n_legal)
 
 

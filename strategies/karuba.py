@@ -1110,22 +1110,17 @@ def collector(state, cfg, seat, legal, n_legal, params, rng):
 # search players (simlab.search.players)
 # ---------------------------------------------------------------------------------------------
 
-BUILDER_DEFAULTS = tuple(p.default for p in BUILDER_PARAMS)
-RACER_DEFAULTS = tuple(p.default for p in RACER_PARAMS)
-COLLECTOR_DEFAULTS = tuple(p.default for p in COLLECTOR_PARAMS)
-
-
 @njit(ROLLOUT_SIGNATURE, cache=True)
-def rollout(state, cfg, seat, legal, n_legal, policy, rng):
+def rollout(state, cfg, seat, legal, n_legal, heuristic, params, rng):
     """Karuba's play-out policy for the search (the model's ``rollout``): 0 uniform random, 1 builder,
-    2 racer, 3 collector, each with its default parameters. It lives here, beside the heuristics it
-    calls, because the game's modules never import strategies."""
-    if policy == 1:
-        return builder(state, cfg, seat, legal, n_legal, np.array(BUILDER_DEFAULTS), rng)
-    if policy == 2:
-        return racer(state, cfg, seat, legal, n_legal, np.array(RACER_DEFAULTS), rng)
-    if policy == 3:
-        return collector(state, cfg, seat, legal, n_legal, np.array(COLLECTOR_DEFAULTS), rng)
+    2 racer, 3 collector, with ``params`` (the search's table: defaults or a tuned set). It lives here,
+    beside the heuristics it calls, because the game's modules never import strategies."""
+    if heuristic == 1:
+        return builder(state, cfg, seat, legal, n_legal, params, rng)
+    if heuristic == 2:
+        return racer(state, cfg, seat, legal, n_legal, params, rng)
+    if heuristic == 3:
+        return collector(state, cfg, seat, legal, n_legal, params, rng)
     return randint(rng, n_legal)
 
 

@@ -572,22 +572,17 @@ def coiner(state, cfg, seat, legal, n_legal, params, rng):
 
 # ---- search players (simlab.search.players) ---------------------------------------------
 
-HUNTER_DEFAULTS = tuple(p.default for p in HUNTER_PARAMS)
-RACER_DEFAULTS = tuple(p.default for p in RACER_PARAMS)
-COINER_DEFAULTS = tuple(p.default for p in COINER_PARAMS)
-
-
 @njit(ROLLOUT_SIGNATURE, cache=True)
-def rollout(state, cfg, seat, legal, n_legal, policy, rng):
+def rollout(state, cfg, seat, legal, n_legal, heuristic, params, rng):
     """Legend Raiders' play-out policy for the search (the model's ``rollout``): 0 uniform random,
-    1 hunter, 2 racer, 3 coiner, each with its default parameters. It lives here, beside the
-    heuristics it calls, because the game's modules never import strategies."""
-    if policy == 1:
-        return hunter(state, cfg, seat, legal, n_legal, np.array(HUNTER_DEFAULTS), rng)
-    if policy == 2:
-        return racer(state, cfg, seat, legal, n_legal, np.array(RACER_DEFAULTS), rng)
-    if policy == 3:
-        return coiner(state, cfg, seat, legal, n_legal, np.array(COINER_DEFAULTS), rng)
+    1 hunter, 2 racer, 3 coiner, with ``params`` (the search's table: defaults or a tuned set). It
+    lives here, beside the heuristics it calls, because the game's modules never import strategies."""
+    if heuristic == 1:
+        return hunter(state, cfg, seat, legal, n_legal, params, rng)
+    if heuristic == 2:
+        return racer(state, cfg, seat, legal, n_legal, params, rng)
+    if heuristic == 3:
+        return coiner(state, cfg, seat, legal, n_legal, params, rng)
     return randint(rng, n_legal)
 
 

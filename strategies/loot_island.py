@@ -692,25 +692,21 @@ def collector(state, cfg, seat, legal, n_legal, params, rng):
 # search players (simlab.search.players)
 # ---------------------------------------------------------------------------------------------------
 
-CAUTIOUS_DEFAULTS = tuple(p.default for p in CAUTIOUS_PARAMS)
-HUNTER_DEFAULTS = tuple(p.default for p in HUNTER_PARAMS)
-COLLECTOR_DEFAULTS = tuple(p.default for p in COLLECTOR_PARAMS)
-
-
 @njit(ROLLOUT_SIGNATURE, cache=True)
-def rollout(state, cfg, seat, legal, n_legal, policy, rng):
+def rollout(state, cfg, seat, legal, n_legal, heuristic, params, rng):
     """Loot Island's play-out policy for the search (the model's ``rollout``): 0 uniform random,
-    1 cautious, 2 hunter, 3 collector, each with its default parameters. It lives here, beside the
-    heuristics it calls, because the game's modules never import strategies."""
-    if policy == 1:
-        return decide_all(state, cfg, seat, legal, n_legal, np.array(CAUTIOUS_DEFAULTS), STYLE_CAUTIOUS)
-    if policy == 2:
-        return decide_all(state, cfg, seat, legal, n_legal, np.array(HUNTER_DEFAULTS), STYLE_HUNTER)
-    if policy == 3:
-        return decide_all(state, cfg, seat, legal, n_legal, np.array(COLLECTOR_DEFAULTS), STYLE_COLLECTOR)
+    1 cautious, 2 hunter, 3 collector, with ``params`` (the search's table: defaults or a tuned set,
+    such as cautious@tuned). It lives here, beside the heuristics it calls, because the game's modules
+    never import strategies."""
+    if heuristic == 1:
+        return decide_all(state, cfg, seat, legal, n_legal, params, STYLE_CAUTIOUS)
+    if heuristic == 2:
+        return decide_all(state, cfg, seat, legal, n_legal, params, STYLE_HUNTER)
+    if heuristic == 3:
+        return decide_all(state, cfg, seat, legal, n_legal, params, STYLE_COLLECTOR)
     return randint(rng, n_legal)
 
 
 register_search_players("loot-island", step, rollout, ("cautious", "hunter", "collector"),
                         "the draw pile, the other players' hands, the treasure deck's order, face-down healers and "
-                        "later events", play_out=2)
+                        "later events", play_out="cautious@tuned")

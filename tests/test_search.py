@@ -11,7 +11,8 @@ def choose(pile, iters, seed=1):
     legal = np.arange(1, min(3, pile) + 1, dtype=np.int32)
     rng = np.array([seed, 2, 3, 4], np.uint64)
     params = np.array([iters, 0.7, 0, 0, 0, 0, 0, 0], np.float64)
-    return int(legal[ismcts(MODEL, obs, np.zeros(1, np.int64), 0, legal, len(legal), params, rng)])
+    uniform = (np.zeros(1, np.int64), np.zeros((1, 8), np.float64))   # policy 0 only
+    return int(legal[ismcts(MODEL, uniform, obs, np.zeros(1, np.int64), 0, legal, len(legal), params, rng)])
 
 
 @pytest.mark.parametrize("pile", [5, 6, 7, 9, 10, 11, 13, 14, 15])

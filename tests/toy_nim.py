@@ -48,7 +48,7 @@ def returns(state, cfg, out):
 
 
 @njit(ROLLOUT_SIGNATURE, cache=True)
-def rollout(state, cfg, seat, legal, n, policy, rng):
+def rollout(state, cfg, seat, legal, n, heuristic, params, rng):
     return randint(rng, n)
 
 

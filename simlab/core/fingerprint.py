@@ -8,7 +8,7 @@ karuba code changed (abc -> def)").
 The code is the source of everything that plays a game of this kind: ``simlab/core/*.py``, the
 game's package and its built-in strategies module, read from the installed package, plus the
 content of each user strategy file as it was loaded, and the values of each tuned parameter set
-its seats play (``BASE@SET``).
+its seats play (``BASE@SET``; a search player plays out with every saved set of the game).
 """
 from __future__ import annotations
 

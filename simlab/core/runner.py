@@ -30,7 +30,7 @@ from .rundir import (FORMAT, MANIFEST, PART_KEY, ChunkSet, bounds, clear, n_chun
                      read_manifest, remove_temporaries, scan, write_manifest)
 from .strategy import BLIND_COLUMN, MAX_STRATEGY_PARAMS, SEAT_PARAMS_WIDTH, SeatSpec, get_strategy, load_strategy_file
 from .summary import Summary
-from .tuned import strategy_hash
+from .tuned import strategy_hash, tuned_sets
 
 MAX_GAMES = 2**62   # game ids are int64 in the kernels
 TRACE_ROOM = 1 << 18   # events a block of traced games starts with (8 MiB); a game that does not fit doubles it
@@ -107,8 +107,9 @@ class Prepared:
         self.seats = [SeatSpec.parse(s) for s in config.seats]
         self.strategies = [get_strategy(self.spec.name, s.name) for s in self.seats]
         for st in self.strategies:   # a saved set edited or replaced plays differently: part of the code
-            if "@" in st.name:
-                self.strategy_hashes[f"{TUNED_PREFIX}{st.name}"] = strategy_hash(st)
+            used = tuned_sets(self.spec.name) if st.search else [st.name] if "@" in st.name else []
+            for name in used:   # (a search player plays out with every saved set: simlab.search.players)
+                self.strategy_hashes[f"{TUNED_PREFIX}{name}"] = strategy_hash(get_strategy(self.spec.name, name))
         self.labels = [s.label() for s in self.seats]
         self.seat_params = np.zeros((MAX_SEATS, SEAT_PARAMS_WIDTH), dtype=np.float64)
         for i, (seat, strat) in enumerate(zip(self.seats, self.strategies)):

@@ -12,9 +12,10 @@ exact types below so that generic code (the search player) can take any game's a
     observe(state, seat, obs)                   # what `seat` may see; hidden entries never leave
     determinize(obs, seat, cfg, rng, state)     # a full state consistent with `seat`'s observation
     returns(state, cfg, out)                    # each seat's tie-split win share (the utility)
-    rollout(state, cfg, seat, legal, n, policy, rng) -> index
-                                                # a fast default policy for play-outs: 0 = uniform,
-                                                #   k = the game's k-th built-in heuristic
+    rollout(state, cfg, seat, legal, n, heuristic, params, rng) -> index
+                                                # the play-out policy: the game's heuristic-th built-in
+                                                #   heuristic (1..K; 0 = uniform) with parameters params
+                                                #   (its defaults or a tuned set's: the search's table)
     state_size() -> int                         # entries of a state (and of an observation)
 
 Together they are the game's *model* (TAG's forward model): the tuple a strategy receives with
@@ -35,7 +36,8 @@ APPLY_SIGNATURE = types.none(STATE, CFG, types.int64, STREAMS, LOG)
 OBSERVE_SIGNATURE = types.none(STATE, types.int64, types.int32[::1])
 DETERMINIZE_SIGNATURE = types.none(types.int32[::1], types.int64, CFG, RNG, STATE)
 RETURNS_SIGNATURE = types.none(STATE, CFG, types.float64[::1])
-ROLLOUT_SIGNATURE = types.int64(STATE, CFG, types.int64, types.int32[::1], types.int64, types.int64, RNG)
+ROLLOUT_SIGNATURE = types.int64(STATE, CFG, types.int64, types.int32[::1], types.int64, types.int64,
+                                types.float64[::1], RNG)
 STATE_SIZE_SIGNATURE = types.int64()
 
 MODEL_SIGNATURES = (TO_MOVE_SIGNATURE, LEGAL_SIGNATURE, APPLY_SIGNATURE, OBSERVE_SIGNATURE,

@@ -121,7 +121,7 @@ def strategy(game: str, name: str, description: str, params: tuple[StrategyParam
         if other is not None and other != source:
             raise SimlabError(f"{game} already has a strategy named {name!r} (from {Path(other).name}); "
                               "rename the one in " + Path(source).name)
-        decide = njit(cache=True)(fn) if search else njit(DECIDE_SIGNATURE, cache=True)(fn)
+        decide = njit(fn) if search else njit(DECIDE_SIGNATURE, cache=True)(fn)
         _REGISTRY[(game, name)] = Strategy(game, name, decide, description, tuple(params), search, blind)
         _SOURCE[(game, name)] = source
         return decide

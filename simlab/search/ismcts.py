@@ -8,7 +8,7 @@ built over the searching seat's information sets. Each iteration
 2. descends the tree from the root choosing, among the children whose actions are legal in this
    determinisation, the one with the best UCB score computed with *availability* counts (how
    often a child was legal when its parent was visited), expanding one untried legal action;
-3. plays out to the end with the rollout policy (uniform, or one of the game's heuristics);
+3. plays out to the end with the rollout policy (uniform, or one of the game's heuristics or tuned sets);
 4. backs the seats' results (tie-split win shares) up the path: each node adds the result of the
    seat that chose its action.
 
@@ -41,12 +41,14 @@ def _fresh_streams(rng, streams):
 
 
 @njit(cache=True)
-def ismcts(model, obs, cfg, seat, legal, n_legal, params, rng):
-    """Index into ``legal[:n_legal]`` of the action the search prefers for ``seat``."""
+def ismcts(model, policies, obs, cfg, seat, legal, n_legal, params, rng):
+    """Index into ``legal[:n_legal]`` of the action the search prefers for ``seat``; ``policies`` as
+    in :func:`simlab.search.proposals.proposals_search`."""
     to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size = model
     iters = max(1, int(params[P_ITERS]))
     explore = params[P_EXPLORE]
     policy = int(params[P_POLICY])
+    h, w = policies[0][policy], policies[1][policy].copy()   # (the registered table is frozen read-only)
     cap = iters + 2
     # tree: node 0 is the root (the seat's decision)
     action = np.zeros(cap, np.int64)
@@ -82,7 +84,7 @@ def ismcts(model, obs, cfg, seat, legal, n_legal, params, rng):
                 apply(s, cfg, buf[0], streams, no_log)
                 continue
             if expanded:  # below the new leaf: play out
-                i = randint(rng, n) if policy == 0 else rollout(s, cfg, p, buf, n, policy, rng)
+                i = randint(rng, n) if policy == 0 else rollout(s, cfg, p, buf, n, h, w, rng)
                 apply(s, cfg, buf[i], streams, no_log)
                 continue
             stamp += 1

@@ -1,8 +1,8 @@
 """The search players, registered for a game from its step functions: one definition for every game.
 
 A game with a step interface (``simlab/games/<game>/step.py``) and a play-out policy (``rollout``
-beside its heuristics: 0 uniform, k its k-th heuristic) gets both players with one call at the end
-of its strategies file::
+beside its heuristics: heuristic 0 uniform, k its k-th heuristic, with a given parameter vector)
+gets both players with one call at the end of its strategies file::
 
     register_search_players("karuba", step, rollout, ("builder", "racer", "collector"),
                             "the face-down tile order and the choices other seats already made this round")
@@ -11,53 +11,80 @@ of its strategies file::
   proposal is played out with a heuristic in every seat, on common chance; the strongest player.
 * ``mcts``: SO-ISMCTS (:mod:`.ismcts`) over every legal choice.
 
+Their play-out policies are numbered 1..K for the game's heuristics at their defaults, in the order
+given, then K+1.. for every tuned set of one of them saved in the game's tuned-sets file
+(:mod:`simlab.core.tuned`), by name: Loot Island's 4 is ``cautious@tuned``. The sets are read when
+the strategies load, so a retune flows through with no edit; the runner counts them in a search
+seat's code identity.
+
 Each is compiled for the game's functions, which it holds as values: numba can neither cache that
 compilation nor key a cache entry by them, so each is compiled once per process, on the first
-decision of a seat that plays it.
+decision of a seat that plays it (the policy table is frozen into it then).
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from simlab.core.strategy import StrategyParam, strategy
+from simlab.core.strategy import MAX_STRATEGY_PARAMS, StrategyParam, get_strategy, strategy
+from simlab.core.tuned import tuned_sets
 
 from .ismcts import ismcts
 from .proposals import proposals_search
 
 
+def play_out_policies(game: str, heuristics: tuple[str, ...]) -> tuple[tuple[str, ...], tuple]:
+    """The names of the play-out policies 1.. (the heuristics, then their tuned sets) and the table
+    the search reads, ``(heuristic, weights)``: row k holds policy k's heuristic index in the model's
+    ``rollout`` and its parameter vector; row 0 is uniform random."""
+    names = (*heuristics, *sorted(k for k in tuned_sets(game) if k.partition("@")[0] in heuristics))
+    heuristic = np.zeros(len(names) + 1, np.int64)
+    weights = np.zeros((len(names) + 1, MAX_STRATEGY_PARAMS), np.float64)
+    for k, name in enumerate(names, 1):
+        heuristic[k] = heuristics.index(name.partition("@")[0]) + 1
+        weights[k] = get_strategy(game, name).vector({})
+    return names, (heuristic, weights)
+
+
 def register_search_players(game: str, step, rollout, heuristics: tuple[str, ...], hidden: str,
-                            play_out: int = 1) -> None:
+                            play_out: str | None = None, samples: int = 24) -> None:
     """Register ``mcts`` and ``rollout`` for ``game`` (see the module docstring); ``heuristics`` are
-    the play-out policies 1..K in ``rollout``'s order, ``play_out`` the one ``rollout`` plays out with
-    by default (the strongest: its choice wins ties), ``hidden`` says what a determinisation samples."""
+    the model ``rollout``'s heuristics 1..K in its order, ``play_out`` names the policy ``rollout``
+    plays out with by default (the strongest: its choice wins ties; default the first heuristic; a
+    tuned set not saved falls back to its heuristic), ``samples`` its default number of
+    determinisations, ``hidden`` says what a determinisation samples."""
     tree_search = njit(getattr(ismcts, "py_func", ismcts))   # (plain Python when the JIT is disabled)
     proposal_search = njit(getattr(proposals_search, "py_func", proposals_search))
     to_move, legal_fn, apply, observe, determinize, returns, state_size = (
         step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns, step.state_size)
-    k = len(heuristics)
-    policies = ", ".join(f"{i} {h}" for i, h in enumerate(heuristics, 1))
+    names, policies = play_out_policies(game, heuristics)
+    n = len(names)
+    listed = ", ".join(f"{i} {h}" for i, h in enumerate(names, 1))
+    play_out = play_out if play_out in names else (play_out or heuristics[0]).partition("@")[0]
 
     def mcts(state, cfg, seat, legal, n_legal, params, rng):
         model = (to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size)
-        return tree_search(model, state, cfg, seat, legal, n_legal, params, rng)
+        return tree_search(model, policies, state, cfg, seat, legal, n_legal, params, rng)
 
     def rollout_player(state, cfg, seat, legal, n_legal, params, rng):
         model = (to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size)
-        return proposal_search(model, state, cfg, seat, legal, n_legal, params, rng)
+        return proposal_search(model, policies, state, cfg, seat, legal, n_legal, params, rng)
 
     strategy(game, "rollout",
              f"the rollout algorithm: each heuristic proposes its choice; each distinct proposal is played out from "
              f"sampled hidden information ({hidden}) with a heuristic in every seat, all on the same chance, and the "
              "best mean win share is played (ties: the play-out heuristic's own choice)",
-             (StrategyParam("samples", 24.0, "determinisations, each playing out every distinct proposal", 1, 1e5),
-              StrategyParam("policy", float(play_out), f"play-out heuristic for every seat: {policies} (0: uniform random)",
-                            0, k),
-              StrategyParam("proposers", float(k), f"heuristics 1..N that propose a choice ({policies})", 1, k)),
+             (StrategyParam("samples", float(samples), "determinisations, each playing out every distinct proposal",
+                            1, 1e5),
+              StrategyParam("policy", float(names.index(play_out) + 1),
+                            f"play-out heuristic for every seat: {listed} (0: uniform random)", 0, n),
+              StrategyParam("proposers", float(n), f"policies 1..N that propose a choice ({listed}), besides the "
+                            "play-out heuristic (0: none, so it plays the play-out heuristic itself)", 0, n)),
              search=True)(rollout_player)
     strategy(game, "mcts",
              f"information-set Monte Carlo tree search (SO-ISMCTS) over every legal choice: samples {hidden}, "
              "looks ahead through the game's step functions",
              (StrategyParam("iters", 200.0, "search iterations (determinisations and play-outs) per decision", 1, 1e6),
               StrategyParam("explore", 0.7, "UCB exploration constant (results are win shares in 0..1)", 0, 100),
-              StrategyParam("policy", 0.0, f"play-out policy: 0 uniform random, {policies}", 0, k)),
+              StrategyParam("policy", 0.0, f"play-out policy: 0 uniform random, {listed}", 0, n)),
              search=True)(mcts)

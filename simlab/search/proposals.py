@@ -7,8 +7,9 @@ action whose play-outs do better, which is why it improves on the base policy wh
 spread over 30-60 legal actions at a budget of a few hundred play-outs, does not (Karuba: 12% against
 builder).
 
-Here the candidates are the game's built-in heuristics' choices at this decision (the model's
-``rollout`` with policies 1..K, computed on a determinisation: they read only what the seat sees),
+Here the candidates are the heuristics' choices at this decision (the model's ``rollout`` with
+policies 1..N of the ``policies`` table: the game's heuristics and its tuned sets, computed on a
+determinisation: they read only what the seat sees),
 so a search costs samples x distinct candidates play-outs, and a decision all heuristics agree on
 costs nothing. Each sample is one determinisation (the game's ``determinize``: the search never
 sees the true hidden state) and one set of chance streams shared by every candidate, so the
@@ -29,12 +30,16 @@ P_SAMPLES, P_POLICY, P_PROPOSERS = 0, 1, 2
 
 
 @njit(cache=True)
-def proposals_search(model, obs, cfg, seat, legal, n_legal, params, rng):
-    """Index into ``legal[:n_legal]`` of the proposal with the best mean result for ``seat``."""
+def proposals_search(model, policies, obs, cfg, seat, legal, n_legal, params, rng):
+    """Index into ``legal[:n_legal]`` of the proposal with the best mean result for ``seat``;
+    ``policies`` = (heuristic, weights): policy k is the model's ``rollout`` heuristic ``heuristic[k]``
+    with parameters ``weights[k]`` (row 0: uniform random)."""
     to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size = model
+    heuristic, weights = policies[0], policies[1].copy()   # (the registered table is frozen read-only)
     samples = max(1, int(params[P_SAMPLES]))
     policy = int(params[P_POLICY])
     proposers = int(params[P_PROPOSERS])
+    h, w = heuristic[policy], weights[policy]
     size = state_size()
     root = np.zeros(size, np.int32)
     s = np.zeros(size, np.int32)
@@ -46,7 +51,7 @@ def proposals_search(model, obs, cfg, seat, legal, n_legal, params, rng):
         p = policy if k == 0 else k
         if p == 0 or (k > 0 and k == policy):
             continue
-        i = rollout(root, cfg, seat, legal, n_legal, p, rng)
+        i = rollout(root, cfg, seat, legal, n_legal, heuristic[p], weights[p], rng)
         new = True
         for j in range(n_cand):
             new = new and cand[j] != i
@@ -76,7 +81,7 @@ def proposals_search(model, obs, cfg, seat, legal, n_legal, params, rng):
                 if p < 0:
                     break
                 n = legal_fn(s, cfg, buf)
-                i = 0 if n == 1 else (randint(rng, n) if policy == 0 else rollout(s, cfg, p, buf, n, policy, rng))
+                i = 0 if n == 1 else (randint(rng, n) if policy == 0 else rollout(s, cfg, p, buf, n, h, w, rng))
                 apply(s, cfg, buf[i], play, no_log)
             returns(s, cfg, result)
             total[c] += result[seat]
