@@ -367,8 +367,13 @@ def analyse(ctx: Context):
     sc = table[table["column"] == "score"].iloc[0]
 
     def higher(t: pd.DataFrame, col: str) -> tuple[str, bool]:
-        """Whether ``col`` is higher with Allen than without in an effect table (a paired comparison)."""
-        r = t[t["column"] == col].iloc[0]
+        """Whether ``col`` is higher with Allen than without in an effect table (a paired comparison);
+        a column the table leaves out (the same value in every game of both arms, e.g. no elimination in
+        a small sample) reads as a tie, not settled."""
+        rows = t[t["column"] == col]
+        if rows.empty:
+            return TIE, False
+        r = rows.iloc[0]
         word = compare(Estimate(-r["difference"], -r["hi"], -r["lo"], int(r["n"]), "paired"))
         return word, word != TIE
 
