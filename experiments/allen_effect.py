@@ -350,7 +350,6 @@ def analyse(ctx: Context):
         show=False,
         name="paired-all")
     # bottom line: the start player's edge (mirrors), what Allen does to the game, whether his cards pay
-    effect = Band.effect(BAND)
     ch = seats[seats["arm"] == "change (without - with)"].set_index("strategy")
     withs = seats[seats["arm"] == "with Allen"].set_index("strategy")
     ests = {st: Estimate(r.win_share, r.lo, r.hi, int(r.games), "paired") for st, r in ch.iterrows()}
@@ -406,11 +405,8 @@ def analyse(ctx: Context):
         rep.claim(f"Removing Allen, {st} mirror: the change in the start player's win share against "
                   f"±{BAND * 100:g} points", size[st], size[st] != "unsettled")
     for col, what in (("score", "Scores"), ("elimination rate", "Eliminations")):
-        row = table[(table["column"] == col)]
-        if len(row):
-            r = row.iloc[0]
-            word = compare(Estimate(-r["difference"], -r["hi"], -r["lo"], int(r["n"]), "paired"))
-            rep.claim(f"{what} with Allen against without, {STRONG} mirror", word, word != TIE)
+        if (table["column"] == col).any():
+            rep.claim(f"{what} with Allen against without, {STRONG} mirror", *higher(table, col))
     word = compare(Estimate(w0["win_rate"] - w0["fair"], w0["lo"] - w0["fair"], w0["hi"] - w0["fair"], 1, "Wilson"))
     rep.claim(f"A {STRONG} that never plays Allen's cards against a default {STRONG}: its win rate against an even "
               "match", word, word != TIE)

@@ -29,7 +29,6 @@ whether the printed value binds its players as it binds (or not) the heeding hun
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 
 import pandas as pd
@@ -430,9 +429,8 @@ def stronger_check(ctx: Context, player: str) -> tuple[dict, list[str]]:
     both (rows by threshold) and the heeding measures that differ (its cubes, its curse
     eliminations): whether the printed value binds it."""
     n = PLAYERS[0]
-    tag = re.sub(r"[^A-Za-z0-9@=._-]", "_", player)
     games = strength.strong_games(ctx, "loot-island", player)
-    runs = ctx.sweep(f"strong-{tag}-{n}p", ctx.config(n, (player,) * n, games=games), "curse_threshold",
+    runs = ctx.sweep(f"strong-{strength.run_tag(player)}-{n}p", ctx.config(n, (player,) * n, games=games), "curse_threshold",
                      (PRINTED, NO_THRESHOLD))
     rows = {thr: point(r.frame(), thr, n)[0] for thr, r in runs.items()}
     return rows, binding(pd.DataFrame([rows[PRINTED]]), rows[NO_THRESHOLD], HEED_BINDING)[PRINTED]

@@ -36,7 +36,6 @@ Design, and why:
 from __future__ import annotations
 
 import itertools
-import re
 
 import numpy as np
 import pandas as pd
@@ -262,8 +261,7 @@ def _reading(ctx: Context, name: str, params: dict) -> dict:
 def stronger_rule(ctx: Context, player: str) -> dict:
     """The headline rule with a stronger player in every seat (default readings, the same seed, so the
     same setups): its reach rate on the average drawn pair and the reach lost per square apart."""
-    tag = re.sub(r"[^A-Za-z0-9@=._-]", "_", player)
-    frame = ctx.run(f"{tag}-mirror-{DEFAULT}", ctx.config(MIRROR_PLAYERS, (player,) * MIRROR_PLAYERS, rotate=False,
+    frame = ctx.run(f"{strength.run_tag(player)}-mirror-{DEFAULT}", ctx.config(MIRROR_PLAYERS, (player,) * MIRROR_PLAYERS, rotate=False,
                                                           games=strength.strong_games(ctx, "karuba", player))).frame()
     ex = explorers(frame)
     t = ex.groupby(["beach", "temple"]).agg(explorers=("reached", "size"), reach=("reached", "mean")).reset_index()

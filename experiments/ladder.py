@@ -16,7 +16,6 @@ intervals decide it.
 """
 from __future__ import annotations
 
-import re
 from itertools import combinations
 
 import numpy as np
@@ -29,6 +28,7 @@ from simlab.analysis.experiment import Context, Experiment, Option
 from simlab.analysis.fairness import deal_of
 from simlab.analysis.report import formatted, md_escape
 from simlab.analysis.stats import Estimate, proportion
+from simlab.analysis.strength import run_tag
 from simlab.analysis.wording import NUMBER, fmt_count, fmt_number, fmt_share, join
 from simlab.core.errors import SimlabError
 from simlab.core.strategy import strategies_for
@@ -94,7 +94,7 @@ def entrants(game: str, budgets: tuple[int, int], policies: dict[str, float] | N
 
 
 def point(a: str, b: str) -> str:
-    return re.sub(r"[^A-Za-z0-9@=._-]", "_", f"{a}--vs--{b}")
+    return run_tag(f"{a}--vs--{b}")
 
 
 def pair_clusters(frame: pd.DataFrame, a: str, b: str) -> tuple[np.ndarray, np.ndarray]:

@@ -12,7 +12,6 @@ default-mix games (heuristics only: a random seat would add a near-certain loser
 """
 from __future__ import annotations
 
-import re
 from itertools import combinations
 
 from simlab.analysis import measures, sections, strength
@@ -39,7 +38,7 @@ def analyse(ctx: Context):
     # players (search player, tuned sets), which say whether the heuristics' verdict holds
     stronger = [s for s in strength.strong_players(ctx) if s not in heuristics and not spec.seats_alike]
     games = {s: strength.strong_games(ctx, spec.name, s) for s in stronger}
-    mirrors = {s: measures.combine([ctx.run(f"mirror-{re.sub(r'[^A-Za-z0-9@=._-]', '_', s)}-{n}p",
+    mirrors = {s: measures.combine([ctx.run(f"mirror-{strength.run_tag(s)}-{n}p",
                                             ctx.config(n, (s,) * n, rotate=False, games=games.get(s))).frame()
                                     for n in counts]) for s in heuristics + stronger}
     shares = sections.mirror_seats(rep, mirrors)

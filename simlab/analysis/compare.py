@@ -17,7 +17,6 @@ every seat of both arms (``--strong-games`` games), and the bottom line says whe
 """
 from __future__ import annotations
 
-import re
 import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -259,7 +258,7 @@ def stronger_reading(ctx: Context, rep: Report, spec: GameSpec, players, a: Arm,
     heads = []
     for n in players:
         ca, cb = arm_configs(ctx, spec, n, replace(a, seats=player), replace(b, seats=player))
-        arms = ctx.paired(f"strong-{re.sub(r'[^A-Za-z0-9@=._-]', '_', player)}-{n}p", replace(ca, games=games),
+        arms = ctx.paired(f"strong-{strength.run_tag(player)}-{n}p", replace(ca, games=games),
                           replace(cb, games=games), label="b")
         h = headline(paired_measures(arms.base.frame(), arms.variant.frame(), spec))
         for r in h.to_dict("records"):

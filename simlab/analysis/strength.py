@@ -13,6 +13,8 @@ A search player takes tens of milliseconds a decision, so its runs play ``strong
 """
 from __future__ import annotations
 
+import re
+
 from simlab.core.errors import SimlabError
 from simlab.core.strategy import SeatSpec, get_strategy, strategies_for
 from simlab.core.tuned import tuned_sets
@@ -27,6 +29,11 @@ OPTIONS = (Option("strong", "auto", "stronger players the headline verdict is re
            Option("strong-games", "500", "games per run of a search player (at most --games; tuned sets play "
                                           "--games)"))
 HOLDS, DIFFERS, UNSETTLED = "holds", "differs", "not settled"
+
+
+def run_tag(text: str) -> str:
+    """A seat spec or pair as part of a run folder's name (``rollout:samples=8`` -> ``rollout_samples=8``)."""
+    return re.sub(r"[^A-Za-z0-9@=._-]", "_", text)
 
 
 def strong_players(ctx: Context, game: str | None = None) -> list[str]:
