@@ -196,3 +196,43 @@ def test_returns_are_the_tie_split_win_shares_of_the_result_rows():
         shared += win.sum() > 1
     assert shared > 0
 
+
+
+def test_the_search_reopens_earlier_seats_unseen_choices_and_makes_them_with_its_play_out_policy():
+    """Simultaneous rounds (rules: every player decides on the same revealed tile at the same time):
+    for a search at a later seat the earlier seats' choices this round are hidden, and determinize can
+    only draw them uniformly. ``reopen`` forgets them and gives the round back to seat 0 on the same
+    islands; ``reach_decision`` has them made by the play-out policy (here builder, which reads only
+    what its seat sees), so each earlier seat's choice is builder's on the view and the search is back
+    at its own decision. At seat 0 nothing is reopened."""
+    from simlab.search.ismcts import reach_decision
+    from strategies.karuba import rollout
+    model = (step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns, rollout,
+             step.state_size, step.reopen)
+    builder = get_strategy("karuba", "builder")
+    weights = builder.vector({})
+    obs = np.zeros(STATE_SIZE, dtype=np.int32)
+    sample = np.zeros(STATE_SIZE, dtype=np.int32)
+    buf = np.zeros(MAX_CHOICES, dtype=np.int32)
+    block = streams(0, 5)
+    checked = 0
+    for k, (state, seat, legal, cfg) in enumerate(decision_points(3, 1, seed=7, seats=("random",) * 3)):
+        step.observe(state, seat, obs)
+        step.determinize(obs, seat, cfg, np.array([k + 1, 2, 3, 4], dtype=np.uint64), sample)
+        drawn = sample.copy()
+        step.reopen(sample, seat)
+        if seat == 0:
+            assert (sample == drawn).all()
+            continue
+        assert step.to_move(sample) == 0 and (sample[T_CHOSEN:T_CHOSEN + seat] == HIDDEN).all()
+        reach_decision(model, sample, cfg, seat, 1, 1, weights, np.array([9, k, 1, 1], dtype=np.uint64),
+                       block, buf)
+        assert step.to_move(sample) == seat
+        assert (np.delete(sample[:OBS_VIEW], S_TURN) == np.delete(state[:OBS_VIEW], S_TURN)).all()
+        for p in range(seat):
+            view = state[:OBS_VIEW].copy()
+            view[S_TURN] = p
+            n = rules.legal_choices(view, p, cfg, buf)
+            assert sample[T_CHOSEN + p] == buf[choose("builder", view, cfg, p, buf, n, np.zeros(4, np.uint64) + 1)]
+        checked += 1
+    assert checked > 20

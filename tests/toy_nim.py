@@ -4,7 +4,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core.rng import randint
-from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
+from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE, no_reopen,
                               RETURNS_SIGNATURE, ROLLOUT_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
 PILE, MOVER, WINNER = 0, 1, 2   # state layout
@@ -57,4 +57,4 @@ def state_size():
     return 3
 
 
-MODEL = (to_move, legal, apply, observe, determinize, returns, rollout, state_size)
+MODEL = (to_move, legal, apply, observe, determinize, returns, rollout, state_size, no_reopen)

@@ -17,12 +17,17 @@ exact types below so that generic code (the search player) can take any game's a
                                                 #   heuristic (1..K; 0 = uniform) with parameters params
                                                 #   (its defaults or a tuned set's: the search's table)
     state_size() -> int                         # entries of a state (and of an observation)
+    reopen(state, seat)                         # (optional) hand back to the seats before `seat` the
+                                                #   choices they made this round that `seat` cannot see
+                                                #   (a simultaneous round asked in seat order): the search
+                                                #   makes them again with its play-out policy instead of
+                                                #   keeping determinize's uniform draws; default: none
 
-Together they are the game's *model* (TAG's forward model): the tuple a strategy receives with
+Together (``reopen`` last, ``no_reopen`` where a game has none) they are the game's *model* (TAG's forward model): the tuple a strategy receives with
 every decision, so that a search player can look ahead without a single engine change and without
 ever seeing the true hidden state (it only gets its observation and samples the rest).
 """
-from numba import types
+from numba import njit, types
 
 STATE = types.int32[::1]
 CFG = types.int64[::1]
@@ -39,13 +44,20 @@ RETURNS_SIGNATURE = types.none(STATE, CFG, types.float64[::1])
 ROLLOUT_SIGNATURE = types.int64(STATE, CFG, types.int64, types.int32[::1], types.int64, types.int64,
                                 types.float64[::1], RNG)
 STATE_SIZE_SIGNATURE = types.int64()
+REOPEN_SIGNATURE = types.none(STATE, types.int64)
 
 MODEL_SIGNATURES = (TO_MOVE_SIGNATURE, LEGAL_SIGNATURE, APPLY_SIGNATURE, OBSERVE_SIGNATURE,
-                    DETERMINIZE_SIGNATURE, RETURNS_SIGNATURE, ROLLOUT_SIGNATURE, STATE_SIZE_SIGNATURE)
+                    DETERMINIZE_SIGNATURE, RETURNS_SIGNATURE, ROLLOUT_SIGNATURE, STATE_SIZE_SIGNATURE,
+                    REOPEN_SIGNATURE)
 MODEL_TYPE = types.Tuple(tuple(types.FunctionType(s) for s in MODEL_SIGNATURES))
 
 # Index of each function in a model tuple.
-TO_MOVE, LEGAL, APPLY, OBSERVE, DETERMINIZE, RETURNS, ROLLOUT, STATE_SIZE = range(8)
+TO_MOVE, LEGAL, APPLY, OBSERVE, DETERMINIZE, RETURNS, ROLLOUT, STATE_SIZE, REOPEN = range(9)
 
 MAX_CHOICES = 1024       # no game lists more legal choices at one decision
 CODE_LIMIT = 1 << 16     # choice codes are below this (the search indexes marks by code)
+
+
+@njit(REOPEN_SIGNATURE, cache=True)
+def no_reopen(state, seat):
+    """``reopen`` of a game whose seats never decide unseen of each other within a round."""

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.core.step import no_reopen
 from simlab.core.strategy import MAX_STRATEGY_PARAMS, StrategyParam, get_strategy, strategy
 from simlab.core.tuned import tuned_sets
 
@@ -57,17 +58,18 @@ def register_search_players(game: str, step, rollout, heuristics: tuple[str, ...
     proposal_search = njit(getattr(proposals_search, "py_func", proposals_search))
     to_move, legal_fn, apply, observe, determinize, returns, state_size = (
         step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns, step.state_size)
+    reopen = getattr(step, "reopen", no_reopen)
     names, policies = play_out_policies(game, heuristics)
     n = len(names)
     listed = ", ".join(f"{i} {h}" for i, h in enumerate(names, 1))
     play_out = play_out if play_out in names else (play_out or heuristics[0]).partition("@")[0]
 
     def mcts(state, cfg, seat, legal, n_legal, params, rng):
-        model = (to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size)
+        model = (to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size, reopen)
         return tree_search(model, policies, state, cfg, seat, legal, n_legal, params, rng)
 
     def rollout_player(state, cfg, seat, legal, n_legal, params, rng):
-        model = (to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size)
+        model = (to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size, reopen)
         return proposal_search(model, policies, state, cfg, seat, legal, n_legal, params, rng)
 
     strategy(game, "rollout",

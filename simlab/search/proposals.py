@@ -12,7 +12,8 @@ policies 1..N of the ``policies`` table: the game's heuristics and its tuned set
 determinisation: they read only what the seat sees),
 so a search costs samples x distinct candidates play-outs, and a decision all heuristics agree on
 costs nothing. Each sample is one determinisation (the game's ``determinize``: the search never
-sees the true hidden state) and one set of chance streams shared by every candidate, so the
+sees the true hidden state; rivals' unseen choices earlier in a simultaneous round are made again
+by the play-out policy) and one set of chance streams shared by every candidate, so the
 candidates are compared on common random numbers: the difference of their means has far less
 noise than either mean. Ties go to the earliest candidate, the play-out policy's own choice.
 Every random number comes from the deciding seat's own stream.
@@ -23,7 +24,7 @@ from numba import njit
 from simlab.core.rng import N_STREAMS, randint
 from simlab.core.step import MAX_CHOICES
 
-from .ismcts import _fresh_streams
+from .ismcts import _fresh_streams, reach_decision
 
 # params of the strategy (the seat's parameter vector)
 P_SAMPLES, P_POLICY, P_PROPOSERS = 0, 1, 2
@@ -34,7 +35,7 @@ def proposals_search(model, policies, obs, cfg, seat, legal, n_legal, params, rn
     """Index into ``legal[:n_legal]`` of the proposal with the best mean result for ``seat``;
     ``policies`` = (heuristic, weights): policy k is the model's ``rollout`` heuristic ``heuristic[k]``
     with parameters ``weights[k]`` (row 0: uniform random)."""
-    to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size = model
+    to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size, reopen = model
     heuristic, weights = policies[0], policies[1].copy()   # (the registered table is frozen read-only)
     samples = max(1, int(params[P_SAMPLES]))
     policy = int(params[P_POLICY])
@@ -72,6 +73,7 @@ def proposals_search(model, policies, obs, cfg, seat, legal, n_legal, params, rn
         if sample > 0:
             determinize(obs, seat, cfg, rng, root)
         _fresh_streams(rng, streams)
+        reach_decision(model, root, cfg, seat, policy, h, w, rng, streams, buf)
         for c in range(n_cand):
             s[:] = root
             play[:] = streams

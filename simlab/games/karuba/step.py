@@ -16,7 +16,7 @@ from numba import njit
 from simlab.core.kernel import COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, emit, legal_index
 from simlab.core.rng import STRATEGY_STREAM, randint
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
-                              RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
+                              REOPEN_SIGNATURE, RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
 from .components import N_TILES
 from .rules import (EV_END, EV_SCORE, EV_SETUP, carry_out_round, legal_choices, reveal, score_parts, setup,
@@ -90,8 +90,8 @@ def determinize(obs, seat, cfg, rng, state):
 
     The face-down tiles are a uniform random order of those not yet shown (the order is uniform
     and nothing else tells them apart). The choices other seats already made this round
-    are unknown: each is drawn uniformly from that seat's legal choices (a simplification; they
-    are not modelled as that seat's strategy). ``obs`` may also be just the view (``OBS_VIEW``
+    are unknown: each is drawn uniformly from that seat's legal choices (the search players then
+    reopen them, ``reopen``, and make them with their play-out policy). ``obs`` may also be just the view (``OBS_VIEW``
     entries, what built-in play hands a strategy): the seat's own earlier choice this round, if
     any, is then drawn too, and the trace count starts at 0.
     """
@@ -121,6 +121,18 @@ def determinize(obs, seat, cfg, rng, state):
             state[T_CHOSEN + p] = buf[randint(rng, n)]
         else:
             state[T_CHOSEN + p] = HIDDEN
+
+
+@njit(REOPEN_SIGNATURE, cache=True)
+def reopen(state, seat):
+    """Back to the start of the round's choices when earlier seats chose unseen by ``seat``: their
+    choices are forgotten and seat 0 is to choose again. Islands only change once every seat has
+    chosen, so they choose on the view they had: the round is the same, only their choices redrawn."""
+    if state[S_TURN] != seat or seat == 0:
+        return
+    for p in range(seat):
+        state[T_CHOSEN + p] = HIDDEN
+    state[S_TURN] = 0
 
 
 @njit(RETURNS_SIGNATURE, cache=True)
