@@ -235,7 +235,12 @@ def analyse(ctx: Context):
         note="Each pair once, the higher-rated entrant as A; a tie counts one half. Wilson intervals over games (the "
              "two games of a deal are counted as two). 'The ratings expect': the Bradley-Terry share from the two "
              "ratings; a pair far from it is where one number per entrant does not describe the matchup.")
-    rep.rests_on = sections.rests_on(ctx.runs, " (every pair heads-up, 2 players, each deal in both seat orders)")
+    rep.rests_on = sections.rests_on(list(runs.values()),
+                                     " (every pair heads-up, 2 players, each deal in both seat orders)")
+    rated = {s for r in runs.values() for s in r.config.seats}
+    piloted = sorted({s for r in ctx.runs for s in r.config.seats} - rated)
+    if piloted:
+        rep.rests_on.append(f"Pilot only (to pick a play-out policy; not rated): {', '.join(map(md_escape, piloted))}.")
     rep.rests_on.append(f"Games: {ctx.games:,} per pair of random play, heuristics and tuned sets"
                         + (f"; {search_games:,} per pair with a search player (tens of ms a decision), so its "
                            "intervals are wider" if searchers else "; no search player is registered for "

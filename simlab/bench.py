@@ -21,6 +21,7 @@ from statistics import median
 import click
 
 from .core.errors import SimlabError
+from .core.stats import median_interval
 
 PROBE = """
 import json, sys, time, warnings
@@ -169,23 +170,28 @@ def run_compare(rev: str, games: list[str], seconds: float, rounds: int, players
                err=True)
     _rates(tree, configs, 0)
     click.echo(f"{'game':<16}{'players':>7}  {'mix':<15}{'current g/s':>12}{sha[:7] + ' g/s':>12}"
-               f"{'ratio':>8}  min-max over rounds")
+               f"{'ratio':>8}  {'interval':<15} min-max over rounds")
     results = []
+    coverages = set()
     for game, mix_name, config in rows:
         now, then = [], []
         for _ in range(rounds):
             now += _rates(ROOT, [config], seconds)
             then += _rates(tree, [config], seconds)
         ratios = [a / b for a, b in zip(now, then)]
+        low, high, coverage = median_interval(ratios)
         results.append({"game": game, "players": config.players, "mix": mix_name, "current": now, "rev": then,
                         "current_median": median(now), "rev_median": median(then), "ratio": median(ratios),
+                        "ratio_low": low, "ratio_high": high, "ratio_coverage": coverage,
                         "ratio_min": min(ratios), "ratio_max": max(ratios)})
         r = results[-1]
         click.echo(f"{game:<16}{config.players:>7}  {mix_name:<15}{r['current_median']:>12,.0f}{r['rev_median']:>12,.0f}"
-                   f"{r['ratio']:>8.3f}  {r['ratio_min']:.3f}-{r['ratio_max']:.3f}")
+                   f"{r['ratio']:>8.3f}  {f'[{low:.3f}, {high:.3f}]':<15} {r['ratio_min']:.3f}-{r['ratio_max']:.3f}")
+        coverages.add(coverage)
     end = os.getloadavg()
-    click.echo(f"ratio: current / {sha[:7]} games per second, median of the rounds; "
-               f"load average at the end {end[0]:.2f} {end[1]:.2f} {end[2]:.2f}")
+    click.echo(f"ratio: current / {sha[:7]} games per second, median of the rounds' ratios; interval: the "
+               f"median's distribution-free interval ({', '.join(f'{c:.1%}' for c in sorted(coverages))} coverage; "
+               f"more --rounds narrow it); load average at the end {end[0]:.2f} {end[1]:.2f} {end[2]:.2f}")
     if json_path:
         Path(json_path).write_text(json.dumps({
             "current": here, "rev": rev, "rev_commit": sha, "cpu": cpu_model(), "cores": os.cpu_count(),

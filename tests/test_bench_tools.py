@@ -25,9 +25,12 @@ def test_compare_with_head_prints_a_positive_ratio_for_the_config_and_writes_the
     assert code == 0, err
     assert re.search(r"cores, load average [\d.]+ [\d.]+ [\d.]+", out)
     assert re.search(r"current [0-9a-f]{12}(\+dirty)? against HEAD = [0-9a-f]{12}", out)
-    row = re.search(r"^karuba\s+2\s+random\s+([\d,]+)\s+([\d,]+)\s+([\d.]+)\s+([\d.]+)-([\d.]+)$", out, re.M)
+    row = re.search(r"^karuba\s+2\s+random\s+([\d,]+)\s+([\d,]+)\s+([\d.]+)\s+\[([\d.]+), ([\d.]+)\]\s+"
+                    r"([\d.]+)-([\d.]+)$", out, re.M)
     assert row, out
-    assert float(row.group(3)) > 0 and float(row.group(4)) <= float(row.group(3)) <= float(row.group(5))
+    assert float(row.group(3)) > 0 and float(row.group(6)) <= float(row.group(3)) <= float(row.group(7))
+    assert row.group(4) == row.group(5) == row.group(3)   # one round: the interval is that round, coverage 0
+    assert "0.0% coverage" in out
     saved = json.loads(out_json.read_text())
     assert [(r["game"], r["players"], r["mix"]) for r in saved["rows"]] == [("karuba", 2, "random")]
     assert len(saved["rows"][0]["current"]) == len(saved["rows"][0]["rev"]) == 1 and saved["rows"][0]["ratio"] > 0

@@ -158,6 +158,13 @@ def test_a_tiny_ladder_run_writes_a_report_naming_the_top_entrant(tiny):
     assert len(table) == len(strategies_for("karuba")) + 2     # each search player at two budgets in place of one entry
     assert (out / "ladder.svg").stat().st_size > 1000 and (out / "strategy-matrix.svg").exists()
     assert "--option budgets=4,8" in md and "pilot of 2 games per policy" in md
+    # "what it rests on" names the rated entrants as its strategies, and the pilot's other policies apart
+    rests = md[md.index("## What it rests on"):].replace("\\_", "_")
+    strategies = rests[rests.index("- Strategies: ") + 14:rests.index(" (every pair heads-up")].split(", ")
+    assert sorted(strategies) == sorted(table["entrant"])
+    line = rests[rests.index("- Pilot only"):].split("\n")[0]
+    piloted = line[line.index("not rated): ") + 12:].rstrip(".").split(", ")
+    assert piloted and all("policy=" in p and p not in strategies for p in piloted)
 
 
 def test_an_unknown_option_is_a_one_line_error(cli_run):

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from simlab.core.stats import median_interval
 from simlab.analysis.stats import (StoppingRule, bootstrap_mean, difference_of_means, mean, paired_column_difference,
                                    paired_difference, proportion, sequential)
 
@@ -110,3 +111,14 @@ def test_stopping_rule_stops_at_once_when_the_first_batch_is_enough():
     play_to, measure, state = _bernoulli_source(0.5)
     res = sequential(play_to, measure, StoppingRule(target_width=0.5, min_games=1000))
     assert res.reached and state["calls"] == [1000]
+
+
+def test_median_interval_is_the_order_statistics_with_binomial_coverage_of_at_least_95_percent():
+    """The interval a bench ratio carries: for 21 rounds, the 6th and 16th smallest (coverage
+    1 - 2 P(Bin(21, 1/2) <= 5) = 97.3%; the 7th-15th would cover only 92.2%); for 5 rounds the
+    min-max, 93.8%, the most five values can give; the values' order does not matter."""
+    values = [20 - i for i in range(21)]
+    low, high, coverage = median_interval(values)
+    assert (low, high) == (5, 15) and coverage == pytest.approx(0.97339, abs=1e-5)
+    assert median_interval([3.0, 1.0, 5.0, 2.0, 4.0]) == (1.0, 5.0, pytest.approx(0.9375))
+    assert median_interval([7.0])[:2] == (7.0, 7.0)

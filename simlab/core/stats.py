@@ -32,3 +32,19 @@ def mean_ci(total: float, total_sq: float, n: float, z: float = Z95) -> tuple[fl
 def mean_ci_of(values, z: float = Z95) -> tuple[float, float, float]:
     v = np.asarray(values, dtype=np.float64)
     return mean_ci(float(v.sum()), float((v * v).sum()), float(v.size), z)
+
+
+def median_interval(values, level: float = 0.95) -> tuple[float, float, float]:
+    """Distribution-free interval for the median of ``values``: the order statistics whose binomial
+    coverage is the smallest at least ``level`` (for 5 values that is their min-max, 93.8%, the most
+    5 values can give). Returns (low, high, coverage). For noisy timings, whose rounds vary by tens
+    of percent on a shared machine, this says whether a guard is decided without assuming a shape."""
+    v = sorted(values)
+    n = len(v)
+    if n == 0:
+        return (math.nan, math.nan, 0.0)
+    below = [math.comb(n, i) / 2.0 ** n for i in range(n + 1)]   # P(exactly i values below the median)
+    k = 0   # interval [v[k], v[n-1-k]]: it misses the median when at most k values lie below or above it
+    while k + 1 <= (n - 1) // 2 and 1 - 2 * sum(below[:k + 2]) >= level:
+        k += 1
+    return (v[k], v[n - 1 - k], 1 - 2 * sum(below[:k + 1]))
