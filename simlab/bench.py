@@ -254,3 +254,27 @@ def run_scale_bench(games: list[str], n_games: int, memory_games: int, dask: boo
                    f"parent {r['parent_mb']:.0f} MiB, "
                    f"largest worker {r['worker_mb']:.0f} MiB ({memory_games / r['wall']:,.0f} games/s, "
                    f"{r['wall']:.0f} s)")
+
+
+def run_search_bench(games: list[str], seconds: float, players: int | None = None) -> None:
+    """``simlab bench --search``: the search players' speed per game (:mod:`simlab.search.speed`)."""
+    from .search.speed import search_speed
+
+    warnings.simplefilter("ignore")
+    selected(games, players or 2, "random")   # an unknown game or player count: one line, before anything runs
+    load = os.getloadavg()
+    click.echo(f"simlab bench --search: {cpu_model()}, {os.cpu_count()} cores, load average "
+               f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; one core; from 200 decision states of games played "
+               f"by the play-out policy, {seconds:g} s per play-out rate")
+    click.echo(f"{'game':<16}{'players':>7}  {'play-out policy':<16}{'play-outs/s uniform':>20}{'with policy':>12}"
+               f"{'rollout ms/decision':>21}{'p99':>7}{'decisions/s':>12}{'compile s':>10}")
+    for game in games:
+        r = search_speed(game, players or 2, seconds)
+        if r is None:
+            click.echo(f"{game:<16}  no search player registered")
+            continue
+        click.echo(f"{game:<16}{r['players']:>7}  {r['play_out']:<16}{r['playouts_uniform']:>20,.0f}"
+                   f"{r['playouts_policy']:>12,.0f}{r['search_ms_mean']:>21.2f}{r['search_ms_p99']:>7.1f}"
+                   f"{1000 / r['search_ms_mean']:>12,.0f}{r['compile_search'] + r['compile_uniform']:>10.1f}")
+    click.echo("play-outs/s: sampled states played to the end, every seat the policy; rollout: the search player "
+               "at its defaults deciding at each of the 200 states (mean, 99th percentile; decisions/s = 1000 / mean)")

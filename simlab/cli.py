@@ -272,23 +272,28 @@ def trace(game, players, seats, seed, sets, variants, config_file, strategy_file
 @click.option("--rounds", type=int, help="--compare: measurements of each side  [default: 3]")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="--compare: also write the numbers here")
 @click.option("--profile", is_flag=True, help="where the time goes in steady-state play (perf)")
-def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, profile):
+@click.option("--search", "search_", is_flag=True,
+              help="the search players: play-outs per second and rollout's time per decision (default 2 players)")
+def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, profile, search_):
     """Games per second per core for each game and strategy mix, JIT speed-up, compile times;
-    --compare REV: the working tree against another commit; --profile: where the time goes."""
-    from .bench import run_bench, run_compare
+    --compare REV: the working tree against another commit; --profile: where the time goes;
+    --search: how fast the search players look ahead."""
+    from .bench import run_bench, run_compare, run_search_bench
 
     if not seconds > 0:
         raise SimlabError(f"--seconds must be above 0, got {seconds:g}")
     integer(no_jit_games, "--no-jit-games", 1)
-    if rev is not None and profile:
-        raise SimlabError("--compare and --profile are separate runs: give one of them")
+    if sum((rev is not None, profile, search_)) > 1:
+        raise SimlabError("--compare, --profile and --search are separate runs: give one of them")
     if (rounds is not None or json_path) and rev is None:
         raise SimlabError("--rounds and --json apply to --compare only")
     rounds = 3 if rounds is None else integer(rounds, "--rounds", 1)
     if json_path and not Path(json_path).resolve().parent.is_dir():
         raise SimlabError(f"--json {json_path}: its folder does not exist")
     games = list(games_) or available_games()
-    if profile:
+    if search_:
+        run_search_bench(games, seconds, players)
+    elif profile:
         from .profiling import run_profile
 
         run_profile(games, seconds, players, mix)

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from simlab.profiling import GROUPS, grouped, parse_report, readable
@@ -83,3 +84,34 @@ def test_profile_samples_steady_state_play_and_names_the_jit_code(cli_run):
     shares = [float(m) for m in re.findall(r"^\s+([\d.]+)%  (?:" + "|".join(map(re.escape, GROUPS)) + ")$", out, re.M)]
     assert len(shares) == len(GROUPS) and sum(shares) == pytest.approx(100, abs=2)
     assert "top 15 symbols:" in out
+
+
+def test_search_speed_samples_decisions_with_a_choice_over_the_whole_game_and_plays_them_out():
+    """The states ``bench --search`` times are real decisions with a choice, spread from the first
+    rounds to the last (a play-out from the start would overstate its length), and a play-out from
+    each makes at least that one decision."""
+    from simlab.games.karuba.state import S_ROUND
+    from simlab.search.speed import _model, decision_states, playouts
+
+    states, cfg = decision_states("karuba", 2, 0, n_states=30)
+    m, model = _model("karuba")
+    legal = np.zeros(1024, np.int32)
+    assert len(states) == 30
+    for s, seat in states:
+        assert m.step.to_move(s) == seat and m.step.legal(s, cfg, legal) > 1
+    rounds = [s[S_ROUND] for s, _ in states]
+    assert min(rounds) <= 3 and max(rounds) >= 20
+    starts = np.stack([s for s, _ in states])
+    assert playouts(model, m.policies, starts, cfg, 1, 30, np.array([1, 2, 3, 4], np.uint64)) >= 30
+
+
+def test_search_bench_prints_play_out_rates_and_the_rollout_players_time_per_decision(cli_run):
+    code, out, err = cli_run("bench", "--search", "-g", "karuba", "--seconds", "0.2")
+    assert code == 0, err
+    row = re.search(r"^karuba\s+2\s+builder\s+([\d,]+)\s+([\d,]+)\s+([\d.]+)\s+([\d.]+)\s+([\d,]+)\s+([\d.]+)$",
+                    out, re.M)
+    assert row, out
+    uniform, policy, ms, p99, per_second = (float(row.group(k).replace(",", "")) for k in range(1, 6))
+    assert uniform > 0 and policy > 0 and 0 < ms <= p99
+    assert abs(per_second - 1000 / ms) <= 1 + 0.01 * per_second
+    assert "cores, load average" in out

@@ -23,6 +23,8 @@ decision of a seat that plays it (the policy table is frozen into it then).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit
 
@@ -47,6 +49,19 @@ def play_out_policies(game: str, heuristics: tuple[str, ...]) -> tuple[tuple[str
     return names, (heuristic, weights)
 
 
+@dataclass(frozen=True)
+class SearchModel:
+    """What the search players of a game were registered with (for ``simlab bench --search``)."""
+    step: object                  # the game's step module
+    rollout: object               # the model's play-out policy function
+    names: tuple[str, ...]        # play-out policies 1.. by name
+    policies: tuple               # the table (heuristic, weights) the search reads
+    play_out: str                 # the policy ``rollout`` plays out with by default
+
+
+SEARCH_MODELS: dict[str, SearchModel] = {}
+
+
 def register_search_players(game: str, step, rollout, heuristics: tuple[str, ...], hidden: str,
                             play_out: str | None = None, samples: int = 24) -> None:
     """Register ``mcts`` and ``rollout`` for ``game`` (see the module docstring); ``heuristics`` are
@@ -63,6 +78,7 @@ def register_search_players(game: str, step, rollout, heuristics: tuple[str, ...
     n = len(names)
     listed = ", ".join(f"{i} {h}" for i, h in enumerate(names, 1))
     play_out = play_out if play_out in names else (play_out or heuristics[0]).partition("@")[0]
+    SEARCH_MODELS[game] = SearchModel(step, rollout, names, policies, play_out)
 
     def mcts(state, cfg, seat, legal, n_legal, params, rng):
         model = (to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size, reopen)

@@ -1,0 +1,138 @@
+"""How fast the search players are, per game: play-outs per second and decisions per second.
+
+A search player's strength per millisecond rests on two rates: how many play-outs (a sampled state
+played to the end by a play-out policy in every seat) one core runs per second, and how long one
+decision of ``rollout`` at its defaults takes. Both are measured from states met in real games, at
+decisions with a choice, spread over the whole game (a play-out from the start is the longest one;
+the search's start mid-game). ``simlab bench --search`` prints them.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from simlab.core.game import get_game
+from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, randint, root_key, seed_streams
+from simlab.core.step import MAX_CHOICES
+from simlab.core.strategy import get_strategy, strategies_for
+
+from .ismcts import _fresh_streams
+
+
+@njit
+def playouts(model, policies, starts, cfg, policy, count, rng):
+    """Play ``count`` play-outs, cycling over the states ``starts``, with play-out ``policy`` in
+    every seat (0 uniform); returns the decisions made (those with a choice)."""
+    to_move, legal_fn, apply, rollout = model[0], model[1], model[2], model[6]
+    h, w = policies[0][policy], policies[1][policy].copy()
+    s = np.zeros(starts.shape[1], np.int32)
+    buf = np.zeros(MAX_CHOICES, np.int32)
+    streams = np.zeros((N_STREAMS, 4), np.uint64)
+    no_log = np.zeros((0, 8), np.int32)
+    decisions = 0
+    for k in range(count):
+        s[:] = starts[k % starts.shape[0]]
+        _fresh_streams(rng, streams)
+        while True:
+            p = to_move(s)
+            if p < 0:
+                break
+            n = legal_fn(s, cfg, buf)
+            i = 0
+            if n > 1:
+                i = randint(rng, n) if policy == 0 else rollout(s, cfg, p, buf, n, h, w, rng)
+                decisions += 1
+            apply(s, cfg, buf[i], streams, no_log)
+    return decisions
+
+
+def _model(game: str):
+    from .players import SEARCH_MODELS
+
+    strategies_for(game)   # loads the game's strategies file, which registers its search players
+    if game not in SEARCH_MODELS:
+        return None, None
+    m = SEARCH_MODELS[game]
+    st = m.step
+    reopen = getattr(st, "reopen", None)
+    if reopen is None:
+        from simlab.core.step import no_reopen as reopen
+    return m, (st.to_move, st.legal, st.apply, st.observe, st.determinize, st.returns, m.rollout, st.state_size,
+               reopen)
+
+
+def decision_states(game: str, players: int, policy: int, n_states: int = 200, seed: int = 1):
+    """(state, seat) at decisions with more than one choice, sampled evenly over games played with
+    play-out ``policy`` in every seat, and the packed rule values in force (the defaults)."""
+    m, model = _model(game)
+    st = m.step
+    spec = get_game(game)
+    cfg = spec.params.pack(spec.params.resolve({}))
+    h, w = m.policies[0][policy], m.policies[1][policy].copy()
+    found = []
+    buf = np.zeros(MAX_CHOICES, np.int32)
+    no_log = np.zeros((0, 8), np.int32)
+    deal = 0
+    while len(found) < 4 * n_states and deal < 10 * n_states:
+        streams = np.zeros((N_STREAMS, 4), np.uint64)
+        seed_streams(root_key(seed), deal, streams)
+        rng = streams[STRATEGY_STREAM]
+        s = np.zeros(st.state_size(), np.int32)
+        st.new_game(s, cfg, players, streams)
+        while (p := st.to_move(s)) >= 0:
+            n = st.legal(s, cfg, buf)
+            i = 0
+            if n > 1:
+                found.append((s.copy(), p))
+                i = randint(rng, n) if policy == 0 else m.rollout(s, cfg, p, buf, n, h, w, rng)
+            st.apply(s, cfg, buf[i], streams, no_log)
+        deal += 1
+    pick = np.linspace(0, len(found) - 1, min(n_states, len(found))).astype(int)
+    return [found[i] for i in pick], cfg
+
+
+def search_speed(game: str, players: int, seconds: float) -> dict | None:
+    """Play-outs per second (uniform and the ``rollout`` player's default play-out policy) and
+    ``rollout``'s decisions per second at its defaults, one core; ``None`` for a game without
+    search players."""
+    m, model = _model(game)
+    if m is None:
+        return None
+    policy = m.names.index(m.play_out) + 1
+    states, cfg = decision_states(game, players, policy)
+    starts = np.stack([s for s, _ in states])
+    out = {"game": game, "players": players, "play_out": m.play_out, "states": len(states)}
+    for key, pol in (("uniform", 0), ("policy", policy)):
+        rng = np.array([7, 11, 13, 17], np.uint64)
+        t = time.perf_counter()
+        playouts(model, m.policies, starts, cfg, pol, 1, rng)          # compile (not timed)
+        out[f"compile_{key}"] = time.perf_counter() - t
+        count, done, decisions, t = 16, 0, 0, time.perf_counter()
+        while time.perf_counter() - t < seconds:
+            decisions += playouts(model, m.policies, starts, cfg, pol, count, rng)
+            done += count
+            count *= 2
+        elapsed = time.perf_counter() - t
+        out[f"playouts_{key}"] = done / elapsed
+        out[f"decisions_{key}"] = decisions / elapsed
+    search = get_strategy(game, "rollout")
+    vector = search.vector({})
+    obs = np.zeros(starts.shape[1], np.int32)
+    legal = np.zeros(MAX_CHOICES, np.int32)
+    rng = np.array([3, 5, 7, 9], np.uint64)
+    times = []
+    for k in range(len(states) + 1):   # every sampled state once, after one untimed decision that compiles
+        s, seat = states[max(0, k - 1)]
+        m.step.observe(s, seat, obs)
+        n = m.step.legal(s, cfg, legal)
+        t = time.perf_counter()
+        search.decide(obs, cfg, seat, legal, n, vector, rng)
+        times.append(time.perf_counter() - t)
+    out["compile_search"] = times[0]
+    times = np.array(times[1:])
+    out["search_decisions"] = len(times)
+    out["search_ms_mean"] = float(1000 * times.mean())
+    out["search_ms_p99"] = float(1000 * np.quantile(times, 0.99))
+    return out
