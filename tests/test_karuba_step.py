@@ -226,7 +226,7 @@ def test_the_search_reopens_earlier_seats_unseen_choices_and_makes_them_with_its
             continue
         assert step.to_move(sample) == 0 and (sample[T_CHOSEN:T_CHOSEN + seat] == HIDDEN).all()
         reach_decision(model, sample, cfg, seat, 1, 1, weights, np.array([9, k, 1, 1], dtype=np.uint64),
-                       block, buf)
+                       block, buf, NO_LOG)
         assert step.to_move(sample) == seat
         assert (np.delete(sample[:OBS_VIEW], S_TURN) == np.delete(state[:OBS_VIEW], S_TURN)).all()
         for p in range(seat):

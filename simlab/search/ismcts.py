@@ -43,7 +43,7 @@ def _fresh_streams(rng, streams):
 
 
 @njit
-def reach_decision(model, s, cfg, seat, policy, h, w, rng, streams, buf):
+def reach_decision(model, s, cfg, seat, policy, h, w, rng, streams, buf, no_log):
     """Reopen the choices made this round that ``seat`` cannot see (the model's ``reopen``) and make
     them again with the play-out policy, up to ``seat``'s own decision.
 
@@ -56,7 +56,6 @@ def reach_decision(model, s, cfg, seat, policy, h, w, rng, streams, buf):
     to_move, legal_fn, apply = model[0], model[1], model[2]
     rollout, reopen = model[6], model[8]
     reopen(s, seat)
-    no_log = np.zeros((0, 8), np.int32)
     while True:
         p = to_move(s)
         if p == seat or p < 0:
@@ -98,7 +97,7 @@ def ismcts(model, policies, obs, cfg, seat, legal, n_legal, params, rng):
     for _ in range(iters):
         determinize(obs, seat, cfg, rng, s)
         _fresh_streams(rng, streams)
-        reach_decision(model, s, cfg, seat, policy, h, w, rng, streams, buf)
+        reach_decision(model, s, cfg, seat, policy, h, w, rng, streams, buf, no_log)
         node = 0
         depth = 0
         expanded = False

@@ -53,7 +53,7 @@ def play_out_policies(game: str, heuristics: tuple[str, ...]) -> tuple[tuple[str
 class SearchModel:
     """What the search players of a game were registered with (for ``simlab bench --search``)."""
     step: object                  # the game's step module
-    rollout: object               # the model's play-out policy function
+    model: tuple                  # the model the search receives (``simlab.core.step``), ``reopen`` last
     names: tuple[str, ...]        # play-out policies 1.. by name
     policies: tuple               # the table (heuristic, weights) the search reads
     play_out: str                 # the policy ``rollout`` plays out with by default
@@ -78,7 +78,8 @@ def register_search_players(game: str, step, rollout, heuristics: tuple[str, ...
     n = len(names)
     listed = ", ".join(f"{i} {h}" for i, h in enumerate(names, 1))
     play_out = play_out if play_out in names else (play_out or heuristics[0]).partition("@")[0]
-    SEARCH_MODELS[game] = SearchModel(step, rollout, names, policies, play_out)
+    SEARCH_MODELS[game] = SearchModel(step, (to_move, legal_fn, apply, observe, determinize, returns, rollout,
+                                             state_size, reopen), names, policies, play_out)
 
     def mcts(state, cfg, seat, legal, n_legal, params, rng):
         model = (to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size, reopen)

@@ -73,7 +73,7 @@ def proposals_search(model, policies, obs, cfg, seat, legal, n_legal, params, rn
         if sample > 0:
             determinize(obs, seat, cfg, rng, root)
         _fresh_streams(rng, streams)
-        reach_decision(model, root, cfg, seat, policy, h, w, rng, streams, buf)
+        reach_decision(model, root, cfg, seat, policy, h, w, rng, streams, buf, no_log)
         for c in range(n_cand):
             s[:] = root
             play[:] = streams

@@ -49,18 +49,12 @@ def playouts(model, policies, starts, cfg, policy, count, rng):
 
 
 def _model(game: str):
+    """The game's registered search model (``None, None`` for a game without search players)."""
     from .players import SEARCH_MODELS
 
     strategies_for(game)   # loads the game's strategies file, which registers its search players
-    if game not in SEARCH_MODELS:
-        return None, None
-    m = SEARCH_MODELS[game]
-    st = m.step
-    reopen = getattr(st, "reopen", None)
-    if reopen is None:
-        from simlab.core.step import no_reopen as reopen
-    return m, (st.to_move, st.legal, st.apply, st.observe, st.determinize, st.returns, m.rollout, st.state_size,
-               reopen)
+    m = SEARCH_MODELS.get(game)
+    return (m, m.model) if m else (None, None)
 
 
 def decision_states(game: str, players: int, policy: int, n_states: int = 200, seed: int = 1):
@@ -86,7 +80,7 @@ def decision_states(game: str, players: int, policy: int, n_states: int = 200, s
             i = 0
             if n > 1:
                 found.append((s.copy(), p))
-                i = randint(rng, n) if policy == 0 else m.rollout(s, cfg, p, buf, n, h, w, rng)
+                i = randint(rng, n) if policy == 0 else model[6](s, cfg, p, buf, n, h, w, rng)
             st.apply(s, cfg, buf[i], streams, no_log)
         deal += 1
     pick = np.linspace(0, len(found) - 1, min(n_states, len(found))).astype(int)
