@@ -18,3 +18,17 @@ def test_the_digest_sees_a_single_changed_value():
     before = digest(out, log)
     out[3, 1, 5] += 1
     assert digest(out, log) != before
+
+
+def test_a_check_of_one_game_compares_only_that_games_configurations(tmp_path):
+    import json
+
+    import pytest
+
+    recorded = json.loads(DIGESTS.read_text())
+    broken = {k: ("0" * 16 + ":" + "0" * 8 if k.startswith("jamaica/") else v) for k, v in recorded.items()}
+    path = tmp_path / "digests.json"
+    path.write_text(json.dumps(broken))
+    assert check(path, games=("karuba",)) == []          # jamaica's wrong digests are not looked at
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        check(path, games=("chess",))
