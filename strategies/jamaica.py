@@ -64,7 +64,7 @@ def _moves_made():
 MOVES_MADE = _moves_made()
 
 
-@strategy("jamaica", "random", "uniform random legal play at every decision")
+@strategy("jamaica", "random", "uniform random legal play at every decision", uniform=True)
 def random_play(state, cfg, seat, legal, n_legal, params, rng):
     return randint(rng, n_legal)
 

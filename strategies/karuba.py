@@ -64,7 +64,7 @@ NOT_WEST = ALL & ~WEST_COLUMN
 F_ROW, G_ROW, T_ROW = 0, 4, 8
 
 
-@strategy("karuba", "random", "uniform random legal play: any empty cell, a pure discard, or any legal move")
+@strategy("karuba", "random", "uniform random legal play: any empty cell, a pure discard, or any legal move", uniform=True)
 def random_play(state, cfg, seat, legal, n_legal, params, rng):
     return randint(rng, n_legal)
 

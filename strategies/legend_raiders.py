@@ -35,7 +35,7 @@ from simlab.games.legend_raiders.state import (B_BOARD, B_DONE, B_HAND, B_NDONE,
 from simlab.search.players import register_search_players
 
 
-@strategy("legend-raiders", "random", "uniform random legal play at every decision")
+@strategy("legend-raiders", "random", "uniform random legal play at every decision", uniform=True)
 def random_play(state, cfg, seat, legal, n_legal, params, rng):
     return randint(rng, n_legal)
 

@@ -46,7 +46,7 @@ from simlab.search.players import register_search_players
 STYLE_CAUTIOUS, STYLE_HUNTER, STYLE_COLLECTOR = 0, 1, 2
 
 
-@strategy("loot-island", "random", "uniform random legal choice at every decision", blind=True)
+@strategy("loot-island", "random", "uniform random legal choice at every decision", uniform=True)
 def random_play(state, cfg, seat, legal, n_legal, params, rng):
     return randint(rng, n_legal)
 

@@ -8,7 +8,7 @@ from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, IllegalChoice
 from simlab.core.results import ranks
 from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, root_key, seed_streams
 from simlab.core.runner import Prepared, RunConfig
-from simlab.core.strategy import BLIND_COLUMN, DECIDE_SIGNATURE, SEAT_PARAMS_WIDTH, get_strategy
+from simlab.core.strategy import BLIND_COLUMN, DECIDE_SIGNATURE, SEAT_PARAMS_WIDTH, SEES, UNIFORM, get_strategy
 from simlab.games.loot_island import GAME, rules, step
 from simlab.games.loot_island.components import N_MAP, N_TREASURE, PARAMS
 from simlab.games.loot_island.state import (B_ELIM, B_HAND_N, HIDDEN, M_DRAW, M_HAND, MAX_LEGAL, P0, PB, PH_END, S_ALLEN,
@@ -265,7 +265,7 @@ def test_a_blind_strategy_is_shown_nothing_and_the_others_their_observation():
     not marked blind gets its seat's observation. The runner marks the slot from the registry."""
     assert get_strategy("loot-island", "random").blind
     assert not any(get_strategy("loot-island", s).blind for s in BUILT_IN if s != "random")
-    assert list(Prepared(RunConfig("loot-island", 2, ("random", "hunter"), 1)).seat_params[:2, BLIND_COLUMN]) == [1, 0]
+    assert list(Prepared(RunConfig("loot-island", 2, ("random", "hunter"), 1)).seat_params[:2, BLIND_COLUMN]) == [UNIFORM, SEES]
     cfg = make_cfg()
     slots = np.arange(3, dtype=np.int64)
     legal = np.zeros(MAX_LEGAL, dtype=np.int32)

@@ -7,8 +7,8 @@ A game supplies ``play_game`` compiled with :data:`PLAY_SIGNATURE`::
 * ``cfg``: the packed rule parameters (see :mod:`simlab.core.params`);
 * ``seat_slot[s]``: which strategy slot plays seat ``s`` this game (seat rotation);
 * ``fns`` / ``seat_params``: the strategies' decision functions and parameter rows, by slot (a
-  row's ``BLIND_COLUMN`` is 1 for a strategy that reads nothing of the state, see
-  :mod:`simlab.core.strategy`);
+  row's ``BLIND_COLUMN`` says what the strategy reads, see :mod:`simlab.core.strategy`); a game
+  asks a seat with :func:`seat_choice`;
 * ``streams``: ``uint64[N_STREAMS, 4]``, the game's random streams by purpose, already seeded
   (see :mod:`simlab.core.rng`): the game draws its chance from the rows it names for its purposes
   (``GameSpec.chance_streams``) and passes the strategy in slot ``k`` the row ``STRATEGY_STREAM + k``;
@@ -25,8 +25,8 @@ shared by all games.
 import numpy as np
 from numba import njit, types
 
-from .rng import N_STREAMS, seed_streams
-from .strategy import DECIDE_TYPE
+from .rng import N_STREAMS, STRATEGY_STREAM, randint, seed_streams
+from .strategy import BLIND_COLUMN, DECIDE_TYPE, SEES, UNIFORM
 
 MAX_SEATS = 6
 EVENT_WIDTH = 8
@@ -65,6 +65,27 @@ def legal_index(i, n_legal, seat, slot):
     if i < 0 or i >= n_legal:
         raise IllegalChoice(seat, slot, n_legal, i)
     return i
+
+
+@njit(cache=True, inline="always")
+def sight(seat_params, slot):
+    """What the strategy in ``slot`` reads (``SEES``, ``BLIND`` or ``UNIFORM``); ``SEES`` for parameter
+    rows without a ``BLIND_COLUMN`` (a caller that builds its own)."""
+    return seat_params[slot, BLIND_COLUMN] if seat_params.shape[1] > BLIND_COLUMN else SEES
+
+
+@njit(cache=True, inline="always")
+def seat_choice(fns, slot, seen, cfg, seat, legal, n, seat_params, streams):
+    """The index into ``legal[:n]`` that the strategy in ``slot`` picks for ``seat``, checked.
+
+    A ``UNIFORM`` strategy's draw is made here, the very draw it would make from its own stream, so
+    uniform play costs no call through the function pointer (nor the reference counting of the
+    arrays handed to it): the largest single cost of random play once the rules are lean.
+    """
+    if sight(seat_params, slot) == UNIFORM:
+        return randint(streams[STRATEGY_STREAM + slot], n)
+    return legal_index(fns[slot](seen, cfg, seat, legal, n, seat_params[slot], streams[STRATEGY_STREAM + slot]),
+                       n, seat, slot)
 
 
 @njit(cache=True)

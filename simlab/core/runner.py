@@ -114,7 +114,7 @@ class Prepared:
         self.seat_params = np.zeros((MAX_SEATS, SEAT_PARAMS_WIDTH), dtype=np.float64)
         for i, (seat, strat) in enumerate(zip(self.seats, self.strategies)):
             self.seat_params[i, :MAX_STRATEGY_PARAMS] = strat.vector(dict(seat.values))
-            self.seat_params[i, BLIND_COLUMN] = strat.blind
+            self.seat_params[i, BLIND_COLUMN] = strat.sight
         fns = [s.decide for s in self.strategies]
         self.fns = tuple(fns + [fns[0]] * (MAX_SEATS - len(fns)))
         self.key = root_key(config.seed)

@@ -35,10 +35,12 @@ DECIDE_SIGNATURE = types.int64(
 )
 DECIDE_TYPE = types.FunctionType(DECIDE_SIGNATURE)
 MAX_STRATEGY_PARAMS = 9
-# A slot's row of the kernel's ``seat_params``: its parameters, then BLIND_COLUMN, 1 when the
-# strategy reads nothing of the state it is given (``blind``): a game may then spare the copy of
-# the seat's observation and hand it a buffer that shows nothing.
+# A slot's row of the kernel's ``seat_params``: its parameters, then BLIND_COLUMN, what the strategy
+# reads: SEES the state it is given; BLIND nothing of it (``blind``: a game may spare the copy of the
+# seat's observation and hand it a buffer that shows nothing); UNIFORM nothing, and its decision is
+# exactly ``randint(rng, n_legal)`` (``uniform``: the game draws it itself, sparing the call too).
 BLIND_COLUMN = MAX_STRATEGY_PARAMS
+SEES, BLIND, UNIFORM = 0, 1, 2
 SEAT_PARAMS_WIDTH = MAX_STRATEGY_PARAMS + 1
 
 
@@ -69,7 +71,13 @@ class Strategy:
     description: str
     params: tuple[StrategyParam, ...] = ()
     search: bool = False     # a search player: far slower than a heuristic, left out of sweeps over all strategies
-    blind: bool = False      # reads nothing of the state it is given (uniform random): see BLIND_COLUMN
+    blind: bool = False      # reads nothing of the state it is given: see BLIND_COLUMN
+    uniform: bool = False    # blind, and decides exactly randint(rng, n_legal): see BLIND_COLUMN
+
+    @property
+    def sight(self) -> int:
+        """The slot's BLIND_COLUMN entry: SEES, BLIND or UNIFORM."""
+        return UNIFORM if self.uniform else BLIND if self.blind else SEES
 
     def vector(self, values: dict[str, float]) -> np.ndarray:
         """The seat's parameter vector: defaults overridden by ``values`` (validated)."""
@@ -94,7 +102,7 @@ NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")  # names print safely in labels, Ma
 
 
 def strategy(game: str, name: str, description: str, params: tuple[StrategyParam, ...] = (), search: bool = False,
-             blind: bool = False):
+             blind: bool = False, uniform: bool = False):
     """Decorator: compile ``fn`` with the decision signature and register it under ``name``.
 
     ``search=True`` marks a search player (it looks ahead through the game's step functions): it
@@ -102,7 +110,9 @@ def strategy(game: str, name: str, description: str, params: tuple[StrategyParam
     holds other compiled functions as values, and sweeps over every registered strategy (the
     regression oracle, the overview's mirror matches) leave it out. ``blind=True`` declares that
     the decision reads nothing of its ``state`` argument (uniform random): the game may hand it a
-    buffer showing nothing instead of the seat's observation.
+    buffer showing nothing instead of the seat's observation. ``uniform=True`` declares more: the
+    decision is exactly ``randint(rng, n_legal)`` (so blind too), and the game makes that same draw
+    itself instead of calling the function (a test holds every uniform strategy to it).
 
     Parameters are read in the function as ``params[0]``, ``params[1]``... in declaration order.
     A name already registered from another file is refused (a second file never silently
@@ -122,7 +132,8 @@ def strategy(game: str, name: str, description: str, params: tuple[StrategyParam
             raise SimlabError(f"{game} already has a strategy named {name!r} (from {Path(other).name}); "
                               "rename the one in " + Path(source).name)
         decide = njit(fn) if search else njit(DECIDE_SIGNATURE, cache=True)(fn)
-        _REGISTRY[(game, name)] = Strategy(game, name, decide, description, tuple(params), search, blind)
+        _REGISTRY[(game, name)] = Strategy(game, name, decide, description, tuple(params), search, blind or uniform,
+                                           uniform)
         _SOURCE[(game, name)] = source
         return decide
 

@@ -19,10 +19,11 @@ The rollout policy (``rollout`` of the model) lives with the heuristics it calls
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, emit, legal_index
-from simlab.core.rng import STRATEGY_STREAM, randint
+from simlab.core.kernel import COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, emit, seat_choice, sight
+from simlab.core.rng import randint
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                               RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
+from simlab.core.strategy import SEES
 
 from .components import A_BACK, A_FWD, LAIR, N_CARDS, N_TREASURES, O, PR, R_CANNON, R_FOOD, R_GOLD, STAR, T_BETH, \
     T_HOLD6, T_SABRE, SIXTH
@@ -718,17 +719,21 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
     """Play the game on from ``state`` to its end, the seats' strategies deciding.
 
     A strategy receives the deciding seat's observation, in a buffer the loop owns (a strategy
-    may write only into its scratch, S_STACK and S_SSCRATCH). Every pending decision has two or
-    more legal choices: a single option never stops the program."""
+    may write only into its scratch, S_STACK and S_SSCRATCH); a blind one (uniform random) a buffer
+    that shows nothing, sparing the copy. Every pending decision has two or more legal choices: a
+    single option never stops the program."""
     buf = np.empty(MAX_CHOICES, dtype=np.int32)
     obs = np.empty(STATE_SIZE, dtype=np.int32)
+    nothing = np.full(STATE_SIZE, HIDDEN, dtype=np.int32)
     seat = to_move(state)
     while seat >= 0:
         n = legal(state, cfg, buf)
         slot = seat_slot[seat]
-        observe(state, seat, obs)
-        i = legal_index(fns[slot](obs, cfg, seat, buf, n, seat_params[slot], streams[STRATEGY_STREAM + slot]),
-                        n, seat, slot)
+        seen = nothing
+        if sight(seat_params, slot) == SEES:
+            observe(state, seat, obs)
+            seen = obs
+        i = seat_choice(fns, slot, seen, cfg, seat, buf, n, seat_params, streams)
         apply(state, cfg, buf[i], streams, log)
         seat = to_move(state)
 

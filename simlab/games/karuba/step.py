@@ -13,8 +13,8 @@ The rollout policy (``rollout`` of the model) lives with the heuristics it calls
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, emit, legal_index
-from simlab.core.rng import STRATEGY_STREAM, randint
+from simlab.core.kernel import COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, emit, seat_choice
+from simlab.core.rng import randint
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                               REOPEN_SIGNATURE, RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
@@ -173,9 +173,7 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
         n = legal(state, cfg, buf)
         i = 0
         if n > 1:
-            slot = seat_slot[seat]
-            i = legal_index(fns[slot](view, cfg, seat, buf, n, seat_params[slot], streams[STRATEGY_STREAM + slot]),
-                            n, seat, slot)
+            i = seat_choice(fns, seat_slot[seat], view, cfg, seat, buf, n, seat_params, streams)
         apply(state, cfg, buf[i], streams, log)
         seat = to_move(state)
 

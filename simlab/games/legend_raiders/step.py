@@ -17,8 +17,8 @@ The rollout policy (``rollout`` of the model) lives with the heuristics it calls
 import numpy as np
 from numba import njit, types
 
-from simlab.core.kernel import EVENT_WIDTH, MAX_SEATS, PLAY_SIGNATURE, emit, legal_index
-from simlab.core.rng import STRATEGY_STREAM, randint, shuffle
+from simlab.core.kernel import EVENT_WIDTH, MAX_SEATS, PLAY_SIGNATURE, emit, seat_choice
+from simlab.core.rng import randint, shuffle
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                               RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 from simlab.core.strategy import DECIDE_TYPE
@@ -426,9 +426,7 @@ def choose(view, cfg, seat, buf, n, seat_slot, fns, seat_params, streams):
     """The seat's strategy picks one of ``buf[:n]`` (a single choice is taken without asking it)."""
     if n == 1:
         return buf[0]
-    slot = seat_slot[seat]
-    i = fns[slot](view, cfg, seat, buf, n, seat_params[slot], streams[STRATEGY_STREAM + slot])
-    return buf[legal_index(i, n, seat, slot)]
+    return buf[seat_choice(fns, seat_slot[seat], view, cfg, seat, buf, n, seat_params, streams)]
 
 
 @njit(cache=True)

@@ -10,8 +10,7 @@ through the step interface. This module re-exports the rule functions strategies
 """
 from numba import njit, types
 
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, legal_index
-from simlab.core.rng import STRATEGY_STREAM
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, seat_choice
 from simlab.core.strategy import DECIDE_TYPE
 
 from .actions import (action_choices, copy_choices, copy_effect, eligible, last_is_one, place_one_card, put_card)
@@ -131,9 +130,7 @@ def decide(state, cfg, seat_slot, fns, sp, streams, legal, seat, n):
         return legal[0]
     if n < 1:
         raise ValueError("a decision with no legal choice")
-    slot = seat_slot[seat]
-    return legal[legal_index(fns[slot](state, cfg, seat, legal, n, sp[slot], streams[STRATEGY_STREAM + slot]), n,
-                             seat, slot)]
+    return legal[seat_choice(fns, seat_slot[seat], state, cfg, seat, legal, n, sp, streams)]
 
 
 @njit(STEP_SIGNATURE, cache=True)

@@ -13,11 +13,11 @@ game's modules never import strategies.
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, legal_index
-from simlab.core.rng import STRATEGY_STREAM, randint
-from simlab.core.strategy import BLIND_COLUMN
+from simlab.core.kernel import COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, seat_choice, sight
+from simlab.core.rng import randint
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                               RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
+from simlab.core.strategy import SEES
 
 from .board import EV_SCORE, log_ev
 from .components import N_HEALER, N_MAP, N_TREASURE, O
@@ -279,7 +279,6 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
     buf = np.empty(MAX_LEGAL, dtype=np.int32)
     obs = np.full(STATE_SIZE, HIDDEN, dtype=np.int32)   # its draw pile and treasure deck stay HIDDEN
     nothing = np.full(STATE_SIZE, HIDDEN, dtype=np.int32)
-    blind = seat_params.shape[1] > BLIND_COLUMN
     while state[X_PENDING]:
         seat = state[S_TURN]
         n = choices(state, cfg, buf)
@@ -287,11 +286,10 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
         if n > 1:
             slot = seat_slot[seat]
             seen = nothing
-            if not (blind and seat_params[slot, BLIND_COLUMN]):
+            if sight(seat_params, slot) == SEES:
                 view(state, seat, obs)
                 seen = obs
-            i = legal_index(fns[slot](seen, cfg, seat, buf, n, seat_params[slot], streams[STRATEGY_STREAM + slot]),
-                            n, seat, slot)
+            i = seat_choice(fns, slot, seen, cfg, seat, buf, n, seat_params, streams)
         elif n < 1:
             raise ValueError("a decision with no legal choice")
         state[X_CHOICE] = buf[i]
