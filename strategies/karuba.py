@@ -335,7 +335,7 @@ def zero_values(work):
     return values
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _from_side(m, d, wn, we, ws, ww):
     """Cells whose neighbour in direction ``d`` (0 N, 1 E, 2 S, 3 W) is in ``m`` and open toward them."""
     if d == 0:
@@ -347,13 +347,13 @@ def _from_side(m, d, wn, we, ws, ww):
     return ((m & we) << 1) & NOT_WEST
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _neighbours(m):
     """Cells next to a cell of ``m`` (any side, exits ignored)."""
     return (((m << 1) & NOT_WEST) | ((m >> 1) & NOT_EAST) | (m << COLS) | (m >> COLS)) & ALL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sides(m, x0, x1, x2, x3, wn, we, ws, ww):
     """``_from_side(m, d)`` for d = 0..3, each masked by ``x_d``."""
     return (((m & ws) << COLS) & ALL & x0, ((m & ww) >> 1) & NOT_EAST & x1, ((m & wn) >> COLS) & x2,
@@ -416,7 +416,7 @@ def fit_masks(exits, lay, fr, nf, gr, ng, r, sbit, beach, bside, tbit, tside, wn
     return saves, keeps & ~saves
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def joins_network(exits, reach, wn, we, ws, ww):
     """Cells where a tile with ``exits`` would join the cells ``reach`` (an explorer's network)."""
     m = np.int64(0)
@@ -426,7 +426,7 @@ def joins_network(exits, reach, wn, we, ws, ww):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def treasure_points(cfg, kind):
     if kind == 2:
         return cfg[O.gold_points]
@@ -435,7 +435,7 @@ def treasure_points(cfg, kind):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tiles_left(state):
     """Tiles still to be revealed after the current one."""
     return N_TILES - state[S_ROUND]
@@ -509,7 +509,7 @@ def place_scores(state, cfg, masks, lay, info, w_help, w_close, w_treasure, w_ke
     return on_route
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def soft_harm(low, crit, kill, w_harm, w_loss):
     """Estimated loss of placing a non-fitting tile on cell ``low``: kill 4, critical 1 (x w_harm)."""
     if kill & low:
@@ -589,7 +589,7 @@ def refine(state, seat, cfg, masks, lay, info, values, places, w_harm, w_close):
     return best_cell(values, places)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_cell(values, places):
     """(cell, value) of the best placeable cell by ``values`` (-1 when nothing is placeable)."""
     best = -1
@@ -634,7 +634,7 @@ def junk_cell(info, places):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def walk_target(opt, tbit, cur_bit, beach, dests, wn, we, ws, ww):
     """(steps left from the explorer, steps left after its best legal move, that move's cell).
 
@@ -686,7 +686,7 @@ def walk_options(state, seat, masks, info, work):
             work[V_CELL + c] = cell
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def parse_legal(legal, n_legal, work):
     """Split the legal codes: returns (mask of placeable cells, index of the pure discard).
 
@@ -722,7 +722,7 @@ def parse_legal(legal, n_legal, work):
     return places, discard
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def find_code(legal, n_legal, code):
     """Index of ``code`` among the legal choices (-1: not legal)."""
     for i in range(n_legal):
@@ -759,7 +759,7 @@ def beats(state, v, c, best_v, best_c):
     return c != best_c and tie_key(state, c) > tie_key(state, best_c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_temple_step(state, cfg, work):
     """Index of the legal temple step with the most valuable top token (-1: none)."""
     best = -1
@@ -777,7 +777,7 @@ def best_temple_step(state, cfg, work):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def work_left(info, work):
     """Rough tiles still needed: placements plus discards to walk (about 2.5 steps each)."""
     total = 0.0
@@ -789,7 +789,7 @@ def work_left(info, work):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_code(colour, cell):
     return MOVE_BASE + colour * 32 + cell
 
@@ -803,7 +803,7 @@ def start(state, cfg, seat, legal, n_legal):
     return t, places, discard, work
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_walk(state, info, work, done_bonus, focus):
     """(colour, cell, value) of the walking move with the most progress; prefers finished routes
     (``done_bonus``) and explorers with a higher ``focus``. Colour -1 when no move gains."""
@@ -823,7 +823,7 @@ def best_walk(state, info, work, done_bonus, focus):
     return best_c, work[V_CELL + best_c], best_v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def walkable_with_move(info, work):
     """Has some explorer a finished route and a legal move?"""
     for c in range(4):
@@ -970,7 +970,7 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
 # collector
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def steps_from(opt, tbit, bit, wn, we, ws, ww):
     """Steps from cell ``bit`` into the temple along optimal-route cells (-1: not on them)."""
     if not (opt & tbit) or not (opt & bit):
@@ -1031,7 +1031,7 @@ def best_treasure_move(state, cfg, seat, masks, info, work, w_treasure, w_off):
     return best_c, best_cell, best_v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def most_home(state, seat):
     """The most explorers any opponent has brought home."""
     best = 0

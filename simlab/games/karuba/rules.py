@@ -26,11 +26,12 @@ WEST_COLUMN = sum(1 << (r * COLS) for r in range(ROWS))
 EAST_COLUMN = WEST_COLUMN << (COLS - 1)
 
 # Which cell each edge space touches, and the side of that cell facing it (docs/rules/karuba.md section 2).
-BEACH_CELL = np.array([k * COLS for k in range(5)] + [(ROWS - 1) * COLS + k for k in range(6)], dtype=np.int64)
-BEACH_SIDE = np.array([W] * 5 + [S] * 6, dtype=np.int64)
-TEMPLE_CELL = np.array(list(range(6)) + [k * COLS + COLS - 1 for k in range(5)], dtype=np.int64)
-TEMPLE_SIDE = np.array([N] * 6 + [E] * 5, dtype=np.int64)
-POPCOUNT4 = np.array([bin(m).count("1") for m in range(16)], dtype=np.int64)
+# Tuples, not arrays: a kernel reads them as constants, with no reference counting.
+BEACH_CELL = tuple([k * COLS for k in range(5)] + [(ROWS - 1) * COLS + k for k in range(6)])
+BEACH_SIDE = tuple([W] * 5 + [S] * 6)
+TEMPLE_CELL = tuple(list(range(6)) + [k * COLS + COLS - 1 for k in range(5)])
+TEMPLE_SIDE = tuple([N] * 6 + [E] * 5)
+POPCOUNT4 = tuple(bin(m).count("1") for m in range(16))
 
 # Event kinds of the trace log.
 EV_SETUP, EV_TILE, EV_PLACE, EV_DISCARD, EV_MOVE, EV_TEMPLE, EV_BONUS, EV_END, EV_SCORE, EV_NO_GOLD = range(10)
@@ -109,7 +110,7 @@ def setup(state, cfg, n_players, streams):
             state[base + B_EXPL + c] = AT_BEACH
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _spread(front, o_n, o_e, o_s, o_w):
     """Cells one connected step away from the cells in ``front`` (both tiles open on the edge)."""
     east = ((front & o_e & ~EAST_COLUMN) << 1) & o_w
@@ -119,28 +120,42 @@ def _spread(front, o_n, o_e, o_s, o_w):
     return east | west | south | north
 
 
-@njit(cache=True)
-def reach(state, seat, colour, steps, cfg, blocked):
+@njit(cache=True, inline="always")
+def island_open(state, seat):
+    """The island's cells whose tile has an exit N, E, S, W: four bitmasks, as a tuple of scalars."""
+    base = P0 + seat * PB
+    return (np.int64(state[base + B_OPEN]), np.int64(state[base + B_OPEN + 1]), np.int64(state[base + B_OPEN + 2]),
+            np.int64(state[base + B_OPEN + 3]))
+
+
+@njit(cache=True, inline="always")
+def open_toward(opens, cell, side):
+    """Does the tile on ``cell`` have an exit on ``side`` (N=1 E=2 S=4 W=8)? False for an empty cell.
+
+    Read from the island's exit masks (``B_OPEN``, written from ``tile_exits`` when the tile was
+    placed), so the hot paths never touch ``cfg`` or the tile array for it."""
+    d = 0 if side == N else 1 if side == E else 2 if side == S else 3
+    return ((opens[d] >> cell) & 1) == 1
+
+
+@njit(cache=True, inline="always")
+def reach(opens, pos, beach, temple_space, steps, blocked, beach_step, temple_step):
     """Cells an explorer can end on with up to ``steps`` steps, and whether its temple is in reach.
 
-    Breadth-first over bitmasks: ``blocked`` cells (other explorers) can be neither entered nor
-    passed. Because steps may be forfeited, the legal end cells are exactly those at path
-    distance 1..steps (docs/rules/karuba.md section 3, B).
+    Breadth-first over bitmasks, all arguments scalars (the hot path of listing the legal choices
+    passes no array): ``opens`` the island's exit masks (``island_open``), ``pos`` the explorer's
+    position, ``beach`` / ``temple_space`` its colour's space indices, ``blocked`` cells (other
+    explorers) can be neither entered nor passed. Because steps may be forfeited, the legal end
+    cells are exactly those at path distance 1..steps (docs/rules/karuba.md section 3, B).
     """
-    base = P0 + seat * PB
-    o_n = np.int64(state[base + B_OPEN])
-    o_e = np.int64(state[base + B_OPEN + 1])
-    o_s = np.int64(state[base + B_OPEN + 2])
-    o_w = np.int64(state[base + B_OPEN + 3])
-    pos = state[base + B_EXPL + colour]
+    o_n, o_e, o_s, o_w = opens
     if pos == AT_TEMPLE:
         return np.int64(0), False
     if pos == AT_BEACH:
-        bi = state[S_BEACH + colour]
-        cell = BEACH_CELL[bi]
-        if not _has_exit(state, base, cell, BEACH_SIDE[bi], cfg) or (blocked >> cell) & 1:
+        cell = BEACH_CELL[beach]
+        if not open_toward(opens, cell, BEACH_SIDE[beach]) or (blocked >> cell) & 1:
             return np.int64(0), False
-        used = cfg[O.beach_step]
+        used = beach_step
         if used > steps:
             return np.int64(0), False
         front = np.int64(1) << cell
@@ -150,36 +165,28 @@ def reach(state, seat, colour, steps, cfg, blocked):
         front = np.int64(1) << pos
         seen = front
     # ``near`` collects cells reachable with steps to spare for entering the temple.
-    temple_cost = cfg[O.temple_step]
-    near = seen if used <= steps - temple_cost else np.int64(0)
+    near = seen if used <= steps - temple_step else np.int64(0)
     while used < steps and front != 0:
         front = _spread(front, o_n, o_e, o_s, o_w) & ~seen & ~blocked
         seen |= front
         used += 1
-        if used <= steps - temple_cost:
+        if used <= steps - temple_step:
             near |= front
-    ti = state[S_TEMPLE + colour]
-    tcell = TEMPLE_CELL[ti]
-    temple = ((near >> tcell) & 1) == 1 and _has_exit(state, base, tcell, TEMPLE_SIDE[ti], cfg)
+    tcell = TEMPLE_CELL[temple_space]
+    temple = ((near >> tcell) & 1) == 1 and open_toward(opens, tcell, TEMPLE_SIDE[temple_space])
     if pos != AT_BEACH:
         seen &= ~(np.int64(1) << pos)
     return seen, temple
 
 
 @njit(cache=True)
-def _has_exit(state, base, cell, side, cfg):
-    tile = state[base + B_TILE + cell]
-    return tile > 0 and (cfg[O.tile_exits + tile - 1] & side) != 0
-
-
-@njit(cache=True)
 def temple_connected(state, seat, colour, cfg):
     """Is there a continuous path from the explorer's space to its temple, explorers ignored?"""
-    base = P0 + seat * PB
-    pos = state[base + B_EXPL + colour]
+    pos = state[P0 + seat * PB + B_EXPL + colour]
     if pos == AT_TEMPLE:
         return True
-    return reach(state, seat, colour, N_CELLS + 2, cfg, np.int64(0))[1]
+    return reach(island_open(state, seat), pos, state[S_BEACH + colour], state[S_TEMPLE + colour], N_CELLS + 2,
+                 np.int64(0), cfg[O.beach_step], cfg[O.temple_step])[1]
 
 
 @njit(cache=True)
@@ -188,16 +195,13 @@ def temple_distances(state, seat, colour, cfg, dist):
 
     Explorers are ignored. Heuristics use it to value moves and placements.
     """
-    base = P0 + seat * PB
     dist[:] = -1
     ti = state[S_TEMPLE + colour]
     tcell = TEMPLE_CELL[ti]
-    if not _has_exit(state, base, tcell, TEMPLE_SIDE[ti], cfg):
+    opens = island_open(state, seat)
+    if not open_toward(opens, tcell, TEMPLE_SIDE[ti]):
         return
-    o_n = np.int64(state[base + B_OPEN])
-    o_e = np.int64(state[base + B_OPEN + 1])
-    o_s = np.int64(state[base + B_OPEN + 2])
-    o_w = np.int64(state[base + B_OPEN + 3])
+    o_n, o_e, o_s, o_w = opens
     front = np.int64(1) << tcell
     seen = front
     d = cfg[O.temple_step]
@@ -212,33 +216,39 @@ def temple_distances(state, seat, colour, cfg, dist):
         d += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def steps_of(tile, cfg):
     """Steps a discarded tile gives: its number of path exits."""
     return POPCOUNT4[cfg[O.tile_exits + tile - 1]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_choices(state, seat, cfg, legal):
-    """Fill ``legal`` with the seat's choice codes for the revealed tile; return their count."""
+    """Fill ``legal`` with the seat's choice codes for the revealed tile; return their count.
+
+    Inlined into its callers, and every helper it calls takes scalars: no array changes hands, so
+    listing the choices costs no reference counting."""
     base = P0 + seat * PB
     n = 0
+    opens = island_open(state, seat)
     # every tile has at least two exits, so the cells with any exit are exactly the placed ones
-    placed = np.int64(state[base + B_OPEN] | state[base + B_OPEN + 1] | state[base + B_OPEN + 2] |
-                      state[base + B_OPEN + 3])
+    placed = opens[0] | opens[1] | opens[2] | opens[3]
     for cell in range(N_CELLS):  # branch-free: write every cell, advance only past empty ones
         legal[n] = cell
         n += 1 - ((placed >> cell) & 1)
     legal[n] = DISCARD_ONLY
     n += 1
     steps = steps_of(state[S_TILE], cfg)
+    beach_step = cfg[O.beach_step]
+    temple_step = cfg[O.temple_step]
     occ = np.int64(state[base + B_OCC])
     for c in range(4):
         pos = state[base + B_EXPL + c]
         if pos == AT_TEMPLE:
             continue
         blocked = occ & ~(np.int64(1) << pos) if pos < AT_BEACH else occ
-        cells, temple = reach(state, seat, c, steps, cfg, blocked)
+        cells, temple = reach(opens, pos, state[S_BEACH + c], state[S_TEMPLE + c], steps, blocked, beach_step,
+                              temple_step)
         while cells != 0:
             low = cells & -cells
             legal[n] = MOVE_BASE + c * 32 + bit_index(low)
@@ -250,7 +260,7 @@ def legal_choices(state, seat, cfg, legal):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_choice(state, seat, code, cfg):
     """Carry out one seat's choice for the revealed tile (action A, or B with its move).
 
@@ -294,7 +304,7 @@ def apply_choice(state, seat, code, cfg):
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_out_gold(state, cfg, streams, log, n_ev):
     """Gold nuggets for this round's placements of a gold tile, from a supply that may run out.
 
@@ -308,17 +318,20 @@ def hand_out_gold(state, cfg, streams, log, n_ev):
     if cfg[O.tile_treasure + tile - 1] != 2:
         return n_ev
     n_players = state[S_PLAYERS]
-    placers = np.zeros(n_players, dtype=np.int64)
     n = 0
     for p in range(n_players):
-        if state[T_CHOSEN + p] < N_CELLS:
-            placers[n] = p
-            n += 1
+        n += state[T_CHOSEN + p] < N_CELLS
     supply = cfg[O.gold_supply]
     left = supply - state[S_GOLD_USED] if supply > 0 else n
     served = n
     if n > left:
         served = left if cfg[O.gold_shortage] == GOLD_DRAW else 0
+        placers = np.zeros(n, dtype=np.int64)  # only on a shortage: most rounds allocate nothing
+        k = 0
+        for p in range(n_players):
+            if state[T_CHOSEN + p] < N_CELLS:
+                placers[k] = p
+                k += 1
         for i in range(served):  # a partial shuffle: the first ``served`` placers are served
             j = i + randint(streams[R_GOLD], n - i)
             placers[i], placers[j] = placers[j], placers[i]
@@ -332,7 +345,7 @@ def hand_out_gold(state, cfg, streams, log, n_ev):
     return n_ev
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def token_value(cfg, n_players, k):
     """Value of the k-th token (0 = top) of a temple stack for this player count."""
     if n_players == 2:
@@ -372,7 +385,7 @@ def bonus_met(state, seat, k, cfg):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_round(state, cfg, log, n_ev):
     """Hand out temple tokens (same-round ties), bonus tiles, and check both end conditions."""
     n_players = state[S_PLAYERS]
@@ -436,7 +449,7 @@ def score_parts(state, seat, cfg):
     return tokens, crystals, gold, bonus, total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def log_standings(state, cfg, log, n_ev):
     """The standings after a round, by the end scoring itself (tokens, treasures and bonus tiles
     are all scored the moment they are won); only when the game is traced."""
@@ -449,7 +462,7 @@ def log_standings(state, cfg, log, n_ev):
     return emit_standings(log, n_ev, state[S_ROUND], scores, n_players)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reveal(state, cfg, log, n_ev):
     """The leader turns up the next tile of the shuffled order: a new round begins."""
     rnd = state[S_ROUND] + 1
@@ -457,27 +470,30 @@ def reveal(state, cfg, log, n_ev):
     tile = state[T_ORDER + rnd - 1]
     state[S_SEQ + rnd - 1] = tile
     state[S_TILE] = tile
+    if log.shape[0] == 0:  # untraced play calls no ``emit``: each call would count references to ``log``
+        return n_ev
     return emit(log, n_ev, EV_TILE, rnd, tile, steps_of(tile, cfg))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def carry_out_round(state, cfg, streams, log, n_ev):
     """Every seat has chosen (``T_CHOSEN``) on the same pre-round islands: carry the choices out in
     seat order (the order matters only for who gets the last gold nugget under a limited supply),
-    then end the round."""
+    then end the round. Untraced play calls no ``emit`` (see ``reveal``)."""
     n_players = state[S_PLAYERS]
     tile = state[S_TILE]
+    tracing = log.shape[0] > 0
     for p in range(n_players):
         code = state[T_CHOSEN + p]
         base = P0 + p * PB
-        if code < N_CELLS:
+        if tracing and code < N_CELLS:
             n_ev = emit(log, n_ev, EV_PLACE, p, code, tile, cfg[O.tile_treasure + tile - 1])
         colour = (code - MOVE_BASE) // 32
         start = state[base + B_EXPL + colour] if code >= MOVE_BASE else 0
         found = apply_choice(state, p, code, cfg)
-        if code == DISCARD_ONLY:
+        if tracing and code == DISCARD_ONLY:
             n_ev = emit(log, n_ev, EV_DISCARD, p, tile)
-        elif code >= MOVE_BASE:
+        elif tracing and code >= MOVE_BASE:
             n_ev = emit(log, n_ev, EV_MOVE, p, colour, start, (code - MOVE_BASE) % 32, found, tile)
     n_ev = hand_out_gold(state, cfg, streams, log, n_ev)
     n_ev = end_round(state, cfg, log, n_ev)
