@@ -75,17 +75,51 @@ def sight(seat_params, slot):
 
 
 @njit(cache=True, inline="always")
-def seat_choice(fns, slot, seen, cfg, seat, legal, n, seat_params, streams):
-    """The index into ``legal[:n]`` that the strategy in ``slot`` picks for ``seat``, checked.
+def seat_pick(fns, slot, seen, cfg, seat, legal, n, seat_params, streams):
+    """The answer of the strategy in ``slot`` for ``seat``: an index meant for ``legal[:n]``, unchecked.
 
     A ``UNIFORM`` strategy's draw is made here, the very draw it would make from its own stream, so
-    uniform play costs no call through the function pointer (nor the reference counting of the
-    arrays handed to it): the largest single cost of random play once the rules are lean.
+    uniform play costs no call through the function pointer.
     """
     if sight(seat_params, slot) == UNIFORM:
         return randint(streams[STRATEGY_STREAM + slot], n)
-    return legal_index(fns[slot](seen, cfg, seat, legal, n, seat_params[slot], streams[STRATEGY_STREAM + slot]),
-                       n, seat, slot)
+    return fns[slot](seen, cfg, seat, legal, n, seat_params[slot], streams[STRATEGY_STREAM + slot])
+
+
+@njit(cache=True, inline="always")
+def seat_choice(fns, slot, seen, cfg, seat, legal, n, seat_params, streams):
+    """:func:`seat_pick`, checked: an answer outside ``legal[:n]`` stops the game with :class:`IllegalChoice`."""
+    return legal_index(seat_pick(fns, slot, seen, cfg, seat, legal, n, seat_params, streams), n, seat, slot)
+
+
+def lean(fn):
+    """Compile ``fn`` without numba's reference counting (its runtime, NRT, off) for a game's hot loop.
+
+    With NRT on, every array that changes hands between compiled functions is counted with an
+    atomic increment and decrement, and numba's pruning leaves most of those pairs in loops: they
+    were 40-50% of random play's time. A lean function, and everything it calls (compiled for it
+    in the same mode), may neither allocate nor raise an exception carrying values; it may call
+    strategies through their function pointers (compiled apart, with NRT). Its arrays are its
+    caller's, alive for the whole call, so no count is needed. A loop that meets an illegal answer
+    records it (:func:`refuse`) and returns; its caller, compiled with NRT, raises (:func:`check_refusal`).
+    """
+    return njit(cache=True, _nrt=False)(fn)
+
+
+REFUSAL_SIZE = 4   # seat, slot, legal choices, the answer given (0 choices: none refused)
+
+
+@njit(cache=True, inline="always")
+def refuse(refusal, seat, slot, n, i):
+    """Record an illegal answer in a lean loop, which then returns."""
+    refusal[0], refusal[1], refusal[2], refusal[3] = seat, slot, n, i
+
+
+@njit(cache=True)
+def check_refusal(refusal):
+    """Raise :class:`IllegalChoice` for the answer a lean loop refused (nothing when none was)."""
+    if refusal[2] > 0:
+        legal_index(refusal[3], refusal[2], refusal[0], refusal[1])
 
 
 @njit(cache=True)

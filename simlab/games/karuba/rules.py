@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core.bits import bit_index
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, emit, emit_standings
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, EV_STANDINGS, FIRST_GAME_COLUMN, emit, lean
 from simlab.core.rng import randint, shuffle
 
 from .components import ANY_MIX, COLS, GOLD_DRAW, N_CELLS, N_EDGE, N_TILES, O, RING3, RING4, ROWS
@@ -222,7 +222,7 @@ def steps_of(tile, cfg):
     return POPCOUNT4[cfg[O.tile_exits + tile - 1]]
 
 
-@njit(cache=True, inline="always")
+@lean
 def legal_choices(state, seat, cfg, legal):
     """Fill ``legal`` with the seat's choice codes for the revealed tile; return their count.
 
@@ -326,17 +326,18 @@ def hand_out_gold(state, cfg, streams, log, n_ev):
     served = n
     if n > left:
         served = left if cfg[O.gold_shortage] == GOLD_DRAW else 0
-        placers = np.zeros(n, dtype=np.int64)  # only on a shortage: most rounds allocate nothing
+        placers = np.int64(0)  # the placing seats in seat order, 4 bits each (no array: no allocation)
         k = 0
         for p in range(n_players):
             if state[T_CHOSEN + p] < N_CELLS:
-                placers[k] = p
+                placers |= np.int64(p) << (4 * k)
                 k += 1
         for i in range(served):  # a partial shuffle: the first ``served`` placers are served
             j = i + randint(streams[R_GOLD], n - i)
-            placers[i], placers[j] = placers[j], placers[i]
+            a, b = (placers >> (4 * i)) & 15, (placers >> (4 * j)) & 15
+            placers ^= ((a ^ b) << (4 * i)) | ((a ^ b) << (4 * j))
         for i in range(served, n):
-            p = placers[i]
+            p = (placers >> (4 * i)) & 15
             cell = state[T_CHOSEN + p]
             state[P0 + p * PB + B_TREASURE + cell] = 0
             state[S_GOLD_SHORT] += 1
@@ -455,11 +456,14 @@ def log_standings(state, cfg, log, n_ev):
     are all scored the moment they are won); only when the game is traced."""
     if log.shape[0] == 0:
         return n_ev
-    n_players = state[S_PLAYERS]
-    scores = np.zeros(n_players, dtype=np.int64)
-    for p in range(n_players):
-        scores[p] = score_parts(state, p, cfg)[4]
-    return emit_standings(log, n_ev, state[S_ROUND], scores, n_players)
+    return emit(log, n_ev, EV_STANDINGS, state[S_ROUND], standing(state, cfg, 0), standing(state, cfg, 1),
+                standing(state, cfg, 2), standing(state, cfg, 3), 0, 0)
+
+
+@njit(cache=True, inline="always")
+def standing(state, cfg, seat):
+    """The seat's score if the game ended now (0 for a seat not in the game)."""
+    return score_parts(state, seat, cfg)[4] if seat < state[S_PLAYERS] else 0
 
 
 @njit(cache=True, inline="always")
@@ -475,7 +479,7 @@ def reveal(state, cfg, log, n_ev):
     return emit(log, n_ev, EV_TILE, rnd, tile, steps_of(tile, cfg))
 
 
-@njit(cache=True, inline="always")
+@lean
 def carry_out_round(state, cfg, streams, log, n_ev):
     """Every seat has chosen (``T_CHOSEN``) on the same pre-round islands: carry the choices out in
     seat order (the order matters only for who gets the last gold nugget under a limited supply),

@@ -13,7 +13,8 @@ The rollout policy (``rollout`` of the model) lives with the heuristics it calls
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, emit, seat_choice
+from simlab.core.kernel import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, lean, refuse,
+                                seat_pick)
 from simlab.core.rng import randint
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                               REOPEN_SIGNATURE, RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
@@ -160,20 +161,31 @@ def state_size():
 
 @njit(cache=True)
 def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
-    """Play the game on from ``state`` to its end, the seats' strategies deciding.
+    """Play the game on from ``state`` to its end, the seats' strategies deciding (see ``play_on``)."""
+    refusal = np.zeros(REFUSAL_SIZE, dtype=np.int64)
+    play_on(state, cfg, seat_slot, fns, seat_params, streams, log, np.empty(MAX_CHOICES, dtype=np.int32), refusal)
+    check_refusal(refusal)
+
+
+@lean
+def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, refusal):
+    """``play_from``'s loop, lean (``simlab.core.kernel.lean``: the rules it calls allocate nothing).
 
     A strategy receives the state's view (its first ``OBS_VIEW`` entries), which at every decision
     equals the deciding seat's observation there (the hidden tail lies beyond it), so no copy is
     made; strategies must not write into it. A seat with one legal choice is not asked.
     """
-    buf = np.empty(MAX_CHOICES, dtype=np.int32)
     view = state[:OBS_VIEW]
     seat = to_move(state)
     while seat >= 0:
         n = legal(state, cfg, buf)
         i = 0
         if n > 1:
-            i = seat_choice(fns, seat_slot[seat], view, cfg, seat, buf, n, seat_params, streams)
+            slot = seat_slot[seat]
+            i = seat_pick(fns, slot, view, cfg, seat, buf, n, seat_params, streams)
+            if i < 0 or i >= n:
+                refuse(refusal, seat, slot, n, i)
+                return
         apply(state, cfg, buf[i], streams, log)
         seat = to_move(state)
 
