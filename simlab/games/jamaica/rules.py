@@ -7,10 +7,9 @@ cards), ``ghost`` (the two-player ghost ship, 5(4)-(5)), ``scoring`` (4) and ``i
 whole game as a program that stops at every choice the rules leave to a player (a decision with
 a single legal option is taken without stopping). Section numbers are the Chinese rules summary's.
 """
-import numpy as np
 from numba import njit
 
-from simlab.core.kernel import emit_standings
+from simlab.core.kernel import EV_STANDINGS, emit
 from simlab.core.rng import randint
 
 from .components import O
@@ -83,8 +82,13 @@ def log_standings(state, cfg, log):
     the game is traced."""
     if log.shape[0] == 0:
         return
-    n_players = state[S_PLAYERS]
-    scores = np.zeros(n_players, dtype=np.int64)
-    for p in range(n_players):
-        scores[p] = score(state, cfg, p)
-    state[X_EVENTS] = emit_standings(log, state[X_EVENTS], state[S_ROUND], scores, n_players)
+    state[X_EVENTS] = emit(log, state[X_EVENTS], EV_STANDINGS, state[S_ROUND], standing(state, cfg, 0),
+                           standing(state, cfg, 1), standing(state, cfg, 2), standing(state, cfg, 3),
+                           standing(state, cfg, 4), standing(state, cfg, 5))
+
+
+@njit(cache=True, inline="always")
+def standing(state, cfg, seat):
+    """The seat's score if the game ended now (0 for a seat not in the game): no array, so the lean
+    play loop (``step.play_on``) allocates nothing."""
+    return score(state, cfg, seat) if seat < state[S_PLAYERS] else 0

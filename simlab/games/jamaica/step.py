@@ -19,7 +19,8 @@ The rollout policy (``rollout`` of the model) lives with the heuristics it calls
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, emit, seat_choice, sight
+from simlab.core.kernel import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, lean, refuse,
+                                seat_pick, sight)
 from simlab.core.rng import randint
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                               RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
@@ -716,15 +717,21 @@ def state_size():
 
 @njit(cache=True)
 def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
-    """Play the game on from ``state`` to its end, the seats' strategies deciding.
+    """Play the game on from ``state`` to its end, the seats' strategies deciding (see ``play_on``)."""
+    refusal = np.zeros(REFUSAL_SIZE, dtype=np.int64)
+    play_on(state, cfg, seat_slot, fns, seat_params, streams, log, np.empty(MAX_CHOICES, dtype=np.int32),
+            np.empty(STATE_SIZE, dtype=np.int32), np.full(STATE_SIZE, HIDDEN, dtype=np.int32), refusal)
+    check_refusal(refusal)
 
-    A strategy receives the deciding seat's observation, in a buffer the loop owns (a strategy
-    may write only into its scratch, S_STACK and S_SSCRATCH); a blind one (uniform random) a buffer
-    that shows nothing, sparing the copy. Every pending decision has two or more legal choices: a
-    single option never stops the program."""
-    buf = np.empty(MAX_CHOICES, dtype=np.int32)
-    obs = np.empty(STATE_SIZE, dtype=np.int32)
-    nothing = np.full(STATE_SIZE, HIDDEN, dtype=np.int32)
+
+@lean
+def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, obs, nothing, refusal):
+    """``play_from``'s loop, lean (``simlab.core.kernel.lean``: the rules it calls allocate nothing).
+
+    A strategy receives the deciding seat's observation, in a buffer the loop owns (``obs``; a
+    strategy may write only into its scratch, S_STACK and S_SSCRATCH); a blind one (uniform random)
+    ``nothing``, a buffer that shows nothing, sparing the copy. Every pending decision has two or
+    more legal choices: a single option never stops the program."""
     seat = to_move(state)
     while seat >= 0:
         n = legal(state, cfg, buf)
@@ -733,7 +740,10 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
         if sight(seat_params, slot) == SEES:
             observe(state, seat, obs)
             seen = obs
-        i = seat_choice(fns, slot, seen, cfg, seat, buf, n, seat_params, streams)
+        i = seat_pick(fns, slot, seen, cfg, seat, buf, n, seat_params, streams)
+        if i < 0 or i >= n:
+            refuse(refusal, seat, slot, n, i)
+            return
         apply(state, cfg, buf[i], streams, log)
         seat = to_move(state)
 
