@@ -1,13 +1,16 @@
 """What a strategy reads decides how a game asks it (``BLIND_COLUMN``): a ``uniform`` strategy's draw
 is made by the game itself (``kernel.seat_choice``), which must be the very draw the strategy makes,
 or every random-play frame would silently change."""
+import re
+
 import numpy as np
 import pytest
 
 from simlab.core.game import available_games, get_game
 from simlab.core.rng import randint, root_key, seed_stream
 from simlab.core.runner import Prepared, RunConfig
-from simlab.core.strategy import BLIND, BLIND_COLUMN, SEES, UNIFORM, strategies_for
+from simlab.core.errors import SimlabError
+from simlab.core.strategy import BLIND, BLIND_COLUMN, SEES, UNIFORM, strategies_for, strategy
 
 
 def _uniform_strategies():
@@ -50,3 +53,24 @@ def test_the_games_own_uniform_draw_plays_the_games_the_strategy_call_plays(game
     assert (fast_rows == called_rows).all() and (fast_log == called_log).all()
     assert len(fast_log) > 0
 
+
+
+def _overreach(state, cfg, seat, legal, n_legal, params, rng):
+    return n_legal   # one past the last legal choice
+
+
+OVERREACH = {g: strategy(g, "sight_overreach", "answers outside the list")(_overreach) for g in available_games()}
+
+
+@pytest.mark.parametrize("game", sorted(available_games()))
+def test_an_answer_outside_the_list_stops_the_game_naming_seat_slot_and_choices(game):
+    """Lean play loops (``kernel.lean``) cannot raise with values: they record the refusal and their
+    caller raises it. The error must still name the seat, the strategy's slot, the choices and the answer."""
+    prep = Prepared(RunConfig(game, 2, ("random", "sight_overreach"), 1))
+    with pytest.raises(SimlabError) as info:
+        prep.play(0, 1)
+    m = re.fullmatch(r"strategy 'sight_overreach' returned index (\d+) for a decision with (\d+) legal choices "
+                     r"\(indices 0\.\.(\d+)\): game 0, seat 1, seed 1", str(info.value))
+    assert m, str(info.value)
+    index, n_legal, last = map(int, m.groups())
+    assert index == n_legal == last + 1 >= 2
