@@ -77,7 +77,7 @@ def geometry(beach, temple) -> pd.DataFrame:
     70..110 east of rows 1-5. Squares are (row, column) from the north-west, 0-based."""
     b = np.asarray(beach, dtype=np.int64) // 10 - 1
     t = np.asarray(temple, dtype=np.int64) // 10 - 1
-    bcell, tcell = BEACH_CELL[b], TEMPLE_CELL[t]
+    bcell, tcell = np.asarray(BEACH_CELL)[b], np.asarray(TEMPLE_CELL)[t]   # the rules keep them as tuples (kernel constants)
     br, bc = np.divmod(bcell, COLS)
     tr, tc = np.divmod(tcell, COLS)
     west, north = b < 5, t < 6
