@@ -51,7 +51,7 @@ def mission_met(cfg, card, counts):
     return different >= cfg[O.card_different + card]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates (counts symbols in an array of its own): counted even when a lean loop calls it
 def final_scoring(state, cfg, log, n_ev):
     """Reveal the cards: missions met (one tile may serve many), 1 point per dice card held."""
     counts = np.zeros(MAX_SYMBOLS, dtype=np.int64)
@@ -79,7 +79,7 @@ def total_score(state, seat):
             + state[base + B_MISSION_PTS] + state[base + B_DICE_PTS])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates (scores a copy of the state): counted even when a lean loop calls it
 def log_standings(state, cfg, log, n_ev):
     """The standings after a round: the end scoring (:func:`final_scoring`: missions met by what is
     held now, dice cards held) applied to a copy of the state, so the game itself is untouched;

@@ -17,7 +17,8 @@ The rollout policy (``rollout`` of the model) lives with the heuristics it calls
 import numpy as np
 from numba import njit, types
 
-from simlab.core.kernel import EVENT_WIDTH, MAX_SEATS, PLAY_SIGNATURE, emit, seat_choice
+from simlab.core.kernel import (EVENT_WIDTH, MAX_SEATS, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, lean, refuse,
+                                seat_choice, seat_pick)
 from simlab.core.rng import randint, shuffle
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                               RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
@@ -431,18 +432,32 @@ def choose(view, cfg, seat, buf, n, seat_slot, fns, seat_params, streams):
 
 @njit(cache=True)
 def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
-    """Play the game on from ``state`` to its end, the seats' strategies deciding.
+    """Play the game on from ``state`` to its end, the seats' strategies deciding (see ``play_on``)."""
+    refusal = np.zeros(REFUSAL_SIZE, dtype=np.int64)
+    play_on(state, cfg, seat_slot, fns, seat_params, streams, log, np.empty(MAX_CHOICES, dtype=np.int32), refusal)
+    check_refusal(refusal)
+
+
+@lean
+def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, refusal):
+    """``play_from``'s loop, lean (``simlab.core.kernel.lean``).
 
     A strategy receives the state's view (its first ``OBS_VIEW`` entries), which at every decision
     is the deciding seat's observation (``observe``), so no copy is made; strategies must not write
-    into it.
+    into it. A single choice is taken without asking.
     """
-    buf = np.empty(MAX_CHOICES, dtype=np.int32)
     view = state[:OBS_VIEW]
     seat = to_move(state)
     while seat >= 0:
         n = legal(state, cfg, buf)
-        apply(state, cfg, choose(view, cfg, seat, buf, n, seat_slot, fns, seat_params, streams), streams, log)
+        i = 0
+        if n > 1:
+            slot = seat_slot[seat]
+            i = seat_pick(fns, slot, view, cfg, seat, buf, n, seat_params, streams)
+            if i < 0 or i >= n:
+                refuse(refusal, seat, slot, n, i)
+                return
+        apply(state, cfg, buf[i], streams, log)
         seat = to_move(state)
 
 
