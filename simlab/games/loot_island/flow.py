@@ -32,7 +32,7 @@ def seat_score(state, p):
     return state[base + B_NET] if state[base + B_ELIM] == ELIM_NONE else ELIM_SCORE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # scores a copy of the state: counted even when a lean loop calls it
 def log_standings(state, cfg, log, final):
     """The standings after a round; only when the game is traced.
 
@@ -75,7 +75,7 @@ def log_hands(state, log):
                hand_mask(state, a, 3))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # raises with a value: counted even when a lean loop calls it
 def debug_check(state, cfg, where):
     if cfg[O.debug_checks] and check_invariants(state, cfg) != 0:
         raise ValueError(where)

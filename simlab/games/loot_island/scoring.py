@@ -23,7 +23,7 @@ def _sort_desc(a, n):
         a[j + 1] = x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # works in arrays of its own: counted even when a lean loop calls it
 def book_value(cfg, ids, n):
     """Best pairing of books with other treasures' curse numbers (each used once, no book-book)."""
     mult = np.zeros(n + 1, dtype=np.int64)
@@ -80,7 +80,7 @@ def skull_bonus(cfg, k1, k2, k3, others):
     return best * others
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # works in arrays of its own: counted even when a lean loop calls it
 def treasure_value(cfg, ids, n, parts):
     """Gold of a set of kept treasures, without crown places and start tile.
 
@@ -171,7 +171,7 @@ def eliminate(state, cfg, log):
             log_ev(state, log, EV_ELIM, p, ELIM_CURSES, state[base + B_CURSES])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # works in an array of its own: counted even when a lean loop calls it
 def healer_taker(state, j):
     """The ``j``-th player to take a healer (fewest cubes first, ties by nearness to the start player
     clockwise; players still in with cubes only), or -1 when fewer take one."""
@@ -231,7 +231,7 @@ def scoring_step(state, cfg, streams, log, f):
     ret(state)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # works in arrays of its own: counted even when a lean loop calls it
 def final_scoring_by_fee(state, cfg, log):
     """The end steps with each player taking the cheapest healer left (what the built-in strategies
     choose), for standings scored on a copy mid-game without asking anyone."""
@@ -248,7 +248,7 @@ def final_scoring_by_fee(state, cfg, log):
     score_treasures(state, cfg, log)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # works in arrays of its own: counted even when a lean loop calls it
 def score_treasures(state, cfg, log):
     """End steps 3-4: crown places, treasure values, the start tile, the fee."""
     n = state[S_PLAYERS]

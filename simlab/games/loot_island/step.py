@@ -13,7 +13,8 @@ game's modules never import strategies.
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, seat_choice, sight
+from simlab.core.kernel import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, lean, refuse,
+                                seat_pick, sight)
 from simlab.core.rng import randint
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                               RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
@@ -269,16 +270,22 @@ def state_size():
 
 @njit(cache=True)
 def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
-    """Play the game on from ``state`` to its end, the seats' strategies deciding.
+    """Play the game on from ``state`` to its end, the seats' strategies deciding (see ``play_on``)."""
+    refusal = np.zeros(REFUSAL_SIZE, dtype=np.int64)
+    play_on(state, cfg, seat_slot, fns, seat_params, streams, log, np.empty(MAX_LEGAL, dtype=np.int32),
+            np.full(STATE_SIZE, HIDDEN, dtype=np.int32), np.full(STATE_SIZE, HIDDEN, dtype=np.int32), refusal)
+    check_refusal(refusal)
 
-    A strategy receives the deciding seat's observation in a buffer the loop owns (a copy: strategies
-    never see, nor write into, the state); a blind one (``BLIND_COLUMN`` of its parameter row, e.g.
-    uniform random) receives a buffer that shows nothing, sparing the copy. A seat with one legal
-    choice is not asked.
+
+@lean
+def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, obs, nothing, refusal):
+    """``play_from``'s loop, lean (``simlab.core.kernel.lean``).
+
+    A strategy receives the deciding seat's observation in ``obs``, a buffer the loop owns (a copy:
+    strategies never see, nor write into, the state; its draw pile and treasure deck stay HIDDEN); a
+    blind one (``BLIND_COLUMN`` of its parameter row, e.g. uniform random) ``nothing``, a buffer that
+    shows nothing, sparing the copy. A seat with one legal choice is not asked.
     """
-    buf = np.empty(MAX_LEGAL, dtype=np.int32)
-    obs = np.full(STATE_SIZE, HIDDEN, dtype=np.int32)   # its draw pile and treasure deck stay HIDDEN
-    nothing = np.full(STATE_SIZE, HIDDEN, dtype=np.int32)
     while state[X_PENDING]:
         seat = state[S_TURN]
         n = choices(state, cfg, buf)
@@ -289,7 +296,10 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
             if sight(seat_params, slot) == SEES:
                 view(state, seat, obs)
                 seen = obs
-            i = seat_choice(fns, slot, seen, cfg, seat, buf, n, seat_params, streams)
+            i = seat_pick(fns, slot, seen, cfg, seat, buf, n, seat_params, streams)
+            if i < 0 or i >= n:
+                refuse(refusal, seat, slot, n, i)
+                return
         elif n < 1:
             raise ValueError("a decision with no legal choice")
         state[X_CHOICE] = buf[i]
