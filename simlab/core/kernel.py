@@ -100,8 +100,16 @@ def lean(fn):
     were 40-50% of random play's time. A lean function, and everything it calls (compiled for it
     in the same mode), may neither allocate nor raise an exception carrying values; it may call
     strategies through their function pointers (compiled apart, with NRT). Its arrays are its
-    caller's, alive for the whole call, so no count is needed. A loop that meets an illegal answer
-    records it (:func:`refuse`) and returns; its caller, compiled with NRT, raises (:func:`check_refusal`).
+    caller's, alive for the whole call, so no count is needed; for the same reason no function it
+    calls may return an array (an NRT caller of the same compiled code would release a reference
+    never taken). A function that must allocate says ``_nrt=True`` in its decorator and keeps its
+    counts when a lean one calls it. A loop that meets an illegal answer records it (:func:`refuse`)
+    and returns; its caller, compiled with NRT, raises (:func:`check_refusal`).
+
+    Numba compiles a function once per argument types, in the mode of whichever caller typed it
+    first: a rule function also reached from NRT code (``begin``, the search) may be compiled with
+    counts before the lean loop asks for it. Hot rules therefore say ``@lean`` themselves, as
+    Karuba's ``legal_choices`` and ``carry_out_round`` do.
     """
     return njit(cache=True, _nrt=False)(fn)
 
