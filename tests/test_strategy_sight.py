@@ -10,7 +10,7 @@ from simlab.core.game import available_games, get_game
 from simlab.core.rng import randint, root_key, seed_stream
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.errors import SimlabError
-from simlab.core.strategy import BLIND, BLIND_COLUMN, SEES, UNIFORM, strategies_for, strategy
+from simlab.core.strategy import BLIND, BLIND_COLUMN, SEES, UNIFORM, load_strategy_file, strategies_for
 
 
 def _uniform_strategies():
@@ -54,18 +54,16 @@ def test_the_games_own_uniform_draw_plays_the_games_the_strategy_call_plays(game
     assert len(fast_log) > 0
 
 
-
-def _overreach(state, cfg, seat, legal, n_legal, params, rng):
-    return n_legal   # one past the last legal choice
-
-
-OVERREACH = {g: strategy(g, "sight_overreach", "answers outside the list")(_overreach) for g in available_games()}
-
-
 @pytest.mark.parametrize("game", sorted(available_games()))
-def test_an_answer_outside_the_list_stops_the_game_naming_seat_slot_and_choices(game):
+def test_an_answer_outside_the_list_stops_the_game_naming_seat_slot_and_choices(game, tmp_path):
     """Lean play loops (``kernel.lean``) cannot raise with values: they record the refusal and their
-    caller raises it. The error must still name the seat, the strategy's slot, the choices and the answer."""
+    caller raises it. The error must still name the seat, the strategy's slot, the choices and the answer.
+    (The strategy comes from a file, so it leaves the registry with the test: see conftest.)"""
+    path = tmp_path / "overreach.py"
+    path.write_text(f"from simlab.core.strategy import strategy\n\n"
+                    f"@strategy({game!r}, 'sight_overreach', 'answers one past the last legal choice')\n"
+                    f"def decide(state, cfg, seat, legal, n_legal, params, rng):\n    return n_legal\n")
+    load_strategy_file(path)
     prep = Prepared(RunConfig(game, 2, ("random", "sight_overreach"), 1))
     with pytest.raises(SimlabError) as info:
         prep.play(0, 1)
