@@ -3,9 +3,7 @@
 A battle's course (target, cannons, rolls, Sabre windows, loot) waits for choices at several
 points, so it is run by the step machine (``step.py``); here are its pieces.
 """
-from numba import njit
-
-from simlab.core.kernel import emit
+from simlab.core.kernel import emit, lean
 from simlab.core.rng import randint
 
 from .components import MAX_HOLDS, N_TREASURES, O, R_GOLD, R_NONE, T_BETH
@@ -16,12 +14,12 @@ from .common import EV_LOOT, base_of, is_active
 from .treasure import face_down, transfer_card
 
 
-@njit(cache=True)
+@lean
 def roll_face(cfg, rng):
     return cfg[O.combat_faces + randint(rng, 6)]
 
 
-@njit(cache=True)
+@lean
 def battle_row(ship, other, row):
     """The stream a battle between ``ship`` and ``other`` draws its ``row`` chance from: a battle
     the ghost ship fights draws all its chance from the ghost's own row, so playing with or
@@ -29,7 +27,7 @@ def battle_row(ship, other, row):
     return RNG_GHOST_BATTLE if ship == GHOST or other == GHOST else row
 
 
-@njit(cache=True)
+@lean
 def opponents(state, att, space, legal):
     """Ships the attacker may fight on ``space`` (3(4)): every other active ship there still racing."""
     n = 0
@@ -42,7 +40,7 @@ def opponents(state, att, space, legal):
     return n
 
 
-@njit(cache=True)
+@lean
 def loot_choices(state, cfg, winner, loser, legal):
     """What the winner may take (3(4), 5(7)): a hold's contents, a treasure card (face-down ones
     blind when ``steal_blind``; never the ghost's Lady Beth), or give a cursed card (not the ghost)."""
@@ -75,7 +73,7 @@ def loot_choices(state, cfg, winner, loser, legal):
     return n
 
 
-@njit(cache=True)
+@lean
 def take_loot(state, cfg, winner, loser, code, streams, legal, log):
     """The winner's loot ``code`` (see DEC_LOOT). Returns 1 when a hold's contents are to be loaded
     into the winner's holds (the load is then set in the X_LD registers), else 0."""

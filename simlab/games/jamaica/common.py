@@ -3,6 +3,8 @@ ship's state, and who decides for a ship.
 """
 from numba import njit
 
+from simlab.core.kernel import lean
+
 from .components import MAX_HOLDS, O, PORT, R_FOOD, R_GOLD, R_NONE, RACE_LAP, SEA, SIXTH, T_HOLD6
 from .state import B_DONE, B_HN, B_HTYPE, B_LAP, B_POS, GHOST, SB, SH0, S_CAPTAIN, S_GHOST, S_PLAYERS, S_TOWNER
 
@@ -17,7 +19,7 @@ def base_of(ship):
     return SH0 + ship * SB
 
 
-@njit(cache=True)
+@lean
 def hold_usable(state, cfg, ship, slot):
     """Regular holds 0..holds-1, and slot 5 while the ship owns the 6th Hold card."""
     if slot == SIXTH:
@@ -25,7 +27,7 @@ def hold_usable(state, cfg, ship, slot):
     return slot < cfg[O.holds]
 
 
-@njit(cache=True)
+@lean
 def amount(state, ship, res):
     """Tokens of ``res`` in all of the ship's holds."""
     b = base_of(ship)
@@ -36,7 +38,7 @@ def amount(state, ship, res):
     return t
 
 
-@njit(cache=True)
+@lean
 def space_cost(cfg, space):
     """(resource, amount) a ship pays for ending a move on ``space``: food at sea, gold in port."""
     kind = cfg[O.space_type + space]
@@ -47,7 +49,7 @@ def space_cost(cfg, space):
     return R_NONE, 0
 
 
-@njit(cache=True)
+@lean
 def payable(state, cfg, ship, space):
     """Can the ship pay the full cost of ``space`` (a lair or Port Royal always qualifies)?"""
     res, cost = space_cost(cfg, space)
@@ -56,7 +58,7 @@ def payable(state, cfg, ship, space):
     return amount(state, ship, res) >= cost
 
 
-@njit(cache=True)
+@lean
 def race_position(state, cfg, ship):
     """Where a ship is along the race in the track's physical order (``track_order``): laps first
     (behind the start line negative, the ghost sailing on past Port Royal one lap up), a finished
@@ -68,14 +70,14 @@ def race_position(state, cfg, ship):
     return lap * RACE_LAP + cfg[O.track_order + state[b + B_POS]]
 
 
-@njit(cache=True)
+@lean
 def is_active(state, ship):
     if ship == GHOST:
         return state[S_GHOST] == 1
     return ship < state[S_PLAYERS]
 
 
-@njit(cache=True)
+@lean
 def decider_for(state, ship, role_other_than):
     """Seat that decides for ``ship``: itself, or for the ghost the captain (movement, targets)
     or, in a battle against player ``role_other_than``, the other player (rules 5(4), 5(7))."""

@@ -3,9 +3,7 @@
 The captain moves the ghost ship twice, with the two dice; the step machine (``step.py``) runs
 the two moves (each a DEC_GHOST decision, then the end of the move as for any ship).
 """
-from numba import njit
-
-from simlab.core.kernel import emit
+from simlab.core.kernel import emit, lean
 
 from .components import GHOST_DAY_FIRST, GHOST_LEVEL_AHEAD, GHOST_LEVEL_BEHIND, O
 from .state import (BACKWARD_FLAG, B_LAP, B_POS, GHOST, S_DAY, S_NIGHT, S_STACK, S_TGT_DONE, S_TGT_LAP, X_BACK_OK,
@@ -14,14 +12,14 @@ from .common import EV_GHOST_DIR, base_of, race_position
 from .movement import walk
 
 
-@njit(cache=True)
+@lean
 def ghost_die(state, cfg):
     """The die of the ghost's move X_GM: the day die first or the night die first (``ghost_die_order``)."""
     first = S_DAY if cfg[O.ghost_die_order] == GHOST_DAY_FIRST else S_NIGHT
     return state[first] if state[X_GM] == 0 else state[S_DAY + S_NIGHT - first]
 
 
-@njit(cache=True)
+@lean
 def ghost_course(state, cfg, log):
     """Which way the ghost may sail (into X_FWD_OK / X_BACK_OK): forward when it is behind both
     players, backward when ahead of both, the captain's choice otherwise. Ahead and behind are
@@ -49,7 +47,7 @@ def ghost_course(state, cfg, log):
     state[X_EVENTS] = emit(log, state[X_EVENTS], EV_GHOST_DIR, 1 if fwd_ok else 0, 1 if back_ok else 0, g, p0, p1)
 
 
-@njit(cache=True)
+@lean
 def ghost_targets(state, cfg, die, legal):
     """Where the ghost's move of ``die`` may end, in the allowed directions: codes destination +
     BACKWARD_FLAG * backward in ``legal``, their lap / finish in S_TGT_LAP / S_TGT_DONE."""

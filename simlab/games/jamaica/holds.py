@@ -3,9 +3,7 @@
 A load or a payment may wait for its owner's choice of hold (DEC_HOLD) or order (DEC_PAY): each is
 two halves around that decision, run by the step machine (``step.py``) from the X_LD / X_PY registers.
 """
-from numba import njit
-
-from simlab.core.kernel import emit
+from simlab.core.kernel import emit, lean
 
 from .components import MAX_HOLDS, O, R_NONE, SIXTH
 from .state import (B_HN, B_HTYPE, S_BANK, S_BANK_SHORT, X_EVENTS, X_LD_BANK, X_LD_COUNT, X_LD_RES, X_LD_SHIP,
@@ -13,7 +11,7 @@ from .state import (B_HN, B_HTYPE, S_BANK, S_BANK_SHORT, X_EVENTS, X_LD_BANK, X_
 from .common import EV_IGNORED, EV_LOAD, base_of, hold_usable
 
 
-@njit(cache=True)
+@lean
 def load_choices(state, cfg, ship, res, legal):
     """Holds a load of ``res`` may go into (3(1)): the empty ones (the regular holds being
     identical, only the first empty regular hold is listed, plus an empty 6th hold); with no
@@ -36,7 +34,7 @@ def load_choices(state, cfg, ship, res, legal):
     return n
 
 
-@njit(cache=True)
+@lean
 def load_begin(state, cfg, legal, log):
     """Start the load in the X_LD registers: the bank's stock (3(1)), then the holds it may go
     into. Returns how many (written to ``legal``); 0 when the load is over (nothing to load, or
@@ -62,7 +60,7 @@ def load_begin(state, cfg, legal, log):
     return n
 
 
-@njit(cache=True)
+@lean
 def load_into(state, h, log):
     """Put the X_LD load into hold ``h`` (emptied back to the bank first)."""
     ship = state[X_LD_SHIP]
@@ -80,7 +78,7 @@ def load_into(state, h, log):
     state[X_EVENTS] = emit(log, state[X_EVENTS], EV_LOAD, ship, res, count, h, old_type if old_n > 0 else 0, old_n)
 
 
-@njit(cache=True)
+@lean
 def pay_holds(state):
     """The holds that can pay the X_PY payment, fewest tokens first (in X_PY_SLOTS, how many in
     X_PY_K); returns the tokens they hold."""
@@ -102,7 +100,7 @@ def pay_holds(state):
     return total
 
 
-@njit(cache=True)
+@lean
 def pay_out(state, plan):
     """Pay the X_PY cost back to the bank from the holds (the owner picks the order: ``plan`` 0
     smallest holds first frees holds, 1 largest first keeps them)."""

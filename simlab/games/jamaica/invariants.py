@@ -10,7 +10,7 @@ from .state import (B_CARD, B_DISC, B_DISC_N, B_DRAW, B_DRAW_N, B_HAND, B_HAND_N
 from .common import base_of, hold_usable, is_active
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates (tallies of its own): counted even when a lean loop calls it
 def check_state(state, cfg):
     """0 when every invariant holds, else a code naming the first breach:
     1 resources not conserved (bank + holds + loot on its way into a hold != printed stock),
@@ -82,7 +82,7 @@ def check_state(state, cfg):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # calls check_state (counted)
 def check_or_raise(state, cfg):
     if check_state(state, cfg) != 0:
         raise ValueError("jamaica invariant breached (see rules.check_state for the codes)")

@@ -2,16 +2,14 @@
 may fall back to, and putting it there. The move's course (cost, battle, falling back) is run by
 the step machine (``step.py``).
 """
-from numba import njit
-
-from simlab.core.kernel import emit
+from simlab.core.kernel import emit, lean
 
 from .components import O
 from .state import B_DONE, B_FINISH_ROUND, B_LAP, B_POS, GHOST, S_ENDER, S_PREV_A, S_PREV_B, S_ROUND, S_STACK, X_EVENTS
 from .common import EV_FINISH, EV_MOVE, base_of, payable
 
 
-@njit(cache=True)
+@lean
 def _add_target(d, lap, done, out_dest, out_lap, out_done, n):
     for i in range(n):
         if out_dest[i] == d and out_lap[i] == lap and out_done[i] == done:
@@ -22,7 +20,7 @@ def _add_target(d, lap, done, out_dest, out_lap, out_done, n):
     return n + 1
 
 
-@njit(cache=True)
+@lean
 def walk(state, cfg, ship, pos, lap, steps, backward, out_dest, out_lap, out_done):
     """Every space a move of exactly ``steps`` can end on (one per branch choice at forks).
 
@@ -78,7 +76,7 @@ def walk(state, cfg, ship, pos, lap, steps, backward, out_dest, out_lap, out_don
     return n
 
 
-@njit(cache=True)
+@lean
 def retreat_targets(state, cfg, ship, out_dest):
     """First spaces behind the ship whose full cost it can pay, one per branch (3(3)).
 
@@ -107,7 +105,7 @@ def retreat_targets(state, cfg, ship, out_dest):
     return n
 
 
-@njit(cache=True)
+@lean
 def finish(state, ship, log):
     b = base_of(ship)
     state[b + B_DONE] = 1
@@ -117,7 +115,7 @@ def finish(state, ship, log):
     state[X_EVENTS] = emit(log, state[X_EVENTS], EV_FINISH, ship, state[S_ROUND])
 
 
-@njit(cache=True)
+@lean
 def place(state, ship, dest, lap, done, backward, steps, log):
     b = base_of(ship)
     start = state[b + B_POS]

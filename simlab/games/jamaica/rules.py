@@ -9,7 +9,7 @@ a single legal option is taken without stopping). Section numbers are the Chines
 """
 from numba import njit
 
-from simlab.core.kernel import EV_STANDINGS, emit
+from simlab.core.kernel import EV_STANDINGS, emit, lean
 from simlab.core.rng import randint
 
 from .components import O
@@ -22,7 +22,7 @@ from .invariants import check_or_raise
 from .scoring import score
 
 
-@njit(cache=True)
+@lean
 def roll_dice(state, streams, legal):
     """2(1): the captain rolls both action dice; the ways to put one on day, one on night go to
     ``legal`` (code day * 8 + night); returns how many (1 for doubles)."""
@@ -36,7 +36,7 @@ def roll_dice(state, streams, legal):
     return 1 if d1 == d2 else 2
 
 
-@njit(cache=True)
+@lean
 def play_picked_cards(state):
     """2(2): every player picked a card on the same state (X_PICKED); now all are played face down."""
     for p in range(state[S_PLAYERS]):
@@ -53,7 +53,7 @@ def play_picked_cards(state):
         state[X_CARD + p] = CARD_DOWN
 
 
-@njit(cache=True)
+@lean
 def end_round(state, cfg, streams, log):
     """2(4): discard, refill, pass the compass; the game ends after the round in which a ship
     reached Port Royal, or at the round cap."""

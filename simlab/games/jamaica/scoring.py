@@ -2,7 +2,7 @@
 """
 from numba import njit
 
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, lean
 
 from .components import N_TREASURES, O, R_CANNON, R_FOOD, R_GOLD
 from .state import (B_ATTACKS, B_COMBATS, B_DONE, B_FALL_FOOD, B_FALL_GOLD, B_FINISH_ROUND, B_LAIRS, B_LAP, B_POS,
@@ -19,7 +19,7 @@ from .common import amount, base_of, race_position
 N_COLUMNS = 27
 
 
-@njit(cache=True)
+@lean
 def space_points(state, cfg, ship):
     """The white number under the ship (rules 4(1)); Port Royal scores only for a finished ship."""
     b = base_of(ship)
@@ -33,7 +33,7 @@ def space_points(state, cfg, ship):
     return cfg[O.space_score + pos]
 
 
-@njit(cache=True)
+@lean
 def treasure_points(state, cfg, ship):
     t = 0
     for k in range(N_TREASURES):
@@ -42,7 +42,7 @@ def treasure_points(state, cfg, ship):
     return t
 
 
-@njit(cache=True)
+@lean
 def treasure_count(state, ship):
     t = 0
     for k in range(N_TREASURES):
@@ -50,7 +50,7 @@ def treasure_count(state, ship):
     return t
 
 
-@njit(cache=True)
+@lean
 def score(state, cfg, ship):
     """Final score = space + doubloons in holds + treasure cards (rules 4)."""
     return space_points(state, cfg, ship) + amount(state, ship, R_GOLD) + treasure_points(state, cfg, ship)

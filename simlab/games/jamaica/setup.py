@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import emit
+from simlab.core.kernel import emit, lean
 from simlab.core.rng import shuffle
 
 from .components import (LAIR, MAX_HOLDS, N_CARDS, N_SPACES, N_TREASURES, O, R_CANNON, R_FOOD, R_GOLD, R_NONE, T_BETH)
@@ -14,7 +14,7 @@ from .common import EV_SETUP, amount, base_of, is_active
 from .treasure import hand_limit
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates (a treasure pile of its own)
 def setup(state, cfg, n_players, streams):
     state[:] = 0
     state[S_PLAYERS] = n_players
@@ -85,7 +85,7 @@ def setup(state, cfg, n_players, streams):
         state[b + B_CARD] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates (a card order of its own): counted even when a lean loop calls it
 def reshuffle(state, ship, streams):
     """Shuffle the discard pile into a new draw pile (2(4)). The seat's own stream orders all 11
     cards and the discarded ones take that order: the k-th reshuffle costs the same draws whatever
@@ -106,7 +106,7 @@ def reshuffle(state, ship, streams):
     state[b + B_DRAW_N] = n
 
 
-@njit(cache=True)
+@lean
 def refill(state, cfg, ship, streams):
     """Draw up to the hand size, shuffling the discard pile into a new draw pile when empty (2(4))."""
     b = base_of(ship)

@@ -159,7 +159,7 @@ def index_of(ch, code):
 
 
 # ---------------------------------------------------------------- the program
-@njit(cache=True)
+@lean
 def run(state, cfg, code, streams, log):
     """Run the rules from label state[X_PC] (``code``: the answer to the decision it stopped at)
     to the next decision with two or more choices, the end of the game, or the X_BREAK label."""
@@ -553,7 +553,7 @@ def apply(state, cfg, code, streams, log):
     run(state, cfg, code, streams, log)
 
 
-@njit(OBSERVE_SIGNATURE, cache=True)
+@njit(OBSERVE_SIGNATURE, cache=True, _nrt=False)
 def observe(state, seat, obs):
     """The state as ``seat`` sees it (same layout), HIDDEN where it cannot see: the treasure pile's
     order; where every treasure card lies that is neither its own nor face up (power cards held by
@@ -588,7 +588,7 @@ def observe(state, seat, obs):
             obs[X_PICKED + q] = HIDDEN
 
 
-@njit(cache=True)
+@lean
 def _shuffle_part(a, lo, hi, rng):
     """Fisher-Yates over a[lo:hi]."""
     for i in range(hi - 1, lo, -1):

@@ -1,26 +1,24 @@
 """Treasure cards (rules 3(2), 3(4), 5(6)): who holds which, what a power does for its holder,
 drawing at a lair and handing a card over.
 """
-from numba import njit
-
-from simlab.core.kernel import emit
+from simlab.core.kernel import emit, lean
 
 from .components import O, R_GOLD, R_NONE, SIXTH, T_BETH, T_HOLD6, T_MAP
 from .state import B_HN, B_HTYPE, B_LAIRS, GHOST, S_BANK, S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER, X_EVENTS, X_TCOUNT
 from .common import EV_LAIR, base_of
 
 
-@njit(cache=True)
+@lean
 def hand_limit(state, cfg, ship):
     return cfg[O.map_hand_size] if state[S_TOWNER + T_MAP] == ship else cfg[O.hand_size]
 
 
-@njit(cache=True)
+@lean
 def strength_bonus(state, cfg, ship):
     return cfg[O.beth_bonus] if state[S_TOWNER + T_BETH] == ship else 0
 
 
-@njit(cache=True)
+@lean
 def face_down(state, ship, card):
     """Value cards lie face down; the ghost ship keeps every card but Lady Beth face down."""
     if ship == GHOST:
@@ -28,7 +26,7 @@ def face_down(state, ship, card):
     return card > T_HOLD6
 
 
-@njit(cache=True)
+@lean
 def transfer_card(state, card, src, dst):
     """Hand a treasure card over; the 6th Hold takes its contents along ([S6]); the ghost ship
     keeps only doubloons (rules 5(7))."""
@@ -49,7 +47,7 @@ def transfer_card(state, card, src, dst):
             state[bd + B_HN + SIXTH] = cnt
 
 
-@njit(cache=True)
+@lean
 def take_lair(state, ship, space, log):
     """A lair with its token: remove the token, draw the top treasure card (3(2))."""
     if state[S_TOKEN + space] == 0:
