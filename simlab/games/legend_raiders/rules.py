@@ -7,7 +7,7 @@ the step machine of ``step.py``; the end of the game and the invariant checker a
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import emit
+from simlab.core.kernel import emit, lean
 from simlab.core.rng import randint, shuffle
 
 from .components import (DECK_END, DECK_RESHUFFLE, EFFECT_COIN, EFFECT_TOOL, EFFECT_TORCH, HQ_COLUMN, KIND_DICE,
@@ -29,7 +29,7 @@ from .state import (B_BOARD, B_CARDS, B_COIN_PTS, B_DICE_USED, B_DONE, B_EXP_PTS
  EV_STACK_EMPTY, EV_END, EV_MISSION, EV_FINAL, EV_EXTRA_DICE, EV_DECK_OUT, EV_DECK_RESHUFFLE) = range(25)
 
 # ---- tools -------------------------------------------------------------------------------------
-@njit(cache=True)
+@lean
 def bag_draw(state, rng):
     """Draw one random tool type from the bag (-1 if the bag is empty)."""
     total = state[S_BAG] + state[S_BAG + 1] + state[S_BAG + 2] + state[S_BAG + 3]
@@ -44,13 +44,13 @@ def bag_draw(state, rng):
     return -1
 
 
-@njit(cache=True)
+@lean
 def n_tools(state, seat):
     b = P0 + seat * PB + B_TOOLS
     return state[b] + state[b + 1] + state[b + 2] + state[b + 3]
 
 
-@njit(cache=True)
+@lean
 def draw_tools(state, seat, k, streams, log, n_ev):
     """Draw ``k`` tools from the bag into the backpack (the tool limit is a step of its own)."""
     for _ in range(k):
@@ -61,7 +61,7 @@ def draw_tools(state, seat, k, streams, log, n_ev):
     return n_ev
 
 
-@njit(cache=True)
+@lean
 def tool_choices(state, seat, legal):
     """Over the backpack limit: return one tool of a type held (RETURN_TOOL + type)."""
     b = P0 + seat * PB + B_TOOLS
@@ -73,7 +73,7 @@ def tool_choices(state, seat, legal):
     return n
 
 
-@njit(cache=True)
+@lean
 def return_tool(state, seat, t, log, n_ev):
     state[P0 + seat * PB + B_TOOLS + t] -= 1
     state[S_BAG + t] += 1
@@ -81,7 +81,7 @@ def return_tool(state, seat, t, log, n_ev):
     return emit(log, n_ev, EV_RETURN_TOOL, seat, t)
 
 # ---- tiles and the HQ -----------------------------------------------------------------------------
-@njit(cache=True)
+@lean
 def stack_draw(state, cfg, streams, log, n_ev):
     """The next tile for a refill, applying ``empty_stack_rule`` when the stack is empty.
 
@@ -117,14 +117,14 @@ def stack_draw(state, cfg, streams, log, n_ev):
     return tile, n_ev
 
 
-@njit(cache=True)
+@lean
 def show_top(state, cfg):
     """The symbol on the back of the stack's new top tile (public; -1 when the stack is empty)."""
     k = state[S_STACK_N]
     state[S_TOP_SYMBOL] = cfg[O.tile_symbol + state[S_STACK + k - 1]] if k > 0 else -1
 
 
-@njit(cache=True)
+@lean
 def refill_column(state, cfg, col, streams, log, n_ev):
     """Refill one emptied HQ column: the top tile of the stack and ``column_tools`` tools (under
     ``hq_refill=tile_needed`` no tools without a tile)."""
@@ -141,13 +141,13 @@ def refill_column(state, cfg, col, streams, log, n_ev):
     return emit(log, n_ev, EV_REFILL, col, tile, packed)
 
 
-@njit(cache=True)
+@lean
 def discard_tile(state, tile):
     state[S_DISC + state[S_DISC_N]] = tile
     state[S_DISC_N] += 1
 
 
-@njit(cache=True)
+@lean
 def coins_visible(state, cfg, seat):
     """Coin icons showing on the board: empty dig-site slots and map spaces not yet covered."""
     base = P0 + seat * PB
@@ -172,14 +172,14 @@ def is_expertise(cfg, board, tool):
     return False
 
 
-@njit(cache=True)
+@lean
 def n_held(state, seat):
     base = P0 + seat * PB + B_SLOT
     return (state[base] >= 0) + (state[base + 1] >= 0) + (state[base + 2] >= 0)
 
 
 
-@njit(cache=True)
+@lean
 def slot_choice_open(state, cfg, seat):
     """May the player choose the new tile's slot? Only when the free slots' coins differ."""
     base = P0 + seat * PB
@@ -195,7 +195,7 @@ def slot_choice_open(state, cfg, seat):
     return False
 
 
-@njit(cache=True)
+@lean
 def tile_choices(state, cfg, seat, legal):
     """Where the new tile (``S_NEW_TILE``) goes: a free slot (PLACE_SLOT + slot) or, at the tile
     limit, a discard (DISCARD_TILE + a held tile's slot, or + 3 for the new one)."""
@@ -215,7 +215,7 @@ def tile_choices(state, cfg, seat, legal):
     return n + 1
 
 
-@njit(cache=True)
+@lean
 def place_tile(state, seat, code, log, n_ev):
     """The new tile goes to slot PLACE_SLOT + s, or DISCARD_TILE + s is discarded (an old tile, whose
     slot the new one takes, or with s = 3 the new one)."""
@@ -241,7 +241,7 @@ def place_tile(state, seat, code, log, n_ev):
     return n_ev
 
 
-@njit(cache=True)
+@lean
 def prepare(state, seat, col, log, n_ev):
     """Action a: take the column's tile (to ``S_NEW_TILE``, placed next) and its tools."""
     base = P0 + seat * PB
@@ -257,7 +257,7 @@ def prepare(state, seat, col, log, n_ev):
     state[S_NEW_TILE] = tile
     return emit(log, n_ev, EV_PREPARE, seat, col, tile, packed)
 # ---- expedition cards ----------------------------------------------------------------------------
-@njit(cache=True)
+@lean
 def rebuild_deck(state, streams, log, n_ev):
     """``empty_deck_rule=reshuffle``: the used dice cards that left the game become the new deck."""
     k = state[S_REMOVED_N]
@@ -270,7 +270,7 @@ def rebuild_deck(state, streams, log, n_ev):
     return emit(log, n_ev, EV_DECK_RESHUFFLE, state[S_ROUND], k)
 
 
-@njit(cache=True)
+@lean
 def deck_draw(state, cfg, streams, log, n_ev):
     """The deck's top card, or -1 when it is empty (first rebuilt under ``empty_deck_rule=reshuffle``
     if it can be). Returns (card, n_ev)."""
@@ -284,7 +284,7 @@ def deck_draw(state, cfg, streams, log, n_ev):
     return card, n_ev
 
 
-@njit(cache=True)
+@lean
 def deck_out(state, cfg, log, n_ev):
     """The deck has run out for the first time: note the round; under ``empty_deck_rule=end_trigger``
     that triggers the end."""
@@ -295,7 +295,7 @@ def deck_out(state, cfg, log, n_ev):
     return emit(log, n_ev, EV_DECK_OUT, state[S_ROUND], ends)
 
 
-@njit(cache=True)
+@lean
 def refill_row(state, cfg, streams, log, n_ev):
     """Fill empty face-up places from the top of the deck while it lasts (see :func:`deck_out`)."""
     for k in range(cfg[O.faceup_cards]):
@@ -310,7 +310,7 @@ def refill_row(state, cfg, streams, log, n_ev):
     return n_ev
 
 
-@njit(cache=True)
+@lean
 def add_to_hand(state, seat, card, known):
     """The card joins the hand (and the true hand); ``known``: taken face up, so every seat saw it."""
     base = P0 + seat * PB
@@ -323,7 +323,7 @@ def add_to_hand(state, seat, card, known):
     state[base + B_CARDS] += 1
 
 
-@njit(cache=True)
+@lean
 def show_hands(state, seat):
     """Write the hands into the view as ``seat`` sees them: its own whole, of the others only the
     cards taken face up (the rest HIDDEN); ``seat`` = -1 reveals every hand (the end)."""
@@ -333,7 +333,7 @@ def show_hands(state, seat):
         for h in range(state[base + B_NHAND]):
             state[base + B_HAND + h] = state[T_HAND + p * MAX_CARDS + h] \
                 if everything or state[base + B_KNOWN + h] else HIDDEN
-@njit(cache=True)
+@lean
 def take_card(state, cfg, seat, code, event, streams, log, n_ev):
     """Step 1 of an expedition: a face-up card or the deck's top, face down in front of you (or none
     when none is left); logged as ``event``, then the row is refilled. Returns (card, n_ev)."""
@@ -349,7 +349,7 @@ def take_card(state, cfg, seat, code, event, streams, log, n_ev):
     return card, refill_row(state, cfg, streams, log, n_ev)
 
 
-@njit(cache=True)
+@lean
 def usable_dice_card(state, cfg, seat):
     """Index in the hand of a dice card the seat may use now, or -1."""
     base = P0 + seat * PB
@@ -361,7 +361,7 @@ def usable_dice_card(state, cfg, seat):
     return -1
 
 
-@njit(cache=True)
+@lean
 def spend_dice_card(state, cfg, seat, h, streams, log, n_ev):
     """Discard hand card ``h`` (a dice card): removed from the game, or shuffled back into the deck
     (where it refills an empty face-up place at once under ``returned_card_refills``)."""
@@ -398,7 +398,7 @@ def spend_dice_card(state, cfg, seat, h, streams, log, n_ev):
 
 
 # ---- die effects ---------------------------------------------------------------------------------
-@njit(cache=True)
+@lean
 def flip_all_torches(state):
     """The torch face: every player, the roller included, flips their torch."""
     for p in range(state[S_PLAYERS]):
@@ -407,7 +407,7 @@ def flip_all_torches(state):
 
 
 
-@njit(cache=True)
+@lean
 def die_card_choices(state, legal):
     """After the roll (or the expedition's card): keep the face in force, or a dice card to another."""
     face = state[S_FACE]
@@ -420,7 +420,7 @@ def die_card_choices(state, legal):
     return n
 
 
-@njit(cache=True)
+@lean
 def apply_effect(state, cfg, seat, effect, streams, log, n_ev):
     """Apply the die effect (base game) in force this turn (the tool limit follows as its own step)."""
     if effect == EFFECT_TOOL:
@@ -433,7 +433,7 @@ def apply_effect(state, cfg, seat, effect, streams, log, n_ev):
         return emit(log, n_ev, EV_TORCH_ALL, seat, lit)
     state[S_COIN_BONUS] += 1
     return emit(log, n_ev, EV_COIN, seat)
-@njit(cache=True)
+@lean
 def variant_card_open(state, cfg, seat):
     """No-dice variant: may the seat discard a dice card now (one it may use, within
     ``variant_cards_per_turn``)?"""
@@ -441,7 +441,7 @@ def variant_card_open(state, cfg, seat):
     return usable_dice_card(state, cfg, seat) >= 0 and (limit == 0 or state[S_CARDS_TURN] < limit)
 
 
-@njit(cache=True)
+@lean
 def variant_effects(state, cfg, legal, n):
     """Append the effects a variant dice card may buy to ``legal[n:]`` (no second coin effect when
     ``variant_coin_stacks`` is off); returns the new count."""
@@ -453,7 +453,7 @@ def variant_effects(state, cfg, legal, n):
 
 
 
-@njit(cache=True)
+@lean
 def use_variant_card(state, cfg, seat, effect, streams, log, n_ev):
     """No-dice variant: discard a dice card (back into the deck) for 2 tools / relight / coin (the
     tool limit follows as its own step)."""
@@ -468,7 +468,7 @@ def use_variant_card(state, cfg, seat, effect, streams, log, n_ev):
     return n_ev
 
 
-@njit(cache=True)
+@lean
 def extra_dice_open(state, cfg):
     """variant_extra_dice_card: is a dice card face up, to take as an extra card?"""
     for k in range(cfg[O.faceup_cards]):
@@ -478,7 +478,7 @@ def extra_dice_open(state, cfg):
     return False
 
 
-@njit(cache=True)
+@lean
 def extra_dice_choices(state, cfg, legal):
     """variant_extra_dice_card, after the expedition's card: a face-up dice card (EXTRA_DICE + k) or
     NO_EXTRA; 0 when there is none to take."""
@@ -493,7 +493,7 @@ def extra_dice_choices(state, cfg, legal):
         n += 1
     return n
 # ---- completing discoveries ----------------------------------------------------------------------
-@njit(cache=True)
+@lean
 def can_pay(state, cfg, seat, tile, pay):
     """Can the seat pay ``tile``'s cost with its tools, the lit torch replacing one tool of type
     ``pay`` (0..3), or with tools only (``pay`` = NO_TORCH)?"""
@@ -508,7 +508,7 @@ def can_pay(state, cfg, seat, tile, pay):
     return True
 
 
-@njit(cache=True)
+@lean
 def completion_choices(state, cfg, seat, legal):
     """Fill ``legal`` with the COMPLETE codes open to the seat now; returns their count."""
     base = P0 + seat * PB
@@ -525,14 +525,14 @@ def completion_choices(state, cfg, seat, legal):
 
 
 
-@njit(cache=True)
+@lean
 def cards_any_time(state, cfg, seat):
     """No-dice variant with variant_card_timing=any_time: may a dice card be used among the completions?"""
     return cfg[O.variant] == VAR_NO_DICE and cfg[O.variant_card_timing] == TIMING_ANY and \
         variant_card_open(state, cfg, seat)
 
 
-@njit(cache=True)
+@lean
 def completion_open(state, cfg, seat):
     """Is any completion payable now?"""
     base = P0 + seat * PB
@@ -545,7 +545,7 @@ def completion_open(state, cfg, seat):
     return False
 
 
-@njit(cache=True)
+@lean
 def expedition_choices(state, cfg, seat, legal):
     """The expedition's completions (and, under variant_card_timing=any_time, a variant dice card)
     or STOP; 0 when there is nothing but stopping."""
@@ -556,7 +556,7 @@ def expedition_choices(state, cfg, seat, legal):
         return 0
     legal[n] = STOP
     return n + 1
-@njit(cache=True)
+@lean
 def complete(state, cfg, seat, slot, pay, log, n_ev):
     """Complete the tile on ``slot``: tools back to the bag (the torch as one wild, flipped unlit),
     the tile face down to the map, then score the visible coins and the expertise tools spent."""
@@ -590,7 +590,7 @@ def complete(state, cfg, seat, slot, pay, log, n_ev):
     return n_ev
 
 
-@njit(cache=True)
+@lean
 def action_choices(state, cfg, legal):
     """Prepare (any column with something on it) or an expedition (a face-up card, the deck's top,
     or, once both are gone, no card; a deck that ``empty_deck_rule=reshuffle`` can rebuild counts as
@@ -618,7 +618,7 @@ def action_choices(state, cfg, legal):
 
 
 # ---- setup ----------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates (a tool pool of its own): counted even when a lean loop calls it
 def setup(state, cfg, n_players, streams, log, n_ev):
     """Boards and lit torches, the shuffled tile stack and 4 HQ columns, the bag, the card row."""
     state[:] = 0

@@ -3,7 +3,7 @@ checker (see ``state.py``)."""
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, EVENT_WIDTH, FIRST_GAME_COLUMN, emit, emit_standings
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, EVENT_WIDTH, FIRST_GAME_COLUMN, emit, emit_standings, lean
 
 from .components import (KIND_DICE, KIND_DISCOVERY, KIND_MISSION, MAX_CARDS, MAX_SYMBOLS, N_COLUMNS, N_SLOTS,
                          N_TOOL_TYPES, O)
@@ -22,7 +22,7 @@ from .state import (B_COIN_PTS, B_DICE_PTS, B_DICE_USED, B_DIE_PTS, B_DONE, B_EX
  C_TILES_LEFT, C_DECK_OUT) = range(FIRST_GAME_COLUMN, FIRST_GAME_COLUMN + 25)
 
 
-@njit(cache=True)
+@lean
 def symbol_counts(state, cfg, seat, counts):
     """Symbols of the completed tiles plus the held discovery cards (what missions check)."""
     base = P0 + seat * PB
@@ -37,7 +37,7 @@ def symbol_counts(state, cfg, seat, counts):
                 counts[s] += cfg[O.card_need + card * ns + s]
 
 
-@njit(cache=True)
+@lean
 def mission_met(cfg, card, counts):
     """Every symbol the mission shows is covered (a multiset), and it sees ``card_different``
     different symbols."""
@@ -72,7 +72,7 @@ def final_scoring(state, cfg, log, n_ev):
     return n_ev
 
 
-@njit(cache=True)
+@lean
 def total_score(state, seat):
     base = P0 + seat * PB
     return (state[base + B_COIN_PTS] + state[base + B_EXP_PTS] + state[base + B_DIE_PTS]
@@ -96,7 +96,7 @@ def log_standings(state, cfg, log, n_ev):
     return emit_standings(log, n_ev, state[S_ROUND], scores, n_players)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates (tallies of its own): counted even when a lean loop calls it
 def check_invariants(state, cfg):
     """0 if the state is consistent, else the number of the first broken invariant:
 
@@ -181,7 +181,7 @@ def check_invariants(state, cfg):
     return 0
 
 
-@njit(cache=True)
+@lean
 def write_rows(state, cfg, rows):
     """One result row per seat: score, tie-break (the later seat wins a tie) and the game columns."""
     n_players = state[S_PLAYERS]

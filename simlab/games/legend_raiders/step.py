@@ -46,7 +46,7 @@ from .state import (B_COIN_PTS, B_DICE_PTS, B_DIE_PTS, B_DONE, B_EXP_PTS, B_EXPE
 
 
 # ---- the turn as a step machine ------------------------------------------------------------------
-@njit(cache=True)
+@lean
 def start_turn(state, cfg, seat, streams, log, n_ev):
     """Begin ``seat``'s turn: its hand shows, the die is rolled (base game), on to its first decision."""
     show_hands(state, seat)
@@ -68,14 +68,14 @@ def start_turn(state, cfg, seat, streams, log, n_ev):
     return advance(state, cfg, streams, log, n_ev)
 
 
-@njit(cache=True)
+@lean
 def tools_then(state, resume):
     """Go on at ``resume`` once the backpack is within the tool limit."""
     state[S_STAGE] = ST_TOOL_LIMIT
     state[S_RESUME] = resume
 
 
-@njit(cache=True)
+@lean
 def die_settled(state, cfg, seat, streams, log, n_ev):
     """No (more) dice card changes the die: its face takes effect. After the roll, then the action;
     after the expedition's card (``dice_card_same_turn``), a new face applies at once and a coin face
@@ -96,7 +96,7 @@ def die_settled(state, cfg, seat, streams, log, n_ev):
     return n_ev
 
 
-@njit(cache=True)
+@lean
 def advance(state, cfg, streams, log, n_ev):
     """Carry the turn on from ``S_STAGE`` until the current seat must decide (``S_PHASE`` set) or the
     turn is over (``ST_TURN_OVER``)."""
@@ -160,7 +160,7 @@ def advance(state, cfg, streams, log, n_ev):
             return n_ev
 
 
-@njit(cache=True)
+@lean
 def resolve(state, cfg, code, streams, log, n_ev):
     """Apply the current seat's answer ``code`` to the pending decision and carry the turn on."""
     seat = state[S_CUR]
@@ -212,7 +212,7 @@ def resolve(state, cfg, code, streams, log, n_ev):
     return advance(state, cfg, streams, log, n_ev)
 
 
-@njit(cache=True)
+@lean
 def choices(state, cfg, out):
     """The pending decision's legal codes, in the order the rules have always listed them."""
     phase = state[S_PHASE]
@@ -234,7 +234,7 @@ def choices(state, cfg, out):
     return tile_choices(state, cfg, seat, out)
 
 
-@njit(cache=True)
+@lean
 def next_turn(state, cfg, streams, log, n_ev):
     """After a turn: the next seat's turn, or the end of the round (the triggering round is played to
     its end, so everyone has had the same number of turns), or the end and the final scoring."""
