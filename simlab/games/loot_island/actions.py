@@ -1,13 +1,13 @@
 """Phase 2 (actions): the turn options, playing map cards to a landing (compasses, the two placements
 of a 1, card effects), passing, and the turn loop, as resumable procedures (``program.py``). Islets
 are in ``islets``."""
-from numba import njit
+from simlab.core.kernel import lean
 
 from .board import (CW_PLAY, EV_CARD, EV_COMPASS, EV_EFFECT, EV_PASS, EV_PLAY, EV_TAKE, FX_B8, FX_COPY_DISCARD,
                     FX_COPY_DRAW, FX_DISCARD, FX_DRAW, FX_ONE_CURSE, TAKE_A2, card_symbol, card_value, compass_pos,
                     draw_map, drop_curses, event_now, is_allen, keep_treasure, lb, log_ev, on_island, pull_compass,
                     push_compass, remove_from_row, set_ctx, take_curses)
-from .components import (COPY_ACTOR, EV_A2, EV_B4, EV_B6, EV_B7, EV_B8, EV_B9, N_ISLET, N_MAP, O, PER_COLOUR, SYM_CHEST,
+from .components import (COPY_ACTOR, EV_A2, EV_B4, EV_B6, EV_B7, EV_B8, EV_B9, N_ISLET, O, PER_COLOUR, SYM_CHEST,
                          SYM_DISCARD, SYM_DOUBLE, SYM_DRAW)
 from .invariants import check_invariants
 from .program import PR_B4, PR_ISLET, PR_PASS, PR_PLAY, ask, call, ret
@@ -19,7 +19,7 @@ from .state import (B_ALLEN_USES, B_CURSES, B_HAND_N, B_PASS_ROUND1, B_PASSED, B
                     X_CHOICE)
 
 
-@njit(cache=True)
+@lean
 def last_is_one(state, cfg, landing):
     """Is the column empty or does it end in a 1 (placing a 1 normally)?"""
     base = lb(landing)
@@ -32,14 +32,14 @@ def last_is_one(state, cfg, landing):
     return card_value(cfg, last) == 1 or cfg[O.wild_one_is_one]
 
 
-@njit(cache=True)
+@lean
 def eligible(state, cfg, landing, m):
     """May map card ``m`` be part of a play on ``landing`` (colour aside)?"""
     v = card_value(cfg, m)
     return v == 0 or v == 1 or v >= state[lb(landing) + L_LAST]
 
 
-@njit(cache=True)
+@lean
 def colour_ok(state, landing, c):
     col = state[lb(landing) + L_COLOUR]
     if col >= 0:
@@ -47,7 +47,7 @@ def colour_ok(state, landing, c):
     return state[lb(landing ^ 1) + L_COLOUR] != c
 
 
-@njit(cache=True)
+@lean
 def colour_in_hand(state, cfg, h, c):
     """Actor ``h``'s cards of colour ``c``: (how many, 1 when one is a 1 or a wild, the highest
     numbered value). Scalars, not arrays: an array allocated at every turn option cost more than
@@ -66,7 +66,7 @@ def colour_in_hand(state, cfg, h, c):
     return cnt, low, top
 
 
-@njit(cache=True)
+@lean
 def action_choices(state, cfg, p, legal):
     """The phase-2 turn options of seat ``p`` (own cards, and Allen's cards in the 2-player game)."""
     n = 0
@@ -106,7 +106,7 @@ def action_choices(state, cfg, p, legal):
     return n
 
 
-@njit(cache=True)
+@lean
 def everyone_curse(state, log):
     """A 1 placed normally: every player (on the landing or not, passed or not) takes a cube."""
     for q in range(state[S_PLAYERS]):
@@ -114,12 +114,12 @@ def everyone_curse(state, log):
     log_ev(state, log, EV_EFFECT, FX_ONE_CURSE, -1, 1)
 
 
-@njit(cache=True)
+@lean
 def discard_amount(state, cfg):
     return 2 if event_now(state, cfg) == EV_B6 else 1
 
 
-@njit(cache=True)
+@lean
 def landing_effect(state, cfg, streams, log, landing, sym):
     """A played card's draw or discard symbol: every human with a compass there gets it."""
     base = lb(landing)
@@ -135,7 +135,7 @@ def landing_effect(state, cfg, streams, log, landing, sym):
             log_ev(state, log, EV_EFFECT, FX_DISCARD, q, d)
 
 
-@njit(cache=True)
+@lean
 def put_card(state, cfg, landing, m, front):
     """Move card ``m`` from its hand into the column (at the front or the end) and update counts."""
     base = lb(landing)
@@ -161,7 +161,7 @@ def put_card(state, cfg, landing, m, front):
     state[S_MLOC + m] = M_COL + landing
 
 
-@njit(cache=True)
+@lean
 def copy_flags(state, cfg, landing):
     """(a draw symbol, a discard symbol) in the column that a 1 placed at the front may copy."""
     base = lb(landing)
@@ -180,7 +180,7 @@ def copy_flags(state, cfg, landing):
     return has_draw, has_disc
 
 
-@njit(cache=True)
+@lean
 def copy_choices(state, cfg, landing, legal):
     """What a 1 placed at the front may copy: COPY_SKIP and each effect present in the column."""
     has_draw, has_disc = copy_flags(state, cfg, landing)
@@ -196,7 +196,7 @@ def copy_choices(state, cfg, landing, legal):
     return n
 
 
-@njit(cache=True)
+@lean
 def place_one_card(state, cfg, streams, log, p, h, landing, m):
     """Place one card of a play and carry out its effect (the two placements of a 1 included).
     Returns True when a 1 went to the front with something to copy: seat ``p`` then decides what
@@ -225,7 +225,7 @@ def place_one_card(state, cfg, streams, log, p, h, landing, m):
     return False
 
 
-@njit(cache=True)
+@lean
 def copy_effect(state, cfg, streams, log, p, sym):
     """The effect a front 1 copies for seat ``p`` (D_COPY's choice)."""
     if sym == SYM_DRAW:
@@ -236,7 +236,7 @@ def copy_effect(state, cfg, streams, log, p, sym):
         log_ev(state, log, EV_EFFECT, FX_COPY_DISCARD, p, d)
 
 
-@njit(cache=True)
+@lean
 def source_choices(state, f, out):
     """D_SOURCE of a play: the other landings holding a compass of the cards' owner."""
     h = state[f + F_LOCAL + 1]
@@ -249,7 +249,7 @@ def source_choices(state, f, out):
     return n
 
 
-@njit(cache=True)
+@lean
 def any_card(state, cfg, h, landing, c):
     """Has ``h`` a card of colour ``c`` that may start a play on ``landing``?"""
     for m in range(c * PER_COLOUR, (c + 1) * PER_COLOUR):
@@ -258,7 +258,7 @@ def any_card(state, cfg, h, landing, c):
     return False
 
 
-@njit(cache=True)
+@lean
 def card_choices(state, cfg, f, out):
     """D_CARD: the owner's cards of the play's colour that may join it and are not staged yet; STOP
     once one is staged."""
@@ -282,14 +282,14 @@ def card_choices(state, cfg, f, out):
     return n
 
 
-@njit(cache=True)
+@lean
 def lay_order(cfg, m):
     """Where card ``m`` is laid down in a play: numbered cards ascending, wilds last (ids break ties)."""
     v = card_value(cfg, m)
     return (v if v > 0 else 11) * 256 + m
 
 
-@njit(cache=True)
+@lean
 def play_step(state, cfg, streams, log, f):
     """Procedure PR_PLAY (p, h, landing, colour): seat ``p`` plays cards of the colour from ``h``'s
     hand (``h`` = p, or Allen) to the landing: a compass there first (from the supply, else moved:
@@ -361,7 +361,7 @@ def play_step(state, cfg, streams, log, f):
     ret(state)
 
 
-@njit(cache=True)
+@lean
 def pass_step(state, cfg, streams, log, f):
     """Procedure PR_PASS (p, order): seat ``p`` passes: the first passer takes the start tile (B8:
     the others take 2 cubes); under A2 the passer must take and keep one of the face-up treasures
@@ -398,7 +398,7 @@ def pass_step(state, cfg, streams, log, f):
     ret(state)
 
 
-@njit(cache=True)
+@lean
 def a2_choices(state, out):
     """D_A2: the face-up treasures of event A2."""
     for j in range(state[S_A2_N]):
@@ -406,7 +406,7 @@ def a2_choices(state, out):
     return state[S_A2_N]
 
 
-@njit(cache=True)
+@lean
 def phase2_step(state, cfg, streams, log, f):
     """Procedure PR_PHASE2, actions: from the start player clockwise until everyone has passed (event
     B4's returns first). Locals: first (the start player as the phase began), passed, turns, k (turns

@@ -14,9 +14,7 @@ runs the procedure whose frame is at ``f`` from its label; ``streams`` are the r
 purpose (rows R_* of state.py), ``log`` the trace (capacity 0: none).
 Allen (2 players) is actor ``n``; his choices are made by the human whose turn it is.
 """
-from numba import njit
-
-from simlab.core.kernel import emit
+from simlab.core.kernel import emit, lean
 from simlab.core.rng import shuffle
 
 from .components import O, PER_COLOUR, T_AMULET, T_CROWN
@@ -43,33 +41,33 @@ SHIP_PHASE1, SHIP_B1, SHIP_B2, SHIP_ISLET = range(4)
 TAKE_LOOT, TAKE_ISLET, TAKE_A2 = range(3)
 
 
-@njit(cache=True)
+@lean
 def log_ev(state, log, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
     if log.shape[0] > 0:
         state[S_NEV] = emit(log, state[S_NEV], kind, a, b, c, d, e, f, g)
 
 
-@njit(cache=True)
+@lean
 def n_actors(state):
     return state[S_PLAYERS] + state[S_ALLEN]
 
 
-@njit(cache=True)
+@lean
 def is_allen(state, a):
     return state[S_ALLEN] == 1 and a == state[S_PLAYERS]
 
 
-@njit(cache=True)
+@lean
 def card_value(cfg, m):
     return cfg[O.map_values + m % PER_COLOUR]
 
 
-@njit(cache=True)
+@lean
 def card_symbol(cfg, m):
     return cfg[O.map_symbols + m % PER_COLOUR]
 
 
-@njit(cache=True)
+@lean
 def event_now(state, cfg):
     """The event in force (-1 none); during the final exploration only if ``events_in_final``."""
     if state[S_PHASE] == PH_FINAL and not cfg[O.events_in_final]:
@@ -77,43 +75,43 @@ def event_now(state, cfg):
     return state[S_EVENT]
 
 
-@njit(cache=True)
+@lean
 def cards_needed(cfg, n_players):
     return cfg[O.cards_needed + n_players - 2]
 
 
-@njit(cache=True)
+@lean
 def hand_target(state, cfg):
     n = state[S_PLAYERS]
     h = cfg[O.hand_size_2p] if n == 2 else cfg[O.hand_size]
     return h
 
 
-@njit(cache=True)
+@lean
 def current_coast(state):
     if state[S_FACING] > 0:
         return state[S_CORNER]
     return (state[S_CORNER] + 3) % 4
 
 
-@njit(cache=True)
+@lean
 def near_landing(state, coast):
     """The landing of ``coast`` nearest the bow (first in the ship's direction)."""
     return 2 * coast if state[S_FACING] > 0 else 2 * coast + 1
 
 
-@njit(cache=True)
+@lean
 def move_ship(state, log, why):
     state[S_CORNER] = (state[S_CORNER] + state[S_FACING] + 4) % 4
     log_ev(state, log, EV_SHIP, state[S_CORNER], state[S_FACING], why, current_coast(state))
 
 
-@njit(cache=True)
+@lean
 def lb(landing):
     return L0 + landing * LB
 
 
-@njit(cache=True)
+@lean
 def compass_pos(state, landing, a):
     base = lb(landing)
     for k in range(state[base + L_NCOMP]):
@@ -122,12 +120,12 @@ def compass_pos(state, landing, a):
     return -1
 
 
-@njit(cache=True)
+@lean
 def on_island(state, cfg, a):
     return cfg[O.compasses] - state[P0 + a * PB + B_SUPPLY]
 
 
-@njit(cache=True)
+@lean
 def push_compass(state, landing, a):
     base = lb(landing)
     k = state[base + L_NCOMP]
@@ -135,7 +133,7 @@ def push_compass(state, landing, a):
     state[base + L_NCOMP] = k + 1
 
 
-@njit(cache=True)
+@lean
 def pull_compass(state, landing, a):
     """Remove ``a``'s compass from a landing's stack (the compasses above it move down)."""
     base = lb(landing)
@@ -147,7 +145,7 @@ def pull_compass(state, landing, a):
     state[base + L_NCOMP] = n - 1
 
 
-@njit(cache=True)
+@lean
 def compass_to_end(state, landing, a, top):
     """Move ``a``'s compass to the bottom (``top`` False) or top of its stack."""
     pull_compass(state, landing, a)
@@ -162,7 +160,7 @@ def compass_to_end(state, landing, a, top):
     state[base + L_NCOMP] = n + 1
 
 
-@njit(cache=True)
+@lean
 def take_curses(state, a, k):
     if is_allen(state, a) or k <= 0:
         return
@@ -170,7 +168,7 @@ def take_curses(state, a, k):
     state[P0 + a * PB + B_CUBES_TAKEN] += k
 
 
-@njit(cache=True)
+@lean
 def drop_curses(state, a, k):
     """Discard up to ``k`` cubes (never below zero); returns how many went."""
     if is_allen(state, a) or k <= 0:
@@ -182,7 +180,7 @@ def drop_curses(state, a, k):
     return d
 
 
-@njit(cache=True)
+@lean
 def reshuffle(state, rng, pile, pile_n, deck, deck_n, loc, at):
     """Shuffle a discard pile into its empty deck (each card's location becomes ``at``).
 
@@ -199,7 +197,7 @@ def reshuffle(state, rng, pile, pile_n, deck, deck_n, loc, at):
     return n
 
 
-@njit(cache=True)
+@lean
 def draw_map(state, streams, a, k):
     """Draw ``k`` map cards into ``a``'s hand, reshuffling the discards when the pile runs out.
 
@@ -217,7 +215,8 @@ def draw_map(state, streams, a, k):
         m = state[S_MDRAW + n]
         if is_allen(state, a):
             m = state[S_MDRAW]
-            state[S_MDRAW:S_MDRAW + n] = state[S_MDRAW + 1:S_MDRAW + n + 1].copy()
+            for i in range(n):   # the pile moves up one place (front to back: no overlap to copy)
+                state[S_MDRAW + i] = state[S_MDRAW + i + 1]
         state[S_MDRAW_N] = n
         state[S_MLOC + m] = M_HAND + a
         state[P0 + a * PB + B_HAND_N] += 1
@@ -225,7 +224,7 @@ def draw_map(state, streams, a, k):
     return got
 
 
-@njit(cache=True)
+@lean
 def discard_map(state, m):
     """Put map card ``m`` (from a hand or a column) on the discard pile."""
     loc = state[S_MLOC + m]
@@ -237,7 +236,7 @@ def discard_map(state, m):
     state[S_MLOC + m] = M_DISC
 
 
-@njit(cache=True)
+@lean
 def reveal_treasures(state, streams, k, dest):
     """Reveal ``k`` treasures onto the reveal row (T_REVEAL) or event A2's row (T_A2).
 
@@ -268,7 +267,7 @@ def reveal_treasures(state, streams, k, dest):
     return got
 
 
-@njit(cache=True)
+@lean
 def remove_from_row(state, row, row_n, t):
     n = state[row_n]
     for j in range(n):
@@ -279,7 +278,7 @@ def remove_from_row(state, row, row_n, t):
             return
 
 
-@njit(cache=True)
+@lean
 def keep_treasure(state, cfg, a, t):
     """Keep treasure ``t``: take its curse, then discard its crossed-out cubes."""
     state[S_TLOC + t] = T_KEPT + a
@@ -294,7 +293,7 @@ def keep_treasure(state, cfg, a, t):
     drop_curses(state, a, cfg[O.treasure_crossed + t])
 
 
-@njit(cache=True)
+@lean
 def bury_treasure(state, cfg, a, t):
     """Discard treasure ``t`` just taken: up to 2 cubes go, plus 1 per amulet owned."""
     n = state[S_TDISC_N]
@@ -306,7 +305,7 @@ def bury_treasure(state, cfg, a, t):
     drop_curses(state, a, cfg[O.treasure_discard_cubes] + cfg[O.amulet_cubes] * state[base + B_TYPES + T_AMULET])
 
 
-@njit(cache=True)
+@lean
 def allen_choice(state, cfg):
     """Allen takes the revealed treasure with the highest lower-left number."""
     best = -1
@@ -317,7 +316,7 @@ def allen_choice(state, cfg):
     return best
 
 
-@njit(cache=True)
+@lean
 def set_ctx(state, a, b=0, c=0, d=0):
     state[S_DCTX] = a
     state[S_DCTX + 1] = b
@@ -325,7 +324,7 @@ def set_ctx(state, a, b=0, c=0, d=0):
     state[S_DCTX + 3] = d
 
 
-@njit(cache=True)
+@lean
 def take_step(state, cfg, streams, log, f):
     """Procedure PR_TAKE (actor, treasure, may discard, source): the actor has taken the treasure and
     keeps it or discards it (Allen keeps crowns only)."""
@@ -349,7 +348,7 @@ def take_step(state, cfg, streams, log, f):
     ret(state)
 
 
-@njit(cache=True)
+@lean
 def keep_choices(state, f, out):
     """D_KEEP: keep (1), or discard (0) when allowed."""
     out[0] = 1

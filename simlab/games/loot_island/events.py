@@ -5,7 +5,7 @@ Events that change a rule while they are in force are read where that rule is (`
 A2 and B8 when passing, B4 and B6 in ``actions``; A3, B7, B9 and B13 in ``islets``; A4 and B10-B14
 in ``loot``; B5 in ``preparation``.
 """
-from numba import njit
+from simlab.core.kernel import lean
 
 from simlab.core.rng import randint
 
@@ -18,7 +18,7 @@ from .state import (B_A1, B_SUPPLY, D_A1, D_B4, F_LABEL, F_LOCAL, ISLET_DOWN, IS
                     S_DCTX, S_EVENT_SEQ, S_EVENTS_SEEN, S_FACING, S_ISLET, S_PLAYERS, S_ROUND, S_START, T_A2, X_CHOICE)
 
 
-@njit(cache=True)
+@lean
 def event_step(state, cfg, streams, log, f):
     """Procedure PR_EVENT: reveal this round's event and carry out its immediate part (A1, A2, B1, B2,
     B3). Local: k, the player deciding on A1, in turn order."""
@@ -75,7 +75,7 @@ def event_step(state, cfg, streams, log, f):
     ret(state)
 
 
-@njit(cache=True)
+@lean
 def b4_step(state, cfg, streams, log, f):
     """Procedure PR_B4, event B4: anyone with 3 compasses on the island takes one back (Allen's by the
     start player). Local: k, the actor in turn order (Allen last)."""
@@ -98,7 +98,7 @@ def b4_step(state, cfg, streams, log, f):
     ret(state)
 
 
-@njit(cache=True)
+@lean
 def b4_choices(state, out):
     """D_B4: the landings holding a compass of the actor it concerns."""
     a = state[S_DCTX]

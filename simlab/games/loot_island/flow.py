@@ -4,7 +4,7 @@ decision, and the legal choices of the decision pending (``program.py`` explains
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import EVENT_WIDTH, emit_standings
+from simlab.core.kernel import EVENT_WIDTH, emit_standings, lean
 
 from .actions import a2_choices, action_choices, card_choices, copy_choices, pass_step, phase2_step, play_step, \
     source_choices
@@ -25,7 +25,7 @@ from .state import (B_ELIM, B_NET, ELIM_NONE, F_LABEL, F_LOCAL, F_PROC, M_HAND, 
 ELIM_SCORE = 0  # an eliminated player scores nothing; the run engine ranks them below all others
 
 
-@njit(cache=True)
+@lean
 def seat_score(state, p):
     """A scored seat's result: its net gold, or ``ELIM_SCORE`` once eliminated."""
     base = P0 + p * PB
@@ -56,7 +56,7 @@ def log_standings(state, cfg, log, final):
     state[S_NEV] = emit_standings(log, state[S_NEV], state[S_ROUND], scores, n)
 
 
-@njit(cache=True)
+@lean
 def hand_mask(state, a, c):
     """Bitmask over the 22 slots of colour ``c`` held by actor ``a`` (trace only)."""
     mask = 0
@@ -66,7 +66,7 @@ def hand_mask(state, a, c):
     return mask
 
 
-@njit(cache=True)
+@lean
 def log_hands(state, log):
     if log.shape[0] == 0:
         return
@@ -81,7 +81,7 @@ def debug_check(state, cfg, where):
         raise ValueError(where)
 
 
-@njit(cache=True)
+@lean
 def game_step(state, cfg, streams, log, f):
     """Procedure PR_GAME: the deal, rounds 1-5 of phases 1-3 (round 1 opens with its event only), the
     final exploration unless the treasure deck ran dry, and the end steps. Labels: 1 dealt, 2 phase 1
@@ -140,7 +140,7 @@ def game_step(state, cfg, streams, log, f):
     ret(state)
 
 
-@njit(cache=True)
+@lean
 def start_round(state, f, r):
     """Round ``r`` begins: its phase 1 (round 1: only its event)."""
     state[S_ROUND] = r
@@ -148,7 +148,7 @@ def start_round(state, f, r):
     call(state, PR_PHASE1 if r > 1 else PR_EVENT)
 
 
-@njit(cache=True)
+@lean
 def advance(state, cfg, streams, log, floor):
     """Run the procedures until a decision is pending or fewer than ``floor`` + 1 are on the stack."""
     while state[X_PENDING] == 0 and state[X_DEPTH] > floor:
@@ -188,7 +188,7 @@ def advance(state, cfg, streams, log, floor):
             game_step(state, cfg, streams, log, f)
 
 
-@njit(cache=True)
+@lean
 def choices(state, cfg, out):
     """The legal codes of the pending decision (0 when none is pending), in the order the rules list
     them (a strategy's answer is an index into this list)."""

@@ -2,6 +2,8 @@
 import numpy as np
 from numba import njit
 
+from simlab.core.kernel import lean
+
 from .board import card_symbol, is_allen, lb, n_actors
 from .components import N_MAP, N_TREASURE, O, PER_COLOUR, SYM_CHEST, SYM_DOUBLE, T_CROWN
 from .program import PR_TAKE
@@ -11,7 +13,7 @@ from .state import (F_LOCAL, F_PROC, FW, X_DEPTH, X_FRAMES, B_CURSES, B_HAND_N, 
                     T_DECK, T_DISC, T_KEPT, T_REVEAL)
 
 
-@njit(cache=True)
+@lean
 def pile_ok(state, start, count, loc, where, seen):
     """Every card of the pile at ``state[start : start + count]`` is counted in ``seen`` and records
     ``where`` as its place (``state[loc + card]``): a card listed in a pile it does not think it is in
@@ -24,7 +26,7 @@ def pile_ok(state, start, count, loc, where, seen):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates (tallies of its own): counted even when a lean loop calls it
 def check_invariants(state, cfg):
     """0 when every map card and treasure is in exactly one place, compasses are conserved, cubes
     are non-negative, columns are consistent and Allen holds only crowns; else an error code."""

@@ -1,6 +1,6 @@
 """Using an islet in phase 2: paying with two same-coloured map cards (B7, B9 change the price),
 flipping the tile, and its action (or none: a player may use an islet only to block it)."""
-from numba import njit
+from simlab.core.kernel import lean
 
 from .board import (CW_BOTTOM, CW_ISLET_MOVE, CW_TOP, EV_COMPASS, EV_EFFECT, EV_ISLET, EV_ISLET_RESULT, FX_A3,
                     SHIP_ISLET, TAKE_ISLET, compass_pos, compass_to_end, discard_map, draw_map, drop_curses,
@@ -13,7 +13,7 @@ from .state import (B_ALLEN_USES, B_ISLETS, B_SUPPLY, D_DO, D_PAY, D_SOURCE, D_T
                     M_HAND, P0, PB, S_DCTX, S_ISLET, S_ISLETS_USED, S_MLOC, S_MUST_PASS, S_REVEAL, S_REVEAL_N, SKIP, SUPPLY, T_REVEAL, X_CHOICE)
 
 
-@njit(cache=True)
+@lean
 def islet_step(state, cfg, streams, log, f):
     """Procedure PR_ISLET (p, h, islet, colour): seat ``p`` pays with ``h``'s cards (D_PAY, 1-3 times),
     flips the islet and may carry out its action: a target landing (D_TARGET) and, for a move, where
@@ -106,7 +106,7 @@ def islet_step(state, cfg, streams, log, f):
     ret(state)
 
 
-@njit(cache=True)
+@lean
 def can_move(state, cfg, h, e):
     """Islet T4 (move a compass): may ``h``'s compass come from the supply, and is there one to move?"""
     sup = cfg[O.islet_move_from_supply] != 0 and state[P0 + h * PB + B_SUPPLY] > 0 and (
@@ -114,7 +114,7 @@ def can_move(state, cfg, h, e):
     return sup, sup or on_island(state, cfg, h) > 0
 
 
-@njit(cache=True)
+@lean
 def islet_choices(state, cfg, f, out):
     """The pending decision of PR_ISLET: D_PAY (the owner's cards, of the colour for the first two),
     D_TARGET (landings, SKIP last), D_SOURCE (SUPPLY first, then landings) or D_DO (1, 0)."""

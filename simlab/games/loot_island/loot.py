@@ -1,6 +1,6 @@
 """Phase 3 (finding loot) on the explored coast, and the final exploration after round 5, as resumable
 procedures (``program.py``)."""
-from numba import njit
+from simlab.core.kernel import lean
 
 from .board import (EV_B10_DISCARD, EV_CLEANUP, EV_DECKOUT, EV_EXPLORE, EV_FINAL, TAKE_LOOT, allen_choice,
                     cards_needed, current_coast, discard_map, drop_curses, event_now, is_allen, lb, log_ev,
@@ -12,7 +12,7 @@ from .state import (B_LOOT_TURNS, B_SUPPLY, D_PICK, F_LABEL, F_LOCAL, L_CARDS, L
                     S_REVEAL_N, S_TDISC, S_TDISC_N, S_TLOC, S_TURN, T_DISC, T_REVEAL, X_CHOICE, X_RET)
 
 
-@njit(cache=True)
+@lean
 def distribute_step(state, cfg, streams, log, f):
     """Procedure PR_DISTRIBUTE (landing, big): hand out the revealed treasures in compass order (bottom
     first; B13 top first), each pick (D_PICK; Allen takes the highest number) kept or discarded by
@@ -56,7 +56,7 @@ def distribute_step(state, cfg, streams, log, f):
     ret(state)
 
 
-@njit(cache=True)
+@lean
 def take(state, f, a, t):
     """``a`` takes revealed treasure ``t`` (PR_TAKE); the distribution goes on after it (label 2)."""
     remove_from_row(state, S_REVEAL, S_REVEAL_N, t)
@@ -65,7 +65,7 @@ def take(state, f, a, t):
     call(state, PR_TAKE, a, t, 1, TAKE_LOOT)
 
 
-@njit(cache=True)
+@lean
 def pick_choices(state, out):
     """D_PICK: the revealed treasures."""
     for j in range(state[S_REVEAL_N]):
@@ -73,7 +73,7 @@ def pick_choices(state, out):
     return state[S_REVEAL_N]
 
 
-@njit(cache=True)
+@lean
 def landing_step(state, cfg, streams, log, f):
     """Procedure PR_LANDING (landing, big): reveal and hand out a big or small loot (PR_DISTRIBUTE);
     returns 0 when the treasure deck ran dry, else 1."""
@@ -113,7 +113,7 @@ def landing_step(state, cfg, streams, log, f):
     ret(state, 1 if state[S_DECKOUT] == 0 else 0)
 
 
-@njit(cache=True)
+@lean
 def clean_landing(state, landing):
     """Compasses go back to their owners, the column's cards to the discard pile."""
     base = lb(landing)
@@ -132,7 +132,7 @@ def clean_landing(state, landing):
     state[base + L_COLOUR] = -1
 
 
-@njit(cache=True)
+@lean
 def coast_step(state, cfg, streams, log, f):
     """Procedure PR_COAST (coast): phase 3 on one coast: big loot at the landing with more cards (B12:
     fewer), then small loot, then both landings are cleaned; returns 0 when the treasure deck ran dry.
@@ -182,7 +182,7 @@ def coast_step(state, cfg, streams, log, f):
     ret(state, ok)
 
 
-@njit(cache=True)
+@lean
 def phase3_step(state, cfg, streams, log, f):
     """Procedure PR_PHASE3: finding loot on the explored coast (B14: and on the next one); returns 0
     when the treasure deck ran dry. Local: the coast explored first."""
@@ -202,7 +202,7 @@ def phase3_step(state, cfg, streams, log, f):
     ret(state, ok)
 
 
-@njit(cache=True)
+@lean
 def final_step(state, cfg, streams, log, f):
     """Procedure PR_FINAL, the final exploration after round 5: every remaining landing, from the one
     nearest the bow in the ship's direction, is a small loot if it holds enough cards; returns 0 when

@@ -2,6 +2,8 @@
 import numpy as np
 from numba import njit
 
+from simlab.core.kernel import lean
+
 from simlab.core.rng import randint, shuffle
 
 from .board import EV_REFILL, SHIP_PHASE1, discard_map, draw_map, hand_target, lb, log_ev, move_ship, set_ctx
@@ -13,7 +15,7 @@ from .state import (FACE_UP_EVENTS, FACE_UP_HEALERS, X_FACE_UP, B_CURSES, B_HAND
                     S_START, S_TDECK, S_TDECK_N, S_TLOC, STOP, T_DECK, X_CHOICE)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates (a healer pool of its own): counted even when a lean loop calls it
 def setup(state, cfg, n_players, streams):
     """Board, decks, hands, healers, events, islets and player areas (rulebook 'game setup'); each
     source of chance draws from its own row of ``streams`` (R_* in state.py)."""
@@ -112,7 +114,7 @@ def setup(state, cfg, n_players, streams):
         FACE_UP_EVENTS if cfg[O.events_face_up] else 0)
 
 
-@njit(cache=True)
+@lean
 def deal_step(state, cfg, streams, log, f):
     """Procedure PR_DEAL: deal the start hands (start-hand variant: the 2nd..5th player in turn order
     get the fixed ``start_hand_deal`` whatever the player count, and discard down to the hand size).
@@ -140,7 +142,7 @@ def deal_step(state, cfg, streams, log, f):
     ret(state)
 
 
-@njit(cache=True)
+@lean
 def hand_choices(state, a, legal, with_stop):
     n = 0
     for m in range(N_MAP):
@@ -153,7 +155,7 @@ def hand_choices(state, a, legal, with_stop):
     return n
 
 
-@njit(cache=True)
+@lean
 def phase1_step(state, cfg, streams, log, f):
     """Procedure PR_PHASE1, preparation: ship moves, islets turn face up, next event (PR_EVENT), then
     each player from the start player discards any cards and refills the hand. Locals: k (the

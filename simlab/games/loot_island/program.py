@@ -17,6 +17,8 @@ falls to a given depth.
 """
 from numba import njit
 
+from simlab.core.kernel import lean
+
 from .state import F_LABEL, F_LOCAL, F_PROC, FW, MAX_DEPTH, S_DKIND, S_TURN, X_DEPTH, X_FRAMES, X_PENDING, X_RET
 
 # procedures (F_PROC)
@@ -30,7 +32,7 @@ def top(state):
     return X_FRAMES + (state[X_DEPTH] - 1) * FW
 
 
-@njit(cache=True)
+@lean
 def call(state, proc, a=0, b=0, c=0, d=0):
     """Push a frame for ``proc`` with its first locals ``a..d`` (the others 0); it starts at label 0."""
     k = state[X_DEPTH]

@@ -10,7 +10,7 @@ through the step interface. This module re-exports the rule functions strategies
 """
 from numba import njit, types
 
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, seat_choice
+from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, lean, seat_choice
 from simlab.core.strategy import DECIDE_TYPE
 
 from .actions import (action_choices, copy_choices, copy_effect, eligible, last_is_one, place_one_card, put_card)
@@ -44,7 +44,7 @@ __all__ = [  # the rule functions called from outside the game's modules, wherev
 N_RESULT_COLUMNS = 43
 
 
-@njit(cache=True)
+@lean
 def write_rows(state, cfg, rows):
     n = state[S_PLAYERS]
     na = n_actors(state)
@@ -123,7 +123,7 @@ OP_PROC = (PR_PLAY, PR_ISLET, PR_PASS, PR_PHASE1, PR_PHASE2, PR_COAST, PR_FINAL,
            PR_TAKE, PR_GAME, PR_LANDING, PR_B4, PR_PHASE3)
 
 
-@njit(cache=True)
+@lean
 def decide(state, cfg, seat_slot, fns, sp, streams, legal, seat, n):
     """The code ``seat``'s strategy picks among ``legal[:n]`` (the only one when n is 1)."""
     if n == 1:

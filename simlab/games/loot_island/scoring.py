@@ -4,6 +4,8 @@ crown places ranked again without the players the fee eliminated)."""
 import numpy as np
 from numba import njit
 
+from simlab.core.kernel import lean
+
 from .board import EV_CROWNS, EV_ELIM, EV_HEALER, log_ev, n_actors, set_ctx
 from .program import ask, ret
 from .components import CROWNS_AFTER_FEE, N_TREASURE, O, T_BOOK, T_CROWN, T_JEWEL, T_SKULL
@@ -12,7 +14,7 @@ from .state import (B_CROSSES, B_CURSES, B_ELIM, B_FEE, B_GOLD, B_GROSS, B_HEALE
                     S_START, S_TLOC, S_TURN, T_KEPT, X_CHOICE)
 
 
-@njit(cache=True)
+@lean
 def _sort_desc(a, n):
     for i in range(1, n):
         x = a[i]
@@ -46,7 +48,7 @@ def book_value(cfg, ids, n):
     return total
 
 
-@njit(cache=True)
+@lean
 def jewel_bonus(cfg, k):
     """Best split of ``k`` jewels into sets of 2 and 3."""
     best = 0
@@ -59,7 +61,7 @@ def jewel_bonus(cfg, k):
     return best
 
 
-@njit(cache=True)
+@lean
 def skull_bonus(cfg, k1, k2, k3, others):
     """Best split of skulls of three kinds into sets of distinct kinds, times other types owned."""
     b1 = cfg[O.skull_bonus]
@@ -110,7 +112,7 @@ def treasure_value(cfg, ids, n, parts):
     return total
 
 
-@njit(cache=True)
+@lean
 def crown_prizes(cfg, crosses, active, n, prize):
     """Crown places among the ``active`` entries: ties share the places' prizes, rounded down;
     0 crosses get nothing."""
@@ -135,12 +137,12 @@ def crown_prizes(cfg, crosses, active, n, prize):
         prize[j] = s // tied
 
 
-@njit(cache=True)
+@lean
 def healer_fee(cfg, h, cubes):
     return cfg[O.healer_per_cube + h] * cubes + cfg[O.healer_fixed + h]
 
 
-@njit(cache=True)
+@lean
 def kept_ids(state, a, ids):
     n = 0
     for t in range(N_TREASURE):
@@ -150,7 +152,7 @@ def kept_ids(state, a, ids):
     return n
 
 
-@njit(cache=True)
+@lean
 def cheapest_healer(cfg, legal, k, cubes):
     """The first of ``legal[:k]`` with the lowest fee for ``cubes`` curse cubes."""
     best = legal[0]
@@ -160,7 +162,7 @@ def cheapest_healer(cfg, legal, k, cubes):
     return best
 
 
-@njit(cache=True)
+@lean
 def eliminate(state, cfg, log):
     """End step 2: players with too many curse cubes are out."""
     state[S_PHASE] = PH_END
@@ -191,7 +193,7 @@ def healer_taker(state, j):
     return (sub[j] % 16 + start) % n
 
 
-@njit(cache=True)
+@lean
 def healer_choices(state, out):
     """D_HEALER: the dealt healers nobody has taken yet."""
     k = 0
@@ -202,7 +204,7 @@ def healer_choices(state, out):
     return k
 
 
-@njit(cache=True)
+@lean
 def take_healer(state, cfg, log, p, h):
     for i in range(state[S_PLAYERS]):
         if state[S_HEALERS + i] == h:
@@ -213,7 +215,7 @@ def take_healer(state, cfg, log, p, h):
     log_ev(state, log, EV_HEALER, p, h, fee, state[P0 + p * PB + B_CURSES])
 
 
-@njit(cache=True)
+@lean
 def scoring_step(state, cfg, streams, log, f):
     """Procedure PR_SCORING, end steps 2-4: curse elimination, each player's healer (D_HEALER), treasure
     value, fee (elimination below 0). Local: healers taken."""
@@ -287,7 +289,7 @@ def score_treasures(state, cfg, log):
         rerank_crowns(state, cfg, crosses, active, prize)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates (a copy of the prizes): counted even when a lean loop calls it
 def rerank_crowns(state, cfg, crosses, active, prize):
     """Reading ``crown_ranking`` = after_fee: the crown places are given again among the players the
     healer fee left in. Prizes never rise with the place (``check``), so removing a player never

@@ -63,7 +63,7 @@ def apply(state, cfg, code, streams, log):
     advance(state, cfg, streams, log, 0)
 
 
-@njit(cache=True)
+@lean
 def view(state, seat, obs):
     """``observe`` for an ``obs`` whose draw pile and treasure deck entries are HIDDEN already (the
     loop's own buffer): copy the rest of the state and hide the other parts ``seat`` may not see."""
@@ -85,7 +85,7 @@ def view(state, seat, obs):
     later = state[S_ROUND]
     if later < 5:
         if state[X_FACE_UP] & FACE_UP_EVENTS:   # the set is known, not the order
-            obs[S_EVENT_SEQ + later:S_EVENT_SEQ + 5].sort()
+            sort_range(obs, S_EVENT_SEQ + later, S_EVENT_SEQ + 5)
         else:
             obs[S_EVENT_SEQ + later:S_EVENT_SEQ + 5] = HIDDEN
     if seat != state[S_TURN]:
@@ -93,14 +93,27 @@ def view(state, seat, obs):
     obs[X_CHOICE] = HIDDEN
 
 
-@njit(cache=True)
+@lean
+def sort_range(a, lo, hi):
+    """Sort ``a[lo:hi]`` in place (a few entries: insertion sort, which allocates nothing, unlike
+    numba's ``ndarray.sort``)."""
+    for i in range(lo + 1, hi):
+        v = a[i]
+        j = i - 1
+        while j >= lo and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
+
+
+@lean
 def shuffle_range(state, start, k, rng):
     for i in range(k - 1, 0, -1):
         j = randint(rng, i + 1)
         state[start + i], state[start + j] = state[start + j], state[start + i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates (a copy of the event order): counted even when a lean loop calls it
 def order_events(state, cfg, later, rng):
     """Face-up events of rounds after this one: the known set in a random order, forced ones at the
     rounds the settings give them."""
@@ -128,7 +141,7 @@ def order_events(state, cfg, later, rng):
             i += 1
 
 
-@njit(cache=True)
+@lean
 def deal_events(state, cfg, later, rng):
     """Face-down events of rounds after this one, drawn as setup draws them: forced ones where the
     settings put them, the others uniformly from the B events of the pool not seen or forced."""
