@@ -409,7 +409,7 @@ RACER_PARAMS = (
 
 @strategy("jamaica", "racer",
           "progress first: keeps a food reserve, short channels when affordable, avoids battles, loots food and gold",
-          RACER_PARAMS)
+          RACER_PARAMS, lean=True)
 def racer(state, cfg, seat, legal, n_legal, params, rng):
     w = (params[1], 0.6, 1.2, 0.0, 1.0, -2.0, params[0], 0.0)
     return decide_with(state, cfg, seat, legal, n_legal, w, STYLE_RACER, rng)
@@ -422,7 +422,7 @@ HOARDER_PARAMS = (
 
 @strategy("jamaica", "hoarder",
           "gold and treasure first: loads doubloons, detours to lairs, avoids ports, never dumps gold, loots gold",
-          HOARDER_PARAMS)
+          HOARDER_PARAMS, lean=True)
 def hoarder(state, cfg, seat, legal, n_legal, params, rng):
     w = (1.2, params[0], 1.0, 0.2, params[1], -1.0, 6.0, 2.0)
     return decide_with(state, cfg, seat, legal, n_legal, w, STYLE_HOARDER, rng)
@@ -435,7 +435,7 @@ FIGHTER_PARAMS = (
 
 @strategy("jamaica", "fighter",
           "arms and hunts: keeps a cannon stock, steers onto other ships, commits all its cannons, loots treasure",
-          FIGHTER_PARAMS)
+          FIGHTER_PARAMS, lean=True)
 def fighter(state, cfg, seat, legal, n_legal, params, rng):
     w = (1.5, 0.8, 1.0, 1.2, 1.5, params[1], 6.0, params[0])
     return decide_with(state, cfg, seat, legal, n_legal, w, STYLE_FIGHTER, rng)
@@ -454,7 +454,7 @@ BALANCED_PARAMS = (
 
 @strategy("jamaica", "balanced",
           "the shared look-ahead evaluator with every weight tunable (for sweeps); commits half its cannons attacking",
-          BALANCED_PARAMS)
+          BALANCED_PARAMS, lean=True)
 def balanced(state, cfg, seat, legal, n_legal, params, rng):
     w = (params[0], params[1], params[2], params[3], params[4], params[5], params[6], params[7])
     return decide_with(state, cfg, seat, legal, n_legal, w, STYLE_BALANCED, rng)

@@ -448,7 +448,7 @@ COINER_PARAMS = (
 
 @strategy("legend-raiders", "hunter",
           "mission hunter: takes the missions its symbols fit, prepares tiles of the symbols its missions want",
-          HUNTER_PARAMS)
+          HUNTER_PARAMS, lean=True)
 def hunter(state, cfg, seat, legal, n_legal, params, rng):
     small = small_decision(state, cfg, seat, legal, n_legal, params[0], params[3])
     if small >= 0:
@@ -485,7 +485,7 @@ def hunter(state, cfg, seat, legal, n_legal, params, rng):
 
 @strategy("legend-raiders", "racer",
           "fast finisher: cheapest tiles that fit its tools, batches completions, races to the 6th discovery",
-          RACER_PARAMS)
+          RACER_PARAMS, lean=True)
 def racer(state, cfg, seat, legal, n_legal, params, rng):
     small = small_decision(state, cfg, seat, legal, n_legal, 0.0, params[1])
     if small >= 0:
@@ -531,7 +531,7 @@ def racer(state, cfg, seat, legal, n_legal, params, rng):
 @strategy("legend-raiders", "coiner",
           "coin maximiser: keeps its dig sites empty (few tiles held, each completed at once) and prefers tiles "
           "paid with its expertise tool",
-          COINER_PARAMS)
+          COINER_PARAMS, lean=True)
 def coiner(state, cfg, seat, legal, n_legal, params, rng):
     small = small_decision(state, cfg, seat, legal, n_legal, 0.0, 1.0)
     if small >= 0:

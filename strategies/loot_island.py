@@ -75,7 +75,7 @@ def cube_cost(state, cfg, seat, k, w, per_cube):
     return cost
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates (treasure lists of its own): counted even in a lean strategy
 def gain_of(state, cfg, seat, t, crown_w, set_w):
     """Marginal gold of keeping ``t`` (scored with the real rules) plus crown and set potential."""
     ids = np.empty(N_TREASURE, dtype=np.int64)
@@ -397,7 +397,7 @@ def pass_value(state, cfg, seat, w, style):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # allocates (a tally of its own): counted even in a lean strategy
 def choose_action(state, cfg, seat, legal, n_legal, w, style):
     best = 0
     best_v = -1e9
@@ -669,21 +669,21 @@ COLLECTOR_PARAMS = _params(9.0, 1.6, 4.0, 2.5, 5.0, 0.8, 0.7, 0.1)
 
 @strategy("loot-island", "cautious",
           "keeps curses low: discards treasures past its curse cap, sheds cubes, passes early, joins low in stacks",
-          CAUTIOUS_PARAMS)
+          CAUTIOUS_PARAMS, lean=True)
 def cautious(state, cfg, seat, legal, n_legal, params, rng):
     return decide_all(state, cfg, seat, legal, n_legal, params, STYLE_CAUTIOUS)
 
 
 @strategy("loot-island", "hunter",
           "greedy treasure hunter: keeps most treasure, pushes explored landings to loot with chests, uses Allen freely",
-          HUNTER_PARAMS)
+          HUNTER_PARAMS, lean=True)
 def hunter(state, cfg, seat, legal, n_legal, params, rng):
     return decide_all(state, cfg, seat, legal, n_legal, params, STYLE_HUNTER)
 
 
 @strategy("loot-island", "collector",
           "crown and set collector: values crosses and set completion, plants compasses early on coming coasts",
-          COLLECTOR_PARAMS)
+          COLLECTOR_PARAMS, lean=True)
 def collector(state, cfg, seat, legal, n_legal, params, rng):
     return decide_all(state, cfg, seat, legal, n_legal, params, STYLE_COLLECTOR)
 
