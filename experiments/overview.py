@@ -38,15 +38,22 @@ def analyse(ctx: Context):
     # players (search player, tuned sets), which say whether the heuristics' verdict holds
     stronger = [s for s in strength.strong_players(ctx) if s not in heuristics and not spec.seats_alike]
     games = {s: strength.strong_games(ctx, spec.name, s) for s in stronger}
-    mirrors = {s: measures.combine([ctx.run(f"mirror-{strength.run_tag(s)}-{n}p",
-                                            ctx.config(n, (s,) * n, rotate=False, games=games.get(s))).frame()
-                                    for n in counts]) for s in heuristics + stronger}
+    mirror_runs = {s: [(f"mirror-{strength.run_tag(s)}-{n}p", ctx.config(n, (s,) * n, rotate=False, games=games.get(s)))
+                       for n in counts] for s in heuristics + stronger}
+    mix_runs = [(f"mix-{n}p", ctx.config(n, ctx.seats(n), duplicate=True)) for n in counts]
+    n0 = max(2, spec.min_players)
+    pair_runs = [(f"h2h-{a}-vs-{b}", ctx.config(n0, heads_up_seats(a, b, n0), rotate=True))
+                 for a, b in combinations(names, 2)]
+    # the workers play these runs, in the order asked for, while the parent analyses and charts
+    # those it has
+    ctx.ahead([job for s in heuristics + stronger for job in mirror_runs[s]] + mix_runs + pair_runs)
+    mirrors = {s: measures.combine([ctx.run(*job).frame() for job in mirror_runs[s]]) for s in heuristics + stronger}
     shares = sections.mirror_seats(rep, mirrors)
     rep.bottom_line.append(sections.mirror_bottom_line(shares, tuple(stronger), games, spec.seats_alike))
 
     # 2. length, scores, ties, usage and luck: the default mix in duplicate (every deal in every
     # seat rotation) at every player count
-    mix_runs = [ctx.run(f"mix-{n}p", ctx.config(n, ctx.seats(n), duplicate=True)) for n in counts]
+    mix_runs = [ctx.run(*job) for job in mix_runs]
     table = measures.combine([r.frame() for r in mix_runs], [r.point for r in mix_runs])
     sections.ties(rep, table)
     sections.lengths_and_scores(rep, table, spec.length_column)
@@ -55,9 +62,7 @@ def analyse(ctx: Context):
     # 3. strategy-vs-strategy: every pair of registered strategies heads-up (alternating seats, rotated)
     rank = None
     if len(names) >= 2:
-        n0 = max(2, spec.min_players)
-        pair_runs = [ctx.run(f"h2h-{a}-vs-{b}", ctx.config(n0, heads_up_seats(a, b, n0), rotate=True))
-                     for a, b in combinations(names, 2)]
+        pair_runs = [ctx.run(*job) for job in pair_runs]
         rank = sections.strategies(rep, measures.combine([r.frame() for r in pair_runs], [r.point for r in pair_runs]))
         rep.bottom_line.append(sections.strategies_bottom_line(rank))
     else:

@@ -119,3 +119,52 @@ def test_a_question_file_runs_end_to_end_from_the_command_line(cli_run, tmp_path
     assert f"simlab experiment run {example} --games 300" in text     # the reproduce line names the file
     assert len(list((tmp_path / "rep" / "runs").iterdir())) == 10      # 4 heuristics and rollout x (with, without)
     assert "with stronger play this" in text and "rollout (20 games per run, a search player)" in text
+
+
+def test_runs_queued_ahead_play_the_same_games_as_runs_played_in_turn(tmp_path):
+    """``Context.ahead``: the workers play queued runs while the parent analyses; the frames, and the
+    order the experiment's runs are listed in, are those of runs played one by one in place."""
+    from simlab.core.pool import WorkerPool
+
+    exp = Experiment("t", "t", "t", lambda ctx: None, game="karuba")
+    jobs = [("-".join(s), RunConfig("karuba", 2, s, 3000, seed=4, rotate=True))
+            for s in (("random", "random"), ("builder", "random"), ("random", "builder"))]
+    with WorkerPool(2) as pool:
+        ahead = Context(exp, 3000, tmp_path / "out", tmp_path / "ahead", seed=4, progress=False, log=lambda m: None,
+                        pool=pool)
+        ahead.ahead(jobs)
+        assert ahead.run_queue is not None
+        got = [ahead.run(*job).frame() for job in reversed(jobs)]   # asked for in another order than queued
+        ahead.close()
+    in_turn = Context(exp, 3000, tmp_path / "out", tmp_path / "in-turn", seed=4, executor="serial", progress=False,
+                      log=lambda m: None)
+    want = [in_turn.run(*job).frame() for job in reversed(jobs)]
+    for g, w in zip(got, want):
+        same(g, w)
+    assert [r.point for r in ahead.runs] == [r.point for r in in_turn.runs] == [p for p, _ in reversed(jobs)]
+
+
+def test_an_analysis_that_fails_with_runs_queued_stops_them_and_keeps_what_was_played(tmp_path):
+    """The queue's thread stops (the run in flight after its current chunk, the rest never begin),
+    the error reaches the user, and the run the analysis had finished stays complete."""
+    import threading
+
+    import pytest
+
+    from simlab.core.rundir import read_manifest
+
+    seats = [("random", "random"), ("builder", "random"), ("random", "builder"), ("builder", "builder")] * 2
+
+    def analyse(ctx):
+        jobs = [(f"r{i}", ctx.config(2, s)) for i, s in enumerate(seats)]
+        ctx.ahead(jobs)
+        ctx.run(*jobs[0])
+        raise RuntimeError("the analysis broke")
+
+    exp = Experiment("t", "t", "t", analyse, game="karuba")
+    with pytest.raises(RuntimeError, match="the analysis broke"):
+        run_experiment(exp, games=20_000, out=tmp_path / "rep", workers=2, progress=False, log=lambda m: None)
+    assert not [t for t in threading.enumerate() if t.name == "simlab-runs"]
+    first = read_manifest(tmp_path / "rep" / "runs" / "r0")
+    assert first["done"] == [[0, first["chunks"]]]
+    assert not (tmp_path / "rep" / "runs" / f"r{len(seats) - 1}").exists()

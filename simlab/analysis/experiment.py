@@ -32,9 +32,12 @@ import importlib.util
 import json
 import os
 import pkgutil
+import queue
 import shlex
 import sys
+import threading
 import traceback
+from concurrent.futures import Future
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -203,6 +206,55 @@ def widest_paired_seat(base: pd.DataFrame, variant: pd.DataFrame) -> Estimate:
     return max(ests, key=lambda e: e.hi - e.lo)
 
 
+class RunQueue:
+    """Runs played one after another by a background thread on the experiment's warm pool, while
+    the parent analyses and charts the runs it already has (see :meth:`Context.ahead`).
+
+    Every run of the experiment goes through the queue once it exists, so only this thread ever
+    uses the pool. The thread is a daemon: a second Ctrl-C never waits for it, and the workers
+    die with the parent."""
+
+    def __init__(self, pool: WorkerPool):
+        self.pool = pool
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name="simlab-runs", daemon=True)
+        self._thread.start()
+
+    def submit(self, fn, *args) -> Future:
+        future: Future = Future()
+        self._jobs.put((future, fn, args))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            future, fn, args = job
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn(*args))
+            except BaseException as exc:   # handed to whoever waits for this run
+                future.set_exception(exc)
+
+    def close(self, failed: bool) -> None:
+        """Cancel the runs not begun and wait for the one in flight; after a failure or an interrupt
+        it stops after its current chunk (its finished chunks are kept, as in any interrupted run)."""
+        while True:
+            try:
+                job = self._jobs.get_nowait()
+            except queue.Empty:
+                break
+            if job is not None:
+                job[0].cancel()
+        if failed:
+            self.pool.stop()
+        self._jobs.put(None)
+        self._thread.join()
+        self.pool.resume()
+
+
 @dataclass
 class Context:
     """What an experiment's ``analyse`` gets: options, the game, and run bookkeeping."""
@@ -225,6 +277,8 @@ class Context:
     runs: list[Run] = field(default_factory=list)
     log: Callable[[str], None] = print
     renderer: Renderer | None = field(default=None, repr=False)   # draws the report's charts meanwhile
+    run_queue: RunQueue | None = field(default=None, repr=False)    # plays queued runs ahead of the analysis
+    _ahead: dict = field(default_factory=dict, repr=False)          # point -> (config, future of _ensure)
 
     def option(self, name: str) -> str:
         """The experiment's setting ``name`` as given (``--option NAME=VALUE``), else its default."""
@@ -287,10 +341,45 @@ class Context:
             seq = sequential(play_to, measure, self.rule)
             config, stored = holder["cfg"], holder["stored"]
         else:
-            stored = self._ensure(point, config, run_dir)
+            stored = self._played(point, config, run_dir)
         run = Run(point, config, run_dir, seq, stored)
         self.runs.append(run)
         return run
+
+    def ahead(self, jobs) -> None:
+        """Queue the runs ``[(point, config), ...]`` that the analysis will ask for with :meth:`run`:
+        the workers play them one after another while the parent analyses and charts what it has
+        (otherwise the workers idle through the parent's own work, as long as their play in a small
+        study). :meth:`run` for a queued point waits for it; results are the same as without.
+        Nothing is queued without a warm pool, or with a stopping rule (those runs grow as measured)."""
+        if self.pool is None or self.rule is not None:
+            return
+        for point, config in jobs:
+            prepared(config.to_dict())   # a bad config fails here, before anything plays
+            if point not in self._ahead:
+                self._ahead[point] = (config, self._queued(point, config))
+
+    def _queued(self, point: str, config: RunConfig) -> Future:
+        if self.run_queue is None:
+            self.run_queue = RunQueue(self.pool)
+        return self.run_queue.submit(self._ensure, point, config, self.runs_dir / point)
+
+    def _played(self, point: str, config: RunConfig, run_dir: Path) -> int:
+        """``_ensure`` the run: the queued one when it was queued with this config; through the
+        queue, after what is queued, when a queue exists (one user of the pool at a time)."""
+        queued = self._ahead.pop(point, None)
+        if queued is not None and queued[0] == config:
+            return queued[1].result()
+        if self.run_queue is not None:
+            return self._queued(point, config).result()
+        return self._ensure(point, config, run_dir)
+
+    def close(self, failed: bool = False) -> None:
+        """Stop the run queue (see :meth:`RunQueue.close`)."""
+        if self.run_queue is not None:
+            self.run_queue.close(failed)
+            self.run_queue = None
+        self._ahead.clear()
 
     def compare(self, point: str, base: RunConfig, changes: dict, label: str = "variant") -> Arms:
         """Baseline and variant on common random numbers: same seed, games, players and seats,
@@ -307,6 +396,7 @@ class Context:
         the paired win-share difference of the seat with the widest interval) is narrow enough, so a
         paired comparison is as precise as asked, like a single run."""
         if self.rule is None:
+            self.ahead([(f"{point}-base", base), (f"{point}-{label}", variant)])
             b = self.run(f"{point}-base", base, sequential_ok=False)
             v = self.run(f"{point}-{label}", variant, sequential_ok=False)
             return Arms(b, v)
@@ -332,12 +422,13 @@ class Context:
     def sweep(self, point: str, base: RunConfig, param: str, values) -> dict:
         """One run per value of a rule parameter, all on the same seed (paired across values)."""
         spec = get_game(base.game)
-        out = {}
+        jobs = {}
         for v in values:
             params = spec.params.changed(spec.params.resolve({**base.params, param: v}))
             tag = spec.params[param].describe_value(spec.params[param].coerce(v)).replace(",", "-")
-            out[v] = self.run(f"{point}-{param}-{tag}", replace(base, params=params))
-        return out
+            jobs[v] = (f"{point}-{param}-{tag}", replace(base, params=params))
+        self.ahead(jobs.values())
+        return {v: self.run(*job) for v, job in jobs.items()}
 
     def _ensure(self, point: str, config: RunConfig, run_dir: Path, chunk_size: int | None = None) -> int:
         """Make ``run_dir`` hold this run's games, never deleting a stored run with more games of the
@@ -483,11 +574,14 @@ def analyse_experiment(setup: Setup, executor: str = "processes", rule: Stopping
                   command=setup.command, log=log, accept_code_change=accept_code_change, pool=pool,
                   assume=dict(assume or {}), options=dict(setup.options),
                   renderer=Renderer() if pool is not None else None)
+    failed = True
     try:
         report = setup.experiment.analyse(ctx)
+        failed = False
         report.drawn()
         return report, ctx
     finally:
+        ctx.close(failed)
         if ctx.renderer is not None:
             ctx.renderer.close(wait=False)   # every chart is drawn by now, or an error stops them
 

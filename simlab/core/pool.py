@@ -63,6 +63,7 @@ class WorkerPool:
         self._ctx = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
         self.started = 0     # worker processes started so far (replacements included)
+        self._stop = threading.Event()
 
     def pids(self) -> list[int]:
         return [w.process.pid for w in self._workers]
@@ -95,9 +96,13 @@ class WorkerPool:
         finished: list = []
         try:
             while True:
-                self._hand_out(fn, source, again, busy)
+                stopping = self._stop.is_set()
+                if not stopping:
+                    self._hand_out(fn, source, again, busy)
                 yield from finished   # only after idle workers got new work: they play while the caller writes
                 finished = []
+                if stopping:          # what finished is kept; what is still playing is killed below
+                    raise SimlabError("stopped: the experiment failed or was interrupted")
                 if not busy:
                     return
                 ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in self._workers]))
@@ -149,6 +154,14 @@ class WorkerPool:
             how = (f"killed by {signal.Signals(-exitcode).name}" if exitcode and exitcode < 0
                    else f"exit code {exitcode}")
             raise SimlabError(f"chunk {key}: the worker running it died {tries[key]} times (last: {how}); giving up")
+
+    def stop(self) -> None:
+        """Make the ``map_unordered`` in progress in another thread (an experiment's run queue)
+        raise once its next task finishes, and any later one at once, until :meth:`resume`."""
+        self._stop.set()
+
+    def resume(self) -> None:
+        self._stop.clear()
 
     def close(self) -> None:
         """Ask idle workers to exit, then kill any that do not within ``CLOSE_TIMEOUT`` seconds."""
