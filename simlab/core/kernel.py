@@ -59,7 +59,7 @@ class IllegalChoice(ValueError):
     """
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)   # raises with values: counted even when a lean rule calls it (Loot Island's decide)
 def legal_index(i, n_legal, seat, slot):
     """``i`` when it indexes ``legal[:n_legal]``, else stop the game with :class:`IllegalChoice`."""
     if i < 0 or i >= n_legal:
