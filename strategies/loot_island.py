@@ -260,11 +260,10 @@ def plant_value(state, cfg, landing, vt, k, nc, delay):
 
 
 @njit(cache=True)
-def hand_scan(state, cfg, owner, landing, colour, counts):
-    """Eligible cards of ``colour`` in ``owner``'s hand for ``landing``: counts[0] cards, [1] loot count
-    (doubles count 2), [2] chests, [3] plain 1s that would curse everybody, [4] discard symbols."""
-    for j in range(5):
-        counts[j] = 0
+def hand_scan(state, cfg, owner, landing, colour):
+    """Eligible cards of ``colour`` in ``owner``'s hand for ``landing``: (cards, loot count (doubles
+    count 2), chests, plain 1s that would curse everybody, discard symbols)."""
+    cards = loot = chests = ones = discards = 0
     last = state[L0 + landing * LB + 4]
     one_normal = last_is_one(state, cfg, landing)
     for m in range(colour * PER_COLOUR, (colour + 1) * PER_COLOUR):
@@ -274,19 +273,20 @@ def hand_scan(state, cfg, owner, landing, colour, counts):
         if not (v == 0 or v == 1 or v >= last):
             continue
         s = card_symbol(cfg, m)
-        counts[0] += 1
-        counts[1] += 2 if s == SYM_DOUBLE else 1
+        cards += 1
+        loot += 2 if s == SYM_DOUBLE else 1
         if s == SYM_CHEST:
-            counts[2] += 1
+            chests += 1
         if v == 1 and one_normal:
-            counts[3] += 1
+            ones += 1
         if s == SYM_DISCARD:
-            counts[4] += 1
+            discards += 1
+    return cards, loot, chests, ones, discards
 
 
 @njit(cache=True)
-def play_value(state, cfg, seat, code, w, style, counts):
-    """Heuristic value of a PLAY code (own cards or Allen's); ``counts`` is scratch space (5)."""
+def play_value(state, cfg, seat, code, w, style):
+    """Heuristic value of a PLAY code (own cards or Allen's)."""
     allen = code >= PLAY_ALLEN
     if allen and w[6] <= 0:
         return -1e9
@@ -294,7 +294,7 @@ def play_value(state, cfg, seat, code, w, style, counts):
     landing = x // 4
     colour = x % 4
     owner = state[S_PLAYERS] if allen else seat
-    hand_scan(state, cfg, owner, landing, colour, counts)
+    cards, loot, chests_held, ones, discards = hand_scan(state, cfg, owner, landing, colour)
     need = cards_needed(cfg, state[S_PLAYERS])
     base = L0 + landing * LB
     cnt = state[base + L_COUNT]
@@ -305,12 +305,12 @@ def play_value(state, cfg, seat, code, w, style, counts):
     # plan: just enough cards to reach the loot count now, else one card to claim a place
     missing = need - cnt
     if delay == 0 and missing > 0:
-        use = min(counts[0], missing)
-        add = min(counts[1], max(missing, 1))
+        use = min(cards, missing)
+        add = min(loot, max(missing, 1))
     else:
         use = 1
         add = 1
-    chests = counts[2] if (style == STYLE_HUNTER or use >= counts[0]) else 0
+    chests = chests_held if (style == STYLE_HUNTER or use >= cards) else 0
     supply = state[P0 + owner * PB + B_SUPPLY]
     if event_now(state, cfg) == EV_B4 and cfg[O.compasses] - supply >= 2:
         supply = 0  # event B4: a new landing means moving a compass off another one
@@ -342,9 +342,9 @@ def play_value(state, cfg, seat, code, w, style, counts):
         v = 0.05 * vt - w[5] * use
     else:
         v = -w[5] * use
-    if counts[3] > 0 and counts[0] == counts[3]:
+    if ones > 0 and cards == ones:
         v -= cube_cost(state, cfg, seat, 1, w, w[1])
-    if counts[4] > 0 and (pos >= 0 or not allen) and curses(state, seat) > 0:
+    if discards > 0 and (pos >= 0 or not allen) and curses(state, seat) > 0:
         v += 0.5 * w[1]
     return v
 
@@ -397,17 +397,16 @@ def pass_value(state, cfg, seat, w, style):
     return v
 
 
-@njit(cache=True, _nrt=True)   # allocates (a tally of its own): counted even in a lean strategy
+@njit(cache=True)
 def choose_action(state, cfg, seat, legal, n_legal, w, style):
     best = 0
     best_v = -1e9
-    counts = np.empty(5, dtype=np.int64)
     for i in range(n_legal):
         code = legal[i]
         if code == PASS:
             v = pass_value(state, cfg, seat, w, style)
         elif code < ISLET_OWN:
-            v = play_value(state, cfg, seat, code, w, style, counts)
+            v = play_value(state, cfg, seat, code, w, style)
         else:
             v = islet_value(state, cfg, seat, code, w, style)
         if v > best_v:
