@@ -583,7 +583,9 @@ def analyse_experiment(setup: Setup, executor: str = "processes", rule: Stopping
     finally:
         ctx.close(failed)
         if ctx.renderer is not None:
-            ctx.renderer.close(wait=False)   # every chart is drawn by now, or an error stops them
+            # every chart is drawn by now, or an error stops them; waiting for the renderer's exit
+            # after a success lets it release its semaphores (else Python warns of leaked ones)
+            ctx.renderer.close(wait=not failed)
 
 
 def rests_on_robustness(report: Report, robustness: dict) -> None:
