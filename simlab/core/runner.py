@@ -202,11 +202,18 @@ def prepared(config_dict: dict) -> Prepared:
     (and the same strategy file contents: an edited file is loaded again)."""
     hashes = [load_strategy_file(path) for path in config_dict.get("strategy_files", ())]
     key = json.dumps([config_dict, hashes], sort_keys=True)
-    if key not in _PREPARED:
+    prep = _PREPARED.get(key)
+    if prep is None:
+        prep = Prepared(RunConfig.from_dict(config_dict))
+        # an experiment's run queue prepares in a thread of its own: each step below is atomic, and a
+        # race costs at most an entry more or less, never an error (a lock starved the queue's thread)
         while len(_PREPARED) >= PREPARED_CACHE:
-            del _PREPARED[next(iter(_PREPARED))]
-        _PREPARED[key] = Prepared(RunConfig.from_dict(config_dict))
-    return _PREPARED[key]
+            try:
+                _PREPARED.pop(next(iter(_PREPARED)), None)
+            except (StopIteration, RuntimeError):   # emptied, or changed under the iterator
+                break
+        _PREPARED[key] = prep
+    return prep
 
 
 def run_chunk(config_dict: dict, first_game: int, n_games: int, code: dict):
