@@ -44,6 +44,7 @@ from numba import njit
 
 from simlab.core.bits import bit_index
 from simlab.core.rng import randint
+from simlab.core.scratch import stack_scratch
 from simlab.core.step import ROLLOUT_SIGNATURE
 from simlab.core.strategy import StrategyParam, strategy
 from simlab.games.karuba import step
@@ -796,8 +797,11 @@ def move_code(colour, cell):
 
 @njit(cache=True, inline="always")
 def start(state, cfg, seat, legal, n_legal):
-    """Common opening of every heuristic: (temple step index or -1, places, discard, work buffer)."""
-    work = np.empty(BUF_SIZE, dtype=np.int64)
+    """Common opening of every heuristic: (temple step index or -1, places, discard, work buffer).
+
+    The work buffer is reserved on the deciding function's stack (``stack_scratch``: this helper is
+    inlined into it), so a decision allocates nothing and the heuristics can be lean."""
+    work = stack_scratch(BUF_SIZE)
     places, discard = parse_legal(legal, n_legal, work)
     t = best_temple_step(state, cfg, work)
     return t, places, discard, work
@@ -865,7 +869,7 @@ BUILDER_PARAMS = (
 @strategy("karuba", "builder",
           "plans routes: places each tile where it saves a tile on an explorer's best route, steps into a "
           "temple whenever it can, walks explorers along their routes with tiles that help no one",
-          BUILDER_PARAMS)
+          BUILDER_PARAMS, lean=True)
 def builder(state, cfg, seat, legal, n_legal, params, rng):
     t, places, discard, work = start(state, cfg, seat, legal, n_legal)
     if t >= 0:
@@ -931,7 +935,7 @@ RACER_PARAMS = (
 @strategy("karuba", "racer",
           "races for the top temple tokens: commits to its cheapest explorers, builds only their routes and "
           "walks them the moment a route is walkable",
-          RACER_PARAMS)
+          RACER_PARAMS, lean=True)
 def racer(state, cfg, seat, legal, n_legal, params, rng):
     t, places, discard, work = start(state, cfg, seat, legal, n_legal)
     if t >= 0:
@@ -1062,7 +1066,7 @@ COLLECTOR_PARAMS = (
 @strategy("karuba", "collector",
           "hunts treasure: lays gold and crystal tiles on or beside its explorers' routes, walks explorers "
           "onto them, and heads for the temples late in the game",
-          COLLECTOR_PARAMS)
+          COLLECTOR_PARAMS, lean=True)
 def collector(state, cfg, seat, legal, n_legal, params, rng):
     t, places, discard, work = start(state, cfg, seat, legal, n_legal)
     if t >= 0:
