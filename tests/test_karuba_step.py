@@ -236,19 +236,3 @@ def test_the_search_reopens_earlier_seats_unseen_choices_and_makes_them_with_its
             assert sample[T_CHOSEN + p] == buf[choose("builder", view, cfg, p, buf, n, np.zeros(4, np.uint64) + 1)]
         checked += 1
     assert checked > 20
-
-
-def test_uniform_play_counts_the_same_choices_in_the_same_order_as_the_list():
-    """Uniform seats count their choices (``choice_masks``, ``count_choices``) and find only the one
-    they draw (``nth_choice``): at decisions met in real games, for every seat position and both
-    player counts, the count is the listed count and choice ``i`` is ``legal[i]`` for every ``i``, so
-    a uniform seat's draw picks exactly what it would pick from the list (frames unchanged)."""
-    seen_moves = seen_temple = 0
-    for players in (2, 4):
-        for state, seat, legal, cfg in decision_points(players, 3, seed=11):
-            masks = rules.choice_masks(state, seat, cfg)
-            assert rules.count_choices(masks) == len(legal)
-            assert [rules.nth_choice(masks, i) for i in range(len(legal))] == legal.tolist()
-            seen_moves += (legal >= 32).sum()
-            seen_temple += (legal % 32 == 31).sum()
-    assert seen_moves > 0 and seen_temple > 0   # the moves and temple entries were exercised too

@@ -1,30 +1,14 @@
 """Bit tricks for bitmask boards (a cell per bit)."""
 from numba import config, njit
 
-if config.DISABLE_JIT:  # the LLVM intrinsics have no Python body; plain Python for the no-JIT benchmark
+if config.DISABLE_JIT:  # the LLVM intrinsic has no Python body; plain Python for the no-JIT benchmark
     def bit_index(low):
         """Index of the single set bit of ``low``."""
         return int(low).bit_length() - 1
-
-    def popcount(m):
-        """Number of set bits of the non-negative ``m``."""
-        return bin(int(m)).count("1")
 else:
     from numba.cpython.unsafe.numbers import trailing_zeros
-    from numba.extending import intrinsic
 
     @njit(cache=True, inline="always")
     def bit_index(low):
         """Index of the single set bit of ``low`` (one count-trailing-zeros instruction)."""
         return trailing_zeros(low)
-
-    @intrinsic
-    def _ctpop(typingctx, m):
-        def codegen(context, builder, signature, args):
-            return builder.ctpop(args[0])
-        return m(m), codegen
-
-    @njit(cache=True, inline="always")
-    def popcount(m):
-        """Number of set bits of the non-negative ``m`` (one population-count instruction)."""
-        return _ctpop(m)

@@ -75,13 +75,6 @@ def sight(seat_params, slot):
 
 
 @njit(cache=True, inline="always")
-def uniform_pick(streams, slot, n):
-    """The index a ``UNIFORM`` strategy in ``slot`` draws among ``n`` choices: a game that can count
-    its choices without listing them draws this and finds the one choice (Karuba)."""
-    return randint(streams[STRATEGY_STREAM + slot], n)
-
-
-@njit(cache=True, inline="always")
 def seat_pick(fns, slot, seen, cfg, seat, legal, n, seat_params, streams):
     """The answer of the strategy in ``slot`` for ``seat``: an index meant for ``legal[:n]``, unchecked.
 
@@ -89,7 +82,7 @@ def seat_pick(fns, slot, seen, cfg, seat, legal, n, seat_params, streams):
     uniform play costs no call through the function pointer.
     """
     if sight(seat_params, slot) == UNIFORM:
-        return uniform_pick(streams, slot, n)
+        return randint(streams[STRATEGY_STREAM + slot], n)
     return fns[slot](seen, cfg, seat, legal, n, seat_params[slot], streams[STRATEGY_STREAM + slot])
 
 

@@ -8,7 +8,7 @@ space is ``label / 10 - 1``.
 import numpy as np
 from numba import njit
 
-from simlab.core.bits import bit_index, popcount
+from simlab.core.bits import bit_index
 from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, EV_STANDINGS, FIRST_GAME_COLUMN, emit, lean
 from simlab.core.rng import randint, shuffle
 
@@ -121,23 +121,6 @@ def _spread(front, o_n, o_e, o_s, o_w):
 
 
 @njit(cache=True, inline="always")
-def island_links(opens):
-    """The island's steps as four bitmasks (a tuple of scalars): the cells an explorer can leave
-    eastward, westward, southward, northward (both tiles open on the shared edge). Worked out
-    once per decision, they make each breadth-first step of ``reach`` four masks and shifts."""
-    o_n, o_e, o_s, o_w = opens
-    return (o_e & ~EAST_COLUMN & (o_w >> 1), o_w & ~WEST_COLUMN & (o_e << 1), o_s & (o_n >> COLS),
-            o_n & (o_s << COLS))
-
-
-@njit(cache=True, inline="always")
-def _step(front, links):
-    """Cells one step away from ``front`` along ``island_links`` (``_spread`` over precomputed links)."""
-    east, west, south, north = links
-    return ((front & east) << 1) | ((front & west) >> 1) | ((front & south) << COLS) | ((front & north) >> COLS)
-
-
-@njit(cache=True, inline="always")
 def island_open(state, seat):
     """The island's cells whose tile has an exit N, E, S, W: four bitmasks, as a tuple of scalars."""
     base = P0 + seat * PB
@@ -156,16 +139,16 @@ def open_toward(opens, cell, side):
 
 
 @njit(cache=True, inline="always")
-def reach(opens, links, pos, beach, temple_space, steps, blocked, beach_step, temple_step):
+def reach(opens, pos, beach, temple_space, steps, blocked, beach_step, temple_step):
     """Cells an explorer can end on with up to ``steps`` steps, and whether its temple is in reach.
 
     Breadth-first over bitmasks, all arguments scalars (the hot path of listing the legal choices
-    passes no array): ``opens`` the island's exit masks (``island_open``) and ``links`` its steps
-    (``island_links``), ``pos`` the explorer's
+    passes no array): ``opens`` the island's exit masks (``island_open``), ``pos`` the explorer's
     position, ``beach`` / ``temple_space`` its colour's space indices, ``blocked`` cells (other
     explorers) can be neither entered nor passed. Because steps may be forfeited, the legal end
     cells are exactly those at path distance 1..steps (docs/rules/karuba.md section 3, B).
     """
+    o_n, o_e, o_s, o_w = opens
     if pos == AT_TEMPLE:
         return np.int64(0), False
     if pos == AT_BEACH:
@@ -184,7 +167,7 @@ def reach(opens, links, pos, beach, temple_space, steps, blocked, beach_step, te
     # ``near`` collects cells reachable with steps to spare for entering the temple.
     near = seen if used <= steps - temple_step else np.int64(0)
     while used < steps and front != 0:
-        front = _step(front, links) & ~(seen | blocked)
+        front = _spread(front, o_n, o_e, o_s, o_w) & ~seen & ~blocked
         seen |= front
         used += 1
         if used <= steps - temple_step:
@@ -202,11 +185,7 @@ def temple_connected(state, seat, colour, cfg):
     pos = state[P0 + seat * PB + B_EXPL + colour]
     if pos == AT_TEMPLE:
         return True
-    opens = island_open(state, seat)
-    ti = state[S_TEMPLE + colour]
-    if not open_toward(opens, TEMPLE_CELL[ti], TEMPLE_SIDE[ti]):   # no path can end there: skip the search
-        return False
-    return reach(opens, island_links(opens), pos, state[S_BEACH + colour], state[S_TEMPLE + colour], N_CELLS + 2,
+    return reach(island_open(state, seat), pos, state[S_BEACH + colour], state[S_TEMPLE + colour], N_CELLS + 2,
                  np.int64(0), cfg[O.beach_step], cfg[O.temple_step])[1]
 
 
@@ -243,118 +222,41 @@ def steps_of(tile, cfg):
     return POPCOUNT4[cfg[O.tile_exits + tile - 1]]
 
 
-@njit(cache=True, inline="always")
-def explorer_reach(state, base, c, opens, links, steps, occ, beach_step, temple_step):
-    """(cells, temple) of colour ``c``'s explorer on the island at ``base`` (``reach`` with the
-    island's other explorers blocking): the cells it can end on, and whether it can enter its temple."""
-    pos = state[base + B_EXPL + c]
-    if pos == AT_TEMPLE:
-        return np.int64(0), False
-    blocked = occ & ~(np.int64(1) << pos) if pos < AT_BEACH else occ
-    return reach(opens, links, pos, state[S_BEACH + c], state[S_TEMPLE + c], steps, blocked, beach_step,
-                 temple_step)
+@lean
+def legal_choices(state, seat, cfg, legal):
+    """Fill ``legal`` with the seat's choice codes for the revealed tile; return their count.
 
-
-@njit(cache=True, inline="always")
-def choice_masks(state, seat, cfg):
-    """The seat's legal choices for the revealed tile as six bitmasks, a tuple of scalars: the empty
-    cells (place the tile there), each colour's cells its explorer can end on, and the colours
-    (bit ``c``) that can enter their temple. Discarding and moving no one is always legal.
-
-    Listing (``legal_choices``), counting (``count_choices``) and picking one (``nth_choice``) all
-    read these, so the three agree on the choices and their order by construction."""
+    Inlined into its callers, and every helper it calls takes scalars: no array changes hands, so
+    listing the choices costs no reference counting."""
     base = P0 + seat * PB
+    n = 0
     opens = island_open(state, seat)
     # every tile has at least two exits, so the cells with any exit are exactly the placed ones
-    empty = ~(opens[0] | opens[1] | opens[2] | opens[3]) & ALL_CELLS
-    links = island_links(opens)
+    placed = opens[0] | opens[1] | opens[2] | opens[3]
+    for cell in range(N_CELLS):  # branch-free: write every cell, advance only past empty ones
+        legal[n] = cell
+        n += 1 - ((placed >> cell) & 1)
+    legal[n] = DISCARD_ONLY
+    n += 1
     steps = steps_of(state[S_TILE], cfg)
     beach_step = cfg[O.beach_step]
     temple_step = cfg[O.temple_step]
     occ = np.int64(state[base + B_OCC])
-    m0, t0 = explorer_reach(state, base, 0, opens, links, steps, occ, beach_step, temple_step)
-    m1, t1 = explorer_reach(state, base, 1, opens, links, steps, occ, beach_step, temple_step)
-    m2, t2 = explorer_reach(state, base, 2, opens, links, steps, occ, beach_step, temple_step)
-    m3, t3 = explorer_reach(state, base, 3, opens, links, steps, occ, beach_step, temple_step)
-    temples = np.int64(t0) | np.int64(t1) << 1 | np.int64(t2) << 2 | np.int64(t3) << 3
-    return empty, m0, m1, m2, m3, temples
-
-
-@njit(cache=True, inline="always")
-def count_choices(masks):
-    """How many legal choices ``choice_masks`` describes."""
-    empty, m0, m1, m2, m3, temples = masks
-    return popcount(empty) + 1 + popcount(m0) + popcount(m1) + popcount(m2) + popcount(m3) + popcount(temples)
-
-
-@njit(cache=True, inline="always")
-def nth_choice(masks, i):
-    """The code of choice ``i`` in ``legal_choices``'s order, found by counting instead of listing:
-    the empty cells in cell order, DISCARD_ONLY, then colour by colour its end cells in cell order
-    and its temple. Uniform play needs this one choice, not the list."""
-    empty = masks[0]
-    k = popcount(empty)
-    if i < k:
-        return nth_bit(empty, i)
-    i -= k
-    if i == 0:
-        return DISCARD_ONLY
-    i -= 1
-    temples = masks[5]
     for c in range(4):
-        cells = masks[1 + c]
-        k = popcount(cells)
-        if i < k:
-            return MOVE_BASE + c * 32 + nth_bit(cells, i)
-        i -= k
-        if (temples >> c) & 1:
-            if i == 0:
-                return MOVE_BASE + c * 32 + AT_TEMPLE
-            i -= 1
-    return -1   # i was not below count_choices(masks)
-
-
-@njit(cache=True, inline="always")
-def nth_bit(m, i):
-    """Index of the ``i``-th lowest set bit of ``m`` (there are more than ``i``)."""
-    for _ in range(i):
-        m &= m - 1
-    return bit_index(m & -m)
-
-
-@lean
-def legal_choices(state, seat, cfg, legal):
-    """Fill ``legal`` with the seat's choice codes for the revealed tile (``choice_masks``, in
-    ``nth_choice``'s order); return their count. Every helper takes scalars: no array changes
-    hands, so listing the choices costs no reference counting."""
-    empty, m0, m1, m2, m3, temples = choice_masks(state, seat, cfg)
-    n = list_bits(legal, 0, empty, 0)
-    legal[n] = DISCARD_ONLY
-    n += 1
-    n = list_moves(legal, n, 0, m0, temples)
-    n = list_moves(legal, n, 1, m1, temples)
-    n = list_moves(legal, n, 2, m2, temples)
-    return list_moves(legal, n, 3, m3, temples)
-
-
-@njit(cache=True, inline="always")
-def list_bits(legal, n, cells, code_base):
-    """Append ``code_base + cell`` for each cell of ``cells`` in cell order; return the new count."""
-    while cells != 0:
-        low = cells & -cells
-        legal[n] = code_base + bit_index(low)
-        n += 1
-        cells ^= low
-    return n
-
-
-@njit(cache=True, inline="always")
-def list_moves(legal, n, c, cells, temples):
-    """Append colour ``c``'s moves: its end cells, then its temple when in reach."""
-    n = list_bits(legal, n, cells, MOVE_BASE + c * 32)
-    if (temples >> c) & 1:
-        legal[n] = MOVE_BASE + c * 32 + AT_TEMPLE
-        n += 1
+        pos = state[base + B_EXPL + c]
+        if pos == AT_TEMPLE:
+            continue
+        blocked = occ & ~(np.int64(1) << pos) if pos < AT_BEACH else occ
+        cells, temple = reach(opens, pos, state[S_BEACH + c], state[S_TEMPLE + c], steps, blocked, beach_step,
+                              temple_step)
+        while cells != 0:
+            low = cells & -cells
+            legal[n] = MOVE_BASE + c * 32 + bit_index(low)
+            n += 1
+            cells ^= low
+        if temple:
+            legal[n] = MOVE_BASE + c * 32 + AT_TEMPLE
+            n += 1
     return n
 
 

@@ -14,15 +14,14 @@ import numpy as np
 from numba import njit
 
 from simlab.core.kernel import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, lean, refuse,
-                                seat_pick, sight, uniform_pick)
-from simlab.core.strategy import UNIFORM
+                                seat_pick)
 from simlab.core.rng import randint
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                               REOPEN_SIGNATURE, RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
 from .components import N_TILES
-from .rules import (EV_END, EV_SCORE, EV_SETUP, carry_out_round, choice_masks, count_choices, legal_choices, nth_choice,
-                    reveal, score_parts, setup, write_rows)
+from .rules import (EV_END, EV_SCORE, EV_SETUP, carry_out_round, legal_choices, reveal, score_parts, setup,
+                    write_rows)
 from .state import (B_PLACED, END_RUNNING, HIDDEN, MAX_CHOICES, MAX_PLAYERS, OBS_VIEW, P0, PB, S_BEACH,
                     S_END, S_PLAYERS, S_ROUND, S_SEQ, S_TEMPLE, S_TURN, STATE_SIZE, T_CHOSEN, T_EVENTS, T_ORDER)
 
@@ -174,28 +173,20 @@ def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, refusal)
 
     A strategy receives the state's view (its first ``OBS_VIEW`` entries), which at every decision
     equals the deciding seat's observation there (the hidden tail lies beyond it), so no copy is
-    made; strategies must not write into it. A seat with one legal choice is not asked. A uniform
-    seat's choices are counted, not listed: it draws the index it would draw from the list
-    (``uniform_pick``) and only that choice is found (``nth_choice``), the same choice.
+    made; strategies must not write into it. A seat with one legal choice is not asked.
     """
     view = state[:OBS_VIEW]
     seat = to_move(state)
     while seat >= 0:
-        slot = seat_slot[seat]
-        if sight(seat_params, slot) == UNIFORM:
-            masks = choice_masks(state, seat, cfg)
-            n = count_choices(masks)
-            code = nth_choice(masks, uniform_pick(streams, slot, n) if n > 1 else 0)
-        else:
-            n = legal(state, cfg, buf)
-            i = 0
-            if n > 1:
-                i = seat_pick(fns, slot, view, cfg, seat, buf, n, seat_params, streams)
-                if i < 0 or i >= n:
-                    refuse(refusal, seat, slot, n, i)
-                    return
-            code = buf[i]
-        apply(state, cfg, code, streams, log)
+        n = legal(state, cfg, buf)
+        i = 0
+        if n > 1:
+            slot = seat_slot[seat]
+            i = seat_pick(fns, slot, view, cfg, seat, buf, n, seat_params, streams)
+            if i < 0 or i >= n:
+                refuse(refusal, seat, slot, n, i)
+                return
+        apply(state, cfg, buf[i], streams, log)
         seat = to_move(state)
 
 
