@@ -272,9 +272,11 @@ def trace(game, players, seats, seed, sets, variants, config_file, strategy_file
 @click.option("--rounds", type=int, help="--compare: measurements of each side  [default: 3]")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="--compare: also write the numbers here")
 @click.option("--profile", is_flag=True, help="where the time goes in steady-state play (perf)")
+@click.option("--annotate", metavar="NAME",
+              help="--profile: also the hottest instructions of the function whose name contains NAME")
 @click.option("--search", "search_", is_flag=True,
               help="the search players: play-outs per second and rollout's time per decision (default 2 players)")
-def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, profile, search_):
+def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, profile, annotate, search_):
     """Games per second per core for each game and strategy mix, JIT speed-up, compile times;
     --compare REV: the working tree against another commit; --profile: where the time goes;
     --search: how fast the search players look ahead."""
@@ -285,6 +287,8 @@ def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, p
     integer(no_jit_games, "--no-jit-games", 1)
     if sum((rev is not None, profile, search_)) > 1:
         raise SimlabError("--compare, --profile and --search are separate runs: give one of them")
+    if annotate is not None and not profile:
+        raise SimlabError("--annotate applies to --profile only")
     if (rounds is not None or json_path) and rev is None:
         raise SimlabError("--rounds and --json apply to --compare only")
     rounds = 3 if rounds is None else integer(rounds, "--rounds", 1)
@@ -296,7 +300,7 @@ def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, p
     elif profile:
         from .profiling import run_profile
 
-        run_profile(games, seconds, players, mix)
+        run_profile(games, seconds, players, mix, annotate=annotate)
     elif rev is not None:
         run_compare(rev, games, seconds, rounds, players, mix, json_path)
     else:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import warnings
+from collections import Counter
 from pathlib import Path
 
 import click
@@ -37,7 +38,7 @@ prep = Prepared(RunConfig.from_dict(json.loads(sys.argv[1])))
 start = time.perf_counter()
 prep.play(0, 500)
 chunk = max(200, int(500 / (time.perf_counter() - start) * 0.1))   # about 0.1 s of play per call
-print(write_perf_map(), flush=True)
+print(write_perf_map(sys.argv[3] if len(sys.argv) > 3 else None), flush=True)
 deadline, games = time.monotonic() + float(sys.argv[2]), 500
 while time.monotonic() < deadline:
     prep.play(games, chunk)
@@ -143,9 +144,10 @@ def keep_objects() -> None:
     CPUCodeLibrary._object_getbuffer_hook = classmethod(getbuffer)
 
 
-def write_perf_map() -> int:
+def write_perf_map(objects: str | None = None) -> int:
     """Name every numba-compiled function loaded in this process in ``/tmp/perf-PID.map`` (the
-    file perf reads for anonymous code); the number of functions named.
+    file perf reads for anonymous code); the number of functions named. With ``objects`` (a
+    folder), also write each library's object code there (``--annotate`` disassembles it).
 
     Each library's cached object lists its functions (its own and the copies of every helper
     it links in, ``NRT_incref`` among them) at offsets in their section; one of its own functions,
@@ -159,10 +161,12 @@ def write_perf_map() -> int:
             if isinstance(obj, Dispatcher):
                 libraries.update((id(c.library), c.library) for c in obj.overloads.values())
     lines = []
-    for library in libraries.values():
+    for k, library in enumerate(libraries.values()):
         obj = getattr(library, "perf_object", None) or getattr(library, "_compiled_object", None)
         if not obj:
             continue
+        if objects:
+            Path(objects, f"library{k}.o").write_bytes(obj)
         functions = list(_elf_functions(obj))
         for name, section, offset, _, strong in functions:
             address = library.get_pointer_to_function(name) if strong else 0
@@ -198,20 +202,21 @@ def _perf() -> str:
     return perf
 
 
-def profile_one(perf: str, config, seconds: float) -> tuple[str, int]:
-    """``(perf report text, functions named)`` of ``seconds`` of steady-state play of ``config``."""
+def profile_one(perf: str, config, seconds: float, annotate: str | None = None) -> tuple[str, int, tuple | None]:
+    """``(perf report text, functions named, annotation)`` of ``seconds`` of steady-state play of
+    ``config``; the annotation (see :func:`annotation`) only when ``annotate`` names a function."""
     from .revision import ROOT
 
     args = [sys.executable, "-c", PROBE, json.dumps(config.to_dict())]
     warm = subprocess.run([*args, "0"], cwd=ROOT, capture_output=True, text=True)   # compile into the cache
     if warm.returncode != 0:
         raise SimlabError(f"the profiled game failed: {(warm.stderr.strip() or 'no output').splitlines()[-1]}")
-    probe = subprocess.Popen([*args, str(seconds + 60)], cwd=ROOT, stdout=subprocess.PIPE, text=True,
-                             env={**os.environ, "NUMBA_NUM_THREADS": "1"})
-    perf_map = Path(f"/tmp/perf-{probe.pid}.map")
-    try:
-        named = int(probe.stdout.readline() or -1)
-        with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = subprocess.Popen([*args, str(seconds + 60), *([tmp] if annotate else [])], cwd=ROOT,
+                                 stdout=subprocess.PIPE, text=True, env={**os.environ, "NUMBA_NUM_THREADS": "1"})
+        perf_map = Path(f"/tmp/perf-{probe.pid}.map")
+        try:
+            named = int(probe.stdout.readline() or -1)
             data = str(Path(tmp) / "perf.data")
             rec = subprocess.run([perf, "record", "-q", "-F", "1999", "-p", str(probe.pid), "-o", data, "--",
                                   "sleep", str(seconds)], capture_output=True, text=True)
@@ -220,23 +225,80 @@ def profile_one(perf: str, config, seconds: float) -> tuple[str, int]:
                 raise SimlabError(f"perf cannot sample here ({why}); {RECIPE}")
             report = subprocess.run([perf, "report", "-i", data, "--stdio", "--no-children", "--sort", "dso,sym",
                                      "--percent-limit", "0"], capture_output=True, text=True)
-        if report.returncode != 0:
-            raise SimlabError(f"perf report failed ({report.stderr.strip().splitlines()[-1]}); {RECIPE}")
-        return report.stdout, named
-    finally:
-        probe.kill()
-        probe.wait()
-        perf_map.unlink(missing_ok=True)
+            if report.returncode != 0:
+                raise SimlabError(f"perf report failed ({report.stderr.strip().splitlines()[-1]}); {RECIPE}")
+            notes = None
+            if annotate:
+                ips = subprocess.run([perf, "script", "-i", data, "-F", "ip,sym"], capture_output=True, text=True)
+                notes = annotation(annotate, ips.stdout, perf_map.read_text(), Path(tmp))
+            return report.stdout, named, notes
+        finally:
+            probe.kill()
+            probe.wait()
+            perf_map.unlink(missing_ok=True)
 
 
-def run_profile(games: list[str], seconds: float, players: int | None, mix: str | None, top: int = 15) -> None:
+def sample_offsets(samples: str, perf_map: str, wanted: str) -> tuple[str | None, Counter]:
+    """The symbol with the most samples among those whose name contains ``wanted``, and its samples
+    by offset from its start: ``samples`` is ``perf script -F ip,sym`` output, ``perf_map`` the
+    map that named the JIT code (``address size name`` lines)."""
+    starts = {}
+    for line in perf_map.splitlines():
+        address, _, name = line.split(" ", 2)
+        starts.setdefault(name, int(address, 16))
+    by_symbol: dict[str, Counter] = {}
+    for line in samples.splitlines():
+        ip, _, symbol = line.strip().partition(" ")
+        symbol = symbol.strip()
+        if wanted in symbol and symbol in starts:
+            by_symbol.setdefault(symbol, Counter())[int(ip, 16) - starts[symbol]] += 1
+    if not by_symbol:
+        return None, Counter()
+    symbol = max(by_symbol, key=lambda k: sum(by_symbol[k].values()))
+    return symbol, by_symbol[symbol]
+
+
+_TARGET = re.compile(r"<[^>+]*(\+0x[0-9a-f]+)?>")
+
+
+def disassembly(objects: Path, symbol: str) -> list[tuple[int, str]]:
+    """``(offset, instruction)`` of the compiled function named ``symbol`` (readable name), from the
+    objects the probe wrote; jump targets shortened to their offsets. Empty when not found."""
+    objdump = shutil.which("objdump")
+    if objdump is None:
+        raise SimlabError("objdump (binutils) is not installed, so --annotate cannot disassemble")
+    for path in sorted(objects.glob("library*.o")):
+        for name, _, _, size, _ in _elf_functions(path.read_bytes()):
+            if size and readable(name) == symbol:
+                out = subprocess.run([objdump, "-d", "--no-show-raw-insn", f"--disassemble={name}", str(path)],
+                                     capture_output=True, text=True).stdout
+                rows = [(int(m.group(1), 16), _TARGET.sub(lambda t: f"<{t.group(1) or ''}>", m.group(2)).strip())
+                        for m in re.finditer(r"^\s*([0-9a-f]+):\s+(.*)$", out, re.M)]
+                return [(address - rows[0][0], text) for address, text in rows] if rows else []
+    return []
+
+
+def annotation(wanted: str, samples: str, perf_map: str, objects: Path) -> tuple:
+    """``(symbol, its samples, [(share, offset, instruction), ...] hottest first)`` for the function
+    ``--annotate`` names; ``(None, 0, [])`` when none of its name was sampled."""
+    symbol, offsets = sample_offsets(samples, perf_map, wanted)
+    if symbol is None:
+        return None, 0, []
+    total = sum(offsets.values())
+    listing = dict(disassembly(objects, symbol))
+    hot = sorted(offsets.items(), key=lambda kv: -kv[1])
+    return symbol, total, [(count / total, off, listing.get(off, "?")) for off, count in hot]
+
+
+def run_profile(games: list[str], seconds: float, players: int | None, mix: str | None, top: int = 15,
+                annotate: str | None = None) -> None:
     from .bench import selected
 
     warnings.simplefilter("ignore")
     rows = selected(games, players, mix)
     perf = _perf()
     for game, mix_name, config in rows:
-        text, named = profile_one(perf, config, seconds)
+        text, named, notes = profile_one(perf, config, seconds, annotate)
         entries = parse_report(text)
         samples = re.search(r"^# Samples: (\S+) of event '([^']+)'", text, re.M)
         click.echo(f"\n{game}, {config.players} players, {mix_name}: {seconds:g} s of steady-state play, "
@@ -248,3 +310,12 @@ def run_profile(games: list[str], seconds: float, players: int | None, mix: str 
         click.echo(f"  top {top} symbols:")
         for percent, dso, symbol in sorted(entries, reverse=True)[:top]:
             click.echo(f"  {percent:6.1f}%  {symbol[:70]:<72}{dso[:30]}")
+        if notes is not None:
+            symbol, total, hot = notes
+            if symbol is None:
+                click.echo(f"  --annotate {annotate}: no samples in a function of that name")
+                continue
+            click.echo(f"  hottest instructions of {symbol} ({total:,} samples; offset from its start; a "
+                       "sample often lands just after the instruction that stalled):")
+            for share, off, instruction in hot[:top]:
+                click.echo(f"  {100 * share:6.1f}%  +{off:<6x}{instruction[:80]}")

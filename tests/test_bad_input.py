@@ -188,6 +188,7 @@ CASES = [
      "--compare, --profile and --search are separate runs"),
     ("bench search and profile at once", plain("bench", "--search", "--profile"),
      "--compare, --profile and --search are separate runs"),
+    ("bench annotate without profile", plain("bench", "--annotate", "play_on"), "--annotate applies to --profile only"),
     ("bench search at a player count the game has not", plain("bench", "--search", "-g", "karuba", "-p", "5"),
      "karuba is played by 2-4 players, not 5"),
     ("bench players the game has not", plain("bench", "--profile", "-g", "karuba", "-p", "7"),

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simlab.profiling import GROUPS, grouped, parse_report, readable
+from simlab.profiling import GROUPS, annotation, grouped, parse_report, readable, sample_offsets
 
 REPORT = (Path(__file__).parent / "data" / "perf_report.txt").read_text()
 
@@ -77,13 +77,32 @@ PERF_PROBLEM = _perf_works()
 
 @pytest.mark.skipif(bool(PERF_PROBLEM), reason=PERF_PROBLEM or "perf works")
 def test_profile_samples_steady_state_play_and_names_the_jit_code(cli_run):
-    code, out, err = cli_run("bench", "--profile", "-g", "karuba", "-p", "2", "--mix", "random", "--seconds", "1")
+    code, out, err = cli_run("bench", "--profile", "-g", "karuba", "-p", "2", "--mix", "random", "--seconds", "1",
+                             "--annotate", "karuba.step.play_on")
     assert code == 0, err
     assert "karuba, 2 players, random: 1 s of steady-state play" in out
     assert re.search(r"JIT code named from a perf map \([\d,]+ functions\)", out)
     shares = [float(m) for m in re.findall(r"^\s+([\d.]+)%  (?:" + "|".join(map(re.escape, GROUPS)) + ")$", out, re.M)]
     assert len(shares) == len(GROUPS) and sum(shares) == pytest.approx(100, abs=2)
     assert "top 15 symbols:" in out
+    assert re.search(r"hottest instructions of simlab\.games\.karuba\.step\.play_on \([\d,]+ samples", out)
+    hot = re.findall(r"^\s+([\d.]+)%  \+([0-9a-f]+)\s+(\S.*)$", out, re.M)
+    assert hot and all(text != "?" for _, _, text in hot)   # every sampled offset is an instruction start
+
+
+def test_annotate_finds_the_most_sampled_function_and_its_offsets(tmp_path):
+    """``--annotate``: samples (``perf script -F ip,sym``) are placed in the function by the perf map's
+    start address; of the functions whose name contains the word, the most sampled is shown."""
+    perf_map = "1000 200 simlab.games.karuba.step.play_on\n2000 80 simlab.games.karuba.step.play_from\n"
+    samples = "\n".join(["    1010 simlab.games.karuba.step.play_on", "    1010 simlab.games.karuba.step.play_on",
+                         "    1024 simlab.games.karuba.step.play_on", "    2004 simlab.games.karuba.step.play_from",
+                         "    7777 NRT_incref"])
+    symbol, offsets = sample_offsets(samples, perf_map, "karuba.step.play")
+    assert symbol == "simlab.games.karuba.step.play_on" and offsets == {0x10: 2, 0x24: 1}
+    assert sample_offsets(samples, perf_map, "jamaica") == (None, {})
+    symbol, total, hot = annotation("play_on", samples, perf_map, tmp_path)   # no objects written: no text
+    assert (symbol, total) == ("simlab.games.karuba.step.play_on", 3)
+    assert hot == [(pytest.approx(2 / 3), 0x10, "?"), (pytest.approx(1 / 3), 0x24, "?")]
 
 
 def test_search_speed_samples_decisions_with_a_choice_over_the_whole_game_and_plays_them_out():
