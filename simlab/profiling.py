@@ -238,38 +238,45 @@ def profile_one(perf: str, config, seconds: float, annotate: str | None = None) 
             perf_map.unlink(missing_ok=True)
 
 
-def sample_offsets(samples: str, perf_map: str, wanted: str) -> tuple[str | None, Counter]:
-    """The symbol with the most samples among those whose name contains ``wanted``, and its samples
-    by offset from its start: ``samples`` is ``perf script -F ip,sym`` output, ``perf_map`` the
-    map that named the JIT code (``address size name`` lines)."""
-    starts = {}
+def sample_offsets(samples: str, perf_map: str, wanted: str) -> tuple[str | None, int, Counter]:
+    """The most sampled compiled function whose name contains ``wanted``: ``(name, size, samples by
+    offset from its start)``. ``samples`` is ``perf script -F ip,sym`` output, ``perf_map`` the map
+    that named the JIT code (``address size name`` lines). A function linked into several libraries
+    has several copies in the map: each sample counts for the copy whose range holds it."""
+    copies: dict[str, list[tuple[int, int]]] = {}
     for line in perf_map.splitlines():
-        address, _, name = line.split(" ", 2)
-        starts.setdefault(name, int(address, 16))
-    by_symbol: dict[str, Counter] = {}
+        address, size, name = line.split(" ", 2)
+        copies.setdefault(name, []).append((int(address, 16), int(size, 16)))
+    by_copy: dict[tuple[str, int, int], Counter] = {}
     for line in samples.splitlines():
         ip, _, symbol = line.strip().partition(" ")
         symbol = symbol.strip()
-        if wanted in symbol and symbol in starts:
-            by_symbol.setdefault(symbol, Counter())[int(ip, 16) - starts[symbol]] += 1
-    if not by_symbol:
-        return None, Counter()
-    symbol = max(by_symbol, key=lambda k: sum(by_symbol[k].values()))
-    return symbol, by_symbol[symbol]
+        if wanted not in symbol:
+            continue
+        address = int(ip, 16)
+        for start, size in copies.get(symbol, ()):
+            if start <= address < start + size:
+                by_copy.setdefault((symbol, start, size), Counter())[address - start] += 1
+                break
+    if not by_copy:
+        return None, 0, Counter()
+    best = max(by_copy, key=lambda k: sum(by_copy[k].values()))
+    return best[0], best[2], by_copy[best]
 
 
 _TARGET = re.compile(r"<[^>+]*(\+0x[0-9a-f]+)?>")
 
 
-def disassembly(objects: Path, symbol: str) -> list[tuple[int, str]]:
-    """``(offset, instruction)`` of the compiled function named ``symbol`` (readable name), from the
-    objects the probe wrote; jump targets shortened to their offsets. Empty when not found."""
+def disassembly(objects: Path, symbol: str, size: int) -> list[tuple[int, str]]:
+    """``(offset, instruction)`` of the compiled function named ``symbol`` (readable name) of ``size``
+    bytes, from the objects the probe wrote; jump targets shortened to their offsets. Empty when
+    not found."""
     objdump = shutil.which("objdump")
     if objdump is None:
         raise SimlabError("objdump (binutils) is not installed, so --annotate cannot disassemble")
     for path in sorted(objects.glob("library*.o")):
-        for name, _, _, size, _ in _elf_functions(path.read_bytes()):
-            if size and readable(name) == symbol:
+        for name, _, _, length, _ in _elf_functions(path.read_bytes()):
+            if length == size and readable(name) == symbol:
                 out = subprocess.run([objdump, "-d", "--no-show-raw-insn", f"--disassemble={name}", str(path)],
                                      capture_output=True, text=True).stdout
                 rows = [(int(m.group(1), 16), _TARGET.sub(lambda t: f"<{t.group(1) or ''}>", m.group(2)).strip())
@@ -281,11 +288,11 @@ def disassembly(objects: Path, symbol: str) -> list[tuple[int, str]]:
 def annotation(wanted: str, samples: str, perf_map: str, objects: Path) -> tuple:
     """``(symbol, its samples, [(share, offset, instruction), ...] hottest first)`` for the function
     ``--annotate`` names; ``(None, 0, [])`` when none of its name was sampled."""
-    symbol, offsets = sample_offsets(samples, perf_map, wanted)
+    symbol, size, offsets = sample_offsets(samples, perf_map, wanted)
     if symbol is None:
         return None, 0, []
     total = sum(offsets.values())
-    listing = dict(disassembly(objects, symbol))
+    listing = dict(disassembly(objects, symbol, size))
     hot = sorted(offsets.items(), key=lambda kv: -kv[1])
     return symbol, total, [(count / total, off, listing.get(off, "?")) for off, count in hot]
 

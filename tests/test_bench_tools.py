@@ -93,16 +93,17 @@ def test_profile_samples_steady_state_play_and_names_the_jit_code(cli_run):
 def test_annotate_finds_the_most_sampled_function_and_its_offsets(tmp_path):
     """``--annotate``: samples (``perf script -F ip,sym``) are placed in the function by the perf map's
     start address; of the functions whose name contains the word, the most sampled is shown."""
-    perf_map = "1000 200 simlab.games.karuba.step.play_on\n2000 80 simlab.games.karuba.step.play_from\n"
-    samples = "\n".join(["    1010 simlab.games.karuba.step.play_on", "    1010 simlab.games.karuba.step.play_on",
-                         "    1024 simlab.games.karuba.step.play_on", "    2004 simlab.games.karuba.step.play_from",
+    perf_map = ("1000 200 simlab.games.karuba.step.play_on\n2000 80 simlab.games.karuba.step.play_from\n"
+                "5000 200 simlab.games.karuba.step.play_on\n")   # a second copy, linked into another library
+    samples = "\n".join(["    1010 simlab.games.karuba.step.play_on", "    5010 simlab.games.karuba.step.play_on",
+                         "    5024 simlab.games.karuba.step.play_on", "    2004 simlab.games.karuba.step.play_from",
                          "    7777 NRT_incref"])
-    symbol, offsets = sample_offsets(samples, perf_map, "karuba.step.play")
-    assert symbol == "simlab.games.karuba.step.play_on" and offsets == {0x10: 2, 0x24: 1}
-    assert sample_offsets(samples, perf_map, "jamaica") == (None, {})
+    symbol, size, offsets = sample_offsets(samples, perf_map, "karuba.step.play")
+    assert (symbol, size) == ("simlab.games.karuba.step.play_on", 0x200) and offsets == {0x10: 1, 0x24: 1}
+    assert sample_offsets(samples, perf_map, "jamaica") == (None, 0, {})
     symbol, total, hot = annotation("play_on", samples, perf_map, tmp_path)   # no objects written: no text
-    assert (symbol, total) == ("simlab.games.karuba.step.play_on", 3)
-    assert hot == [(pytest.approx(2 / 3), 0x10, "?"), (pytest.approx(1 / 3), 0x24, "?")]
+    assert (symbol, total) == ("simlab.games.karuba.step.play_on", 2)
+    assert hot == [(0.5, 0x10, "?"), (0.5, 0x24, "?")]
 
 
 def test_search_speed_samples_decisions_with_a_choice_over_the_whole_game_and_plays_them_out():
