@@ -200,6 +200,90 @@ def run_compare(rev: str, games: list[str], seconds: float, rounds: int, players
         click.echo(f"wrote {json_path}")
 
 
+SEARCH_PROBE = """
+import json, sys, warnings
+warnings.simplefilter("ignore")
+import simlab
+from simlab.search.speed import search_speed
+game, players, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+print(json.dumps({"simlab": simlab.__file__, "speed": search_speed(game, players, seconds)}))
+"""
+
+
+def _search_speed(tree: Path, game: str, players: int, seconds: float) -> dict | None:
+    """``search_speed`` of the code in ``tree``, in one fresh single-threaded process."""
+    out = subprocess.run([sys.executable, "-c", SEARCH_PROBE, game, str(players), str(seconds)], cwd=tree,
+                         capture_output=True, text=True, env={**os.environ, "NUMBA_NUM_THREADS": "1"}, timeout=3600)
+    if out.returncode != 0:
+        last = out.stderr.strip().splitlines()[-1] if out.stderr.strip() else f"exit code {out.returncode}"
+        raise SimlabError(f"the search benchmark of the code in {tree} failed: {last}")
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    if not Path(result["simlab"]).resolve().is_relative_to(tree.resolve()):
+        raise SimlabError(f"the benchmark meant for {tree} imported simlab from {result['simlab']}")
+    return result["speed"]
+
+
+SEARCH_MEASURES = (("playouts_uniform", "play-outs/s uniform"), ("playouts_policy", "play-outs/s policy"),
+                   ("search_ms_mean", "rollout ms/decision"))
+
+
+def run_search_compare(rev: str, games: list[str], seconds: float, rounds: int, players: int | None = None,
+                       json_path: Path | None = None) -> None:
+    """``bench --compare REV --search``: the search's play-outs per second (uniform and with the
+    play-out policy) and ``rollout``'s time per decision, working tree against ``rev``, the two
+    sides interleaved over ``rounds`` fresh processes each, as ``run_compare`` does for games."""
+    from .revision import ROOT, checkout, describe_working_tree
+
+    warnings.simplefilter("ignore")
+    players = players or 2
+    selected(games, players, "random")   # an unknown game or player count: one line, before anything runs
+    here = describe_working_tree()
+    sha, tree, fresh = checkout(rev)
+    load = os.getloadavg()
+    click.echo(f"simlab bench --compare --search: current {here} against {rev} = {sha[:12]}")
+    click.echo(f"{cpu_model()}, {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+               f"{players} players; one fresh single-threaded process per measurement, {seconds:g} s per play-out "
+               f"rate, {rounds} round(s)")
+    click.echo(f"{'game':<16}{'measure':<22}{'current':>10}{sha[:7]:>10}{'ratio':>8}  {'interval':<15} min-max")
+    results = []
+    coverages = set()
+    for game in games:
+        click.echo(f"warming up {game} on both sides (untimed" + ("; a new checkout compiles cold)" if fresh else ")"),
+                   err=True)
+        _search_speed(ROOT, game, players, 0.1)
+        _search_speed(tree, game, players, 0.1)
+        now, then = [], []
+        for _ in range(rounds):
+            now.append(_search_speed(ROOT, game, players, seconds))
+            then.append(_search_speed(tree, game, players, seconds))
+        if now[0] is None or then[0] is None:
+            click.echo(f"{game:<16}no search player registered on " + ("both sides" if now[0] is None and then[0] is
+                                                                       None else "one side"))
+            continue
+        for key, label in SEARCH_MEASURES:
+            a, b = [r[key] for r in now], [r[key] for r in then]
+            ratios = [x / y for x, y in zip(a, b)]
+            low, high, coverage = median_interval(ratios)
+            coverages.add(coverage)
+            results.append({"game": game, "players": players, "measure": key, "current": a, "rev": b,
+                            "ratio": median(ratios), "ratio_low": low, "ratio_high": high,
+                            "ratio_coverage": coverage, "ratio_min": min(ratios), "ratio_max": max(ratios)})
+            fmt = ",.0f" if key.startswith("playouts") else ".2f"
+            click.echo(f"{game:<16}{label:<22}{median(a):>10{fmt}}{median(b):>10{fmt}}{median(ratios):>8.3f}  "
+                       f"{f'[{low:.3f}, {high:.3f}]':<15} {min(ratios):.3f}-{max(ratios):.3f}")
+    end = os.getloadavg()
+    click.echo(f"ratio: current / {sha[:7]}, median of the rounds' ratios (for ms/decision below 1 is faster); "
+               f"interval: the median's distribution-free interval "
+               f"({', '.join(f'{c:.1%}' for c in sorted(coverages))} coverage); load average at the end "
+               f"{end[0]:.2f} {end[1]:.2f} {end[2]:.2f}")
+    if json_path:
+        Path(json_path).write_text(json.dumps({
+            "current": here, "rev": rev, "rev_commit": sha, "cpu": cpu_model(), "cores": os.cpu_count(),
+            "load_start": load, "load_end": end, "seconds": seconds, "rounds": rounds, "rows": results,
+        }, indent=1) + "\n")
+        click.echo(f"wrote {json_path}")
+
+
 SCALE_PROBE = """
 import json, resource, sys, tempfile, time, warnings
 warnings.simplefilter("ignore")

@@ -280,13 +280,14 @@ def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, p
     """Games per second per core for each game and strategy mix, JIT speed-up, compile times;
     --compare REV: the working tree against another commit; --profile: where the time goes;
     --search: how fast the search players look ahead."""
-    from .bench import run_bench, run_compare, run_search_bench
+    from .bench import run_bench, run_compare, run_search_bench, run_search_compare
 
     if not seconds > 0:
         raise SimlabError(f"--seconds must be above 0, got {seconds:g}")
     integer(no_jit_games, "--no-jit-games", 1)
-    if sum((rev is not None, profile, search_)) > 1:
-        raise SimlabError("--compare, --profile and --search are separate runs: give one of them")
+    if sum((rev is not None, profile, search_)) > 1 and not (rev is not None and search_ and not profile):
+        raise SimlabError("--compare, --profile and --search are separate runs: give one of them "
+                          "(or --compare REV --search)")
     if annotate is not None and not profile:
         raise SimlabError("--annotate applies to --profile only")
     if (rounds is not None or json_path) and rev is None:
@@ -295,7 +296,9 @@ def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, p
     if json_path and not Path(json_path).resolve().parent.is_dir():
         raise SimlabError(f"--json {json_path}: its folder does not exist")
     games = list(games_) or available_games()
-    if search_:
+    if search_ and rev is not None:
+        run_search_compare(rev, games, seconds, rounds, players, json_path)
+    elif search_:
         run_search_bench(games, seconds, players)
     elif profile:
         from .profiling import run_profile

@@ -38,6 +38,23 @@ def test_compare_with_head_prints_a_positive_ratio_for_the_config_and_writes_the
     assert len(saved["rev_commit"]) == 40 and saved["cores"] >= 1
 
 
+def test_compare_of_the_search_prints_ratios_for_its_play_outs_and_decisions(cli_run, tmp_path):
+    """``--compare REV --search``: play-outs per second (uniform, with the policy) and rollout's time
+    per decision, each side in its own processes; against HEAD every ratio is a positive number."""
+    out_json = tmp_path / "search.json"
+    code, out, err = cli_run("bench", "--compare", "HEAD", "--search", "-g", "karuba", "--seconds", "0.2",
+                             "--rounds", "1", "--json", str(out_json))
+    assert code == 0, err
+    assert re.search(r"current [0-9a-f]{12}(\+dirty)? against HEAD = [0-9a-f]{12}", out)
+    for label in ("play-outs/s uniform", "play-outs/s policy", "rollout ms/decision"):
+        row = re.search(r"^karuba\s+" + re.escape(label) + r"\s+([\d,.]+)\s+([\d,.]+)\s+([\d.]+)\s", out, re.M)
+        assert row, out
+        assert float(row.group(3)) > 0
+    saved = json.loads(out_json.read_text())
+    assert [r["measure"] for r in saved["rows"]] == ["playouts_uniform", "playouts_policy", "search_ms_mean"]
+    assert all(len(r["current"]) == len(r["rev"]) == 1 and r["ratio"] > 0 for r in saved["rows"])
+
+
 def test_compare_with_an_unknown_revision_is_one_line_and_exit_2():
     run = subprocess.run([sys.executable, "-m", "simlab", "bench", "--compare", "no-such-rev-here", "-g", "karuba"],
                          capture_output=True, text=True)
