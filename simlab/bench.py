@@ -122,22 +122,27 @@ print(json.dumps({{"simlab": simlab.__file__, "rates": rates}}))
 """
 
 
-def _rates(tree: Path, configs: list, seconds: float) -> list[float]:
-    """Steady-state games/s of each config in one fresh single-threaded process running the code
-    of ``tree`` (its ``simlab`` and ``strategies``, found from the working directory). The probe
-    carries its own copy of :func:`rate`, so both sides measure alike and an old revision needs
-    none."""
-    code = RATE_PROBE.format(rate=inspect.getsource(rate))
-    out = subprocess.run([sys.executable, "-c", code, json.dumps([c.to_dict() for c in configs]), str(seconds)],
-                         cwd=tree, capture_output=True, text=True, env={**os.environ, "NUMBA_NUM_THREADS": "1"},
-                         timeout=3600)
+def _in_tree(tree: Path, code: str, *args: str) -> dict:
+    """Run the probe ``code`` in one fresh single-threaded process on the code of ``tree`` (its
+    ``simlab`` and ``strategies``, found from the working directory); its last line of output, a
+    JSON object naming the ``simlab`` it imported."""
+    out = subprocess.run([sys.executable, "-c", code, *args], cwd=tree, capture_output=True, text=True,
+                         env={**os.environ, "NUMBA_NUM_THREADS": "1"}, timeout=3600)
     if out.returncode != 0:
         last = out.stderr.strip().splitlines()[-1] if out.stderr.strip() else f"exit code {out.returncode}"
         raise SimlabError(f"the benchmark of the code in {tree} failed: {last}")
     result = json.loads(out.stdout.strip().splitlines()[-1])
     if not Path(result["simlab"]).resolve().is_relative_to(tree.resolve()):
         raise SimlabError(f"the benchmark meant for {tree} imported simlab from {result['simlab']}")
-    return result["rates"]
+    return result
+
+
+def _rates(tree: Path, configs: list, seconds: float) -> list[float]:
+    """Steady-state games/s of each config in one fresh process on the code of ``tree``. The probe
+    carries its own copy of :func:`rate`, so both sides measure alike and an old revision needs
+    none."""
+    code = RATE_PROBE.format(rate=inspect.getsource(rate))
+    return _in_tree(tree, code, json.dumps([c.to_dict() for c in configs]), str(seconds))["rates"]
 
 
 def cpu_model() -> str:
@@ -193,11 +198,16 @@ def run_compare(rev: str, games: list[str], seconds: float, rounds: int, players
                f"median's distribution-free interval ({', '.join(f'{c:.1%}' for c in sorted(coverages))} coverage; "
                f"more --rounds narrow it); load average at the end {end[0]:.2f} {end[1]:.2f} {end[2]:.2f}")
     if json_path:
-        Path(json_path).write_text(json.dumps({
-            "current": here, "rev": rev, "rev_commit": sha, "cpu": cpu_model(), "cores": os.cpu_count(),
-            "load_start": load, "load_end": end, "seconds": seconds, "rounds": rounds, "rows": results,
-        }, indent=1) + "\n")
-        click.echo(f"wrote {json_path}")
+        _write_compare(json_path, here, rev, sha, load, end, seconds, rounds, results)
+
+
+def _write_compare(json_path, here, rev, sha, load, end, seconds, rounds, results) -> None:
+    """The numbers of a ``--compare`` run as JSON (``--json``), with the machine and both commits."""
+    Path(json_path).write_text(json.dumps({
+        "current": here, "rev": rev, "rev_commit": sha, "cpu": cpu_model(), "cores": os.cpu_count(),
+        "load_start": load, "load_end": end, "seconds": seconds, "rounds": rounds, "rows": results,
+    }, indent=1) + "\n")
+    click.echo(f"wrote {json_path}")
 
 
 SEARCH_PROBE = """
@@ -212,15 +222,7 @@ print(json.dumps({"simlab": simlab.__file__, "speed": search_speed(game, players
 
 def _search_speed(tree: Path, game: str, players: int, seconds: float) -> dict | None:
     """``search_speed`` of the code in ``tree``, in one fresh single-threaded process."""
-    out = subprocess.run([sys.executable, "-c", SEARCH_PROBE, game, str(players), str(seconds)], cwd=tree,
-                         capture_output=True, text=True, env={**os.environ, "NUMBA_NUM_THREADS": "1"}, timeout=3600)
-    if out.returncode != 0:
-        last = out.stderr.strip().splitlines()[-1] if out.stderr.strip() else f"exit code {out.returncode}"
-        raise SimlabError(f"the search benchmark of the code in {tree} failed: {last}")
-    result = json.loads(out.stdout.strip().splitlines()[-1])
-    if not Path(result["simlab"]).resolve().is_relative_to(tree.resolve()):
-        raise SimlabError(f"the benchmark meant for {tree} imported simlab from {result['simlab']}")
-    return result["speed"]
+    return _in_tree(tree, SEARCH_PROBE, game, str(players), str(seconds))["speed"]
 
 
 SEARCH_MEASURES = (("playouts_uniform", "play-outs/s uniform"), ("playouts_policy", "play-outs/s policy"),
@@ -277,11 +279,7 @@ def run_search_compare(rev: str, games: list[str], seconds: float, rounds: int, 
                f"({', '.join(f'{c:.1%}' for c in sorted(coverages))} coverage); load average at the end "
                f"{end[0]:.2f} {end[1]:.2f} {end[2]:.2f}")
     if json_path:
-        Path(json_path).write_text(json.dumps({
-            "current": here, "rev": rev, "rev_commit": sha, "cpu": cpu_model(), "cores": os.cpu_count(),
-            "load_start": load, "load_end": end, "seconds": seconds, "rounds": rounds, "rows": results,
-        }, indent=1) + "\n")
-        click.echo(f"wrote {json_path}")
+        _write_compare(json_path, here, rev, sha, load, end, seconds, rounds, results)
 
 
 SCALE_PROBE = """
