@@ -271,12 +271,12 @@ def disassembly(objects: Path, symbol: str, size: int) -> list[tuple[int, str]]:
     """``(offset, instruction)`` of the compiled function named ``symbol`` (readable name) of ``size``
     bytes, from the objects the probe wrote; jump targets shortened to their offsets. Empty when
     not found."""
-    objdump = shutil.which("objdump")
-    if objdump is None:
-        raise SimlabError("objdump (binutils) is not installed, so --annotate cannot disassemble")
     for path in sorted(objects.glob("library*.o")):
         for name, _, _, length, _ in _elf_functions(path.read_bytes()):
             if length == size and readable(name) == symbol:
+                objdump = shutil.which("objdump")
+                if objdump is None:
+                    raise SimlabError("objdump (binutils) is not installed, so --annotate cannot disassemble")
                 out = subprocess.run([objdump, "-d", "--no-show-raw-insn", f"--disassemble={name}", str(path)],
                                      capture_output=True, text=True).stdout
                 rows = [(int(m.group(1), 16), _TARGET.sub(lambda t: f"<{t.group(1) or ''}>", m.group(2)).strip())

@@ -94,14 +94,17 @@ PERF_PROBLEM = _perf_works()
 
 @pytest.mark.skipif(bool(PERF_PROBLEM), reason=PERF_PROBLEM or "perf works")
 def test_profile_samples_steady_state_play_and_names_the_jit_code(cli_run):
+    disassembles = shutil.which("objdump") is not None   # --annotate needs binutils besides perf
     code, out, err = cli_run("bench", "--profile", "-g", "karuba", "-p", "2", "--mix", "random", "--seconds", "1",
-                             "--annotate", "karuba.step.play_on")
+                             *(["--annotate", "karuba.step.play_on"] if disassembles else []))
     assert code == 0, err
     assert "karuba, 2 players, random: 1 s of steady-state play" in out
     assert re.search(r"JIT code named from a perf map \([\d,]+ functions\)", out)
     shares = [float(m) for m in re.findall(r"^\s+([\d.]+)%  (?:" + "|".join(map(re.escape, GROUPS)) + ")$", out, re.M)]
     assert len(shares) == len(GROUPS) and sum(shares) == pytest.approx(100, abs=2)
     assert "top 15 symbols:" in out
+    if not disassembles:
+        return
     assert re.search(r"hottest instructions of simlab\.games\.karuba\.step\.play_on \([\d,]+ samples", out)
     hot = re.findall(r"^\s+([\d.]+)%  \+([0-9a-f]+)\s+(\S.*)$", out, re.M)
     assert hot and all(text != "?" for _, _, text in hot)   # every sampled offset is an instruction start
