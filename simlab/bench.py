@@ -183,22 +183,28 @@ def run_compare(rev: str, games: list[str], seconds: float, rounds: int, players
         for _ in range(rounds):
             now += _rates(ROOT, [config], seconds)
             then += _rates(tree, [config], seconds)
-        ratios = [a / b for a, b in zip(now, then)]
-        low, high, coverage = median_interval(ratios)
-        results.append({"game": game, "players": config.players, "mix": mix_name, "current": now, "rev": then,
-                        "current_median": median(now), "rev_median": median(then), "ratio": median(ratios),
-                        "ratio_low": low, "ratio_high": high, "ratio_coverage": coverage,
-                        "ratio_min": min(ratios), "ratio_max": max(ratios)})
+        results.append({"game": game, "players": config.players, "mix": mix_name, **paired(now, then)})
         r = results[-1]
+        low, high = r["ratio_low"], r["ratio_high"]
         click.echo(f"{game:<16}{config.players:>7}  {mix_name:<15}{r['current_median']:>12,.0f}{r['rev_median']:>12,.0f}"
                    f"{r['ratio']:>8.3f}  {f'[{low:.3f}, {high:.3f}]':<15} {r['ratio_min']:.3f}-{r['ratio_max']:.3f}")
-        coverages.add(coverage)
+        coverages.add(r["ratio_coverage"])
     end = os.getloadavg()
     click.echo(f"ratio: current / {sha[:7]} games per second, median of the rounds' ratios; interval: the "
                f"median's distribution-free interval ({', '.join(f'{c:.1%}' for c in sorted(coverages))} coverage; "
                f"more --rounds narrow it); load average at the end {end[0]:.2f} {end[1]:.2f} {end[2]:.2f}")
     if json_path:
         _write_compare(json_path, here, rev, sha, load, end, seconds, rounds, results)
+
+
+def paired(now: list[float], then: list[float]) -> dict:
+    """One ``--compare`` measure: both sides' values round by round, their medians, and the median
+    of the rounds' ratios now / then with its distribution-free interval and the min-max."""
+    ratios = [a / b for a, b in zip(now, then)]
+    low, high, coverage = median_interval(ratios)
+    return {"current": now, "rev": then, "current_median": median(now), "rev_median": median(then),
+            "ratio": median(ratios), "ratio_low": low, "ratio_high": high, "ratio_coverage": coverage,
+            "ratio_min": min(ratios), "ratio_max": max(ratios)}
 
 
 def _write_compare(json_path, here, rev, sha, load, end, seconds, rounds, results) -> None:
@@ -252,27 +258,23 @@ def run_search_compare(rev: str, games: list[str], seconds: float, rounds: int, 
     for game in games:
         click.echo(f"warming up {game} on both sides (untimed" + ("; a new checkout compiles cold)" if fresh else ")"),
                    err=True)
-        _search_speed(ROOT, game, players, 0.1)
-        _search_speed(tree, game, players, 0.1)
+        warm = _search_speed(ROOT, game, players, 0.1), _search_speed(tree, game, players, 0.1)
+        if None in warm:
+            click.echo(f"{game:<16}no search player registered on "
+                       + ("both sides" if warm == (None, None) else "one side"))
+            continue
         now, then = [], []
         for _ in range(rounds):
             now.append(_search_speed(ROOT, game, players, seconds))
             then.append(_search_speed(tree, game, players, seconds))
-        if now[0] is None or then[0] is None:
-            click.echo(f"{game:<16}no search player registered on " + ("both sides" if now[0] is None and then[0] is
-                                                                       None else "one side"))
-            continue
         for key, label in SEARCH_MEASURES:
-            a, b = [r[key] for r in now], [r[key] for r in then]
-            ratios = [x / y for x, y in zip(a, b)]
-            low, high, coverage = median_interval(ratios)
-            coverages.add(coverage)
-            results.append({"game": game, "players": players, "measure": key, "current": a, "rev": b,
-                            "ratio": median(ratios), "ratio_low": low, "ratio_high": high,
-                            "ratio_coverage": coverage, "ratio_min": min(ratios), "ratio_max": max(ratios)})
+            r = paired([m[key] for m in now], [m[key] for m in then])
+            results.append({"game": game, "players": players, "measure": key, **r})
+            coverages.add(r["ratio_coverage"])
             fmt = ",.0f" if key.startswith("playouts") else ".2f"
-            click.echo(f"{game:<16}{label:<22}{median(a):>10{fmt}}{median(b):>10{fmt}}{median(ratios):>8.3f}  "
-                       f"{f'[{low:.3f}, {high:.3f}]':<15} {min(ratios):.3f}-{max(ratios):.3f}")
+            interval = f"[{r['ratio_low']:.3f}, {r['ratio_high']:.3f}]"
+            click.echo(f"{game:<16}{label:<22}{r['current_median']:>10{fmt}}{r['rev_median']:>10{fmt}}"
+                       f"{r['ratio']:>8.3f}  {interval:<15} {r['ratio_min']:.3f}-{r['ratio_max']:.3f}")
     end = os.getloadavg()
     click.echo(f"ratio: current / {sha[:7]}, median of the rounds' ratios (for ms/decision below 1 is faster); "
                f"interval: the median's distribution-free interval "

@@ -285,7 +285,7 @@ def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, p
     if not seconds > 0:
         raise SimlabError(f"--seconds must be above 0, got {seconds:g}")
     integer(no_jit_games, "--no-jit-games", 1)
-    if sum((rev is not None, profile, search_)) > 1 and not (rev is not None and search_ and not profile):
+    if profile and (rev is not None or search_):
         raise SimlabError("--compare, --profile and --search are separate runs: give one of them "
                           "(or --compare REV --search)")
     if annotate is not None and not profile:
