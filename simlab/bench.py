@@ -19,6 +19,7 @@ from pathlib import Path
 from statistics import median
 
 import click
+import numpy as np
 
 from .core.errors import SimlabError
 from .core.stats import median_interval
@@ -298,6 +299,60 @@ me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 print(json.dumps({"wall": wall, "parent_mb": me, "worker_mb": kids}))
 """
+
+
+class _Reference:
+    """The lean reference Karuba (:mod:`simlab.reference.karuba`) behind :func:`rate`'s ``play``."""
+
+    def __init__(self, prep):
+        from .reference import karuba
+
+        self.karuba, self.key, self.players = karuba, prep.key, prep.config.players
+
+    def play(self, first_game: int, n_games: int):
+        out = np.zeros((n_games, self.players, self.karuba.N_OUT), dtype=np.int64)
+        self.karuba.play(self.key, first_game, self.players, out)
+        return out
+
+
+def run_reference(seconds: float, rounds: int, players: int | None = None) -> None:
+    """Karuba's engine against the lean reference on the same games, in one process, rounds
+    interleaved: the engine's whole overhead over lean code (issue 16's yardstick). Checks first
+    that both played the very same games."""
+    from .core.kernel import COL_SCORE, COL_TIEBREAK
+    from .core.runner import Prepared, RunConfig
+    from .games.karuba import rules
+    from .reference import karuba
+
+    warnings.simplefilter("ignore")
+    click.echo(f"simlab bench --reference: Karuba, every seat random, default rules; {cpu_model()}, "
+               f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; one process, "
+               f"{seconds:g} s per measurement, {rounds} round(s), the two interleaved")
+    click.echo(f"{'players':>7}  {'same games':<15}{'engine g/s':>12}{'lean g/s':>12}{'lean/engine':>13}"
+               f"  {'interval':<15} min-max over rounds")
+    for n in (players,) if players is not None else (2, 3, 4):
+        config = RunConfig("karuba", n, ("random",) * n, 1)
+        karuba.check_config(config)
+        engine = Prepared(config)
+        reference = _Reference(engine)
+        check = 2_000
+        ours = engine.play(0, check)[0][:, :, [COL_SCORE, COL_TIEBREAK, rules.C_CRYSTALS, rules.C_GOLD,
+                                                 rules.C_TEMPLES, rules.C_ROUNDS]]
+        if not np.array_equal(ours, reference.play(0, check)):
+            raise SimlabError(f"the lean reference and the engine played different {n}-player games: "
+                              "one of them misreads a rule")
+        engine_rates, lean_rates = [], []
+        for _ in range(rounds):
+            engine_rates.append(rate(engine, seconds))
+            lean_rates.append(rate(reference, seconds))
+        r = paired(lean_rates, engine_rates)
+        interval = f"[{r['ratio_low']:.3f}, {r['ratio_high']:.3f}]"
+        click.echo(f"{n:>7}  {f'{check:,} of {check:,}':<15}{r['rev_median']:>12,.0f}{r['current_median']:>12,.0f}"
+                   f"{r['ratio']:>13.3f}  {interval:<15} "
+                   f"{r['ratio_min']:.3f}-{r['ratio_max']:.3f}")
+    click.echo("lean/engine: the reference's games per second over the engine's on the same games (median of the "
+               "rounds' ratios; interval: the median's distribution-free interval). Above 1: what the engine's "
+               "generality (step interface, strategies, state array, trace) costs Karuba's random play.")
 
 
 def _scale_probe(config, workers: int, executor: str) -> dict:

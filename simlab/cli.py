@@ -269,18 +269,20 @@ def trace(game, players, seats, seed, sets, variants, config_file, strategy_file
 @click.option("--seconds", type=float, default=3.0, show_default=True, help="time per measurement")
 @click.option("--no-jit-games", type=int, default=20, show_default=True, help="games played with the JIT disabled")
 @click.option("--compare", "rev", metavar="REV", help="benchmark the working tree against git revision REV")
-@click.option("--rounds", type=int, help="--compare: measurements of each side  [default: 3]")
+@click.option("--rounds", type=int, help="--compare, --reference: measurements of each side  [default: 3]")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="--compare: also write the numbers here")
 @click.option("--profile", is_flag=True, help="where the time goes in steady-state play (perf)")
 @click.option("--annotate", metavar="NAME",
               help="--profile: also the hottest instructions of the function whose name contains NAME")
 @click.option("--search", "search_", is_flag=True,
               help="the search players: play-outs per second and rollout's time per decision (default 2 players)")
-def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, profile, annotate, search_):
+@click.option("--reference", is_flag=True,
+              help="Karuba's random play against a lean reference implementation on the same games, in one process")
+def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, profile, annotate, search_, reference):
     """Games per second per core for each game and strategy mix, JIT speed-up, compile times;
     --compare REV: the working tree against another commit; --profile: where the time goes;
-    --search: how fast the search players look ahead."""
-    from .bench import run_bench, run_compare, run_search_bench, run_search_compare
+    --search: how fast the search players look ahead; --reference: Karuba's engine against lean code."""
+    from .bench import run_bench, run_compare, run_reference, run_search_bench, run_search_compare
 
     if not seconds > 0:
         raise SimlabError(f"--seconds must be above 0, got {seconds:g}")
@@ -290,13 +292,22 @@ def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, p
                           "(or --compare REV --search)")
     if annotate is not None and not profile:
         raise SimlabError("--annotate applies to --profile only")
-    if (rounds is not None or json_path) and rev is None:
-        raise SimlabError("--rounds and --json apply to --compare only")
+    if reference and (rev is not None or search_ or profile or games_ or mix or json_path):
+        raise SimlabError("--reference is a run of its own (Karuba, every seat random): it takes --players, "
+                          "--seconds and --rounds only")
+    if json_path and rev is None:
+        raise SimlabError("--json applies to --compare only")
+    if rounds is not None and rev is None and not reference:
+        raise SimlabError("--rounds applies to --compare and --reference only")
     rounds = 3 if rounds is None else integer(rounds, "--rounds", 1)
     if json_path and not Path(json_path).resolve().parent.is_dir():
         raise SimlabError(f"--json {json_path}: its folder does not exist")
     games = list(games_) or available_games()
-    if search_ and rev is not None:
+    if reference:
+        if players is not None and not 2 <= players <= 4:
+            raise SimlabError(f"Karuba is played by 2-4 players, not {players}")
+        run_reference(seconds, rounds, players)
+    elif search_ and rev is not None:
         run_search_compare(rev, games, seconds, rounds, players, json_path)
     elif search_:
         run_search_bench(games, seconds, players)
