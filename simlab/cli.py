@@ -275,7 +275,8 @@ def trace(game, players, seats, seed, sets, variants, config_file, strategy_file
 @click.option("--annotate", metavar="NAME",
               help="--profile: also the hottest instructions of the function whose name contains NAME")
 @click.option("--search", "search_", is_flag=True,
-              help="the search players: play-outs per second and rollout's time per decision (default 2 players)")
+              help="the search players: play-outs per second and rollout's time per decision (default 2 players); "
+                   "with --compare REV, against that commit")
 @click.option("--reference", is_flag=True,
               help="Karuba's random play against a lean reference implementation on the same games, in one process")
 def bench(games_, players, mix, seconds, no_jit_games, rev, rounds, json_path, profile, annotate, search_, reference):
