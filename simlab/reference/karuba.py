@@ -15,10 +15,9 @@ unlimited gold, ring3 distance rule, a step to leave the beach and one to enter 
 drawn). :func:`check_config` refuses anything else.
 """
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
-from simlab.core.bits import bit_index
+from simlab.core.bits import bit_index, popcount
 from simlab.core.errors import SimlabError
 from simlab.core.kernel import lean
 from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, randint, seed_streams
@@ -48,14 +47,6 @@ AT_BEACH, AT_TEMPLE = 30, 31
 # Columns of ``out[game, seat]``.
 SCORE, PLACED, CRYSTALS, NUGGETS, HOME, ROUNDS = range(6)
 N_OUT = 6
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """Set bits of an integer: one instruction."""
-    def codegen(context, builder, sig, args):
-        return builder.ctpop(args[0])
-    return x(x), codegen
 
 
 @njit(cache=True, inline="always")
