@@ -319,9 +319,7 @@ def run_reference(seconds: float, rounds: int, players: int | None = None) -> No
     """Karuba's engine against the lean reference on the same games, in one process, rounds
     interleaved: the engine's whole overhead over lean code (issue 16's yardstick). Checks first
     that both played the very same games."""
-    from .core.kernel import COL_SCORE, COL_TIEBREAK
     from .core.runner import Prepared, RunConfig
-    from .games.karuba import rules
     from .reference import karuba
 
     warnings.simplefilter("ignore")
@@ -336,9 +334,7 @@ def run_reference(seconds: float, rounds: int, players: int | None = None) -> No
         engine = Prepared(config)
         reference = _Reference(engine)
         check = 2_000
-        ours = engine.play(0, check)[0][:, :, [COL_SCORE, COL_TIEBREAK, rules.C_CRYSTALS, rules.C_GOLD,
-                                                 rules.C_TEMPLES, rules.C_ROUNDS]]
-        if not np.array_equal(ours, reference.play(0, check)):
+        if not np.array_equal(karuba.engine_rows(engine.play(0, check)[0]), reference.play(0, check)):
             raise SimlabError(f"the lean reference and the engine played different {n}-player games: "
                               "one of them misreads a rule")
         engine_rates, lean_rates = [], []

@@ -12,17 +12,13 @@ import numpy as np
 import pytest
 
 from simlab.core.errors import SimlabError
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK
 from simlab.core.runner import Prepared, RunConfig
-from simlab.games.karuba import rules
 from simlab.reference import karuba as reference
-
-COLUMNS = [COL_SCORE, COL_TIEBREAK, rules.C_CRYSTALS, rules.C_GOLD, rules.C_TEMPLES, rules.C_ROUNDS]
 
 
 def both(players, seed, games, params=None):
     engine = Prepared(RunConfig("karuba", players, ("random",) * players, 1, seed=seed, params=params or {}))
-    ours = engine.play(0, games)[0][:, :, COLUMNS]
+    ours = reference.engine_rows(engine.play(0, games)[0])
     lean = np.zeros((games, players, reference.N_OUT), np.int64)
     reference.play(engine.key, 0, players, lean)
     return ours, lean
@@ -36,7 +32,8 @@ def test_the_reference_plays_the_engines_games_row_for_row(players):
         ours, lean = both(players, seed, 400)
         assert np.array_equal(ours, lean), f"{players} players, seed {seed}: {int((ours != lean).any(axis=(1, 2)).sum())} games differ"
         # the games reach what the comparison is meant to check
-        assert ours[:, :, 4].max() >= 1 and (ours[:, :, 2] > 0).any() and (ours[:, :, 3] > 0).any()
+        assert ours[:, :, reference.HOME].max() >= 1 and (ours[:, :, reference.CRYSTALS] > 0).any() \
+            and (ours[:, :, reference.NUGGETS] > 0).any()
 
 
 def test_a_different_rule_reading_in_the_engine_is_caught():

@@ -99,7 +99,7 @@ def destinations(isle, p, n, e, s, w, occupied, pos, beach, temple, steps):
 @njit(cache=True)
 def play(key, first_game, n_players, out):
     """Play games ``first_game ..`` into ``out[g, seat, SCORE..ROUNDS]`` (one game per ``out[g]``)."""
-    islands = np.zeros((8, 4), np.int64)
+    islands = np.zeros((7, 4), np.int64)
     explorers = np.zeros((2, 4, 4), np.int64)
     counts = np.zeros((4, 4), np.int64)
     spaces = np.zeros((4, 4), np.int64)
@@ -234,6 +234,15 @@ def _play(key, first_game, n_players, out, streams, order, islands, explorers, c
                 home += where[p, c] == AT_TEMPLE
             row[HOME] = home
             row[ROUNDS] = rnd
+
+
+def engine_rows(rows):
+    """The engine's result rows (``int32[games, seats, columns]``) cut to what the reference writes,
+    column for column (``SCORE`` .. ``ROUNDS``): the two are then compared with ``np.array_equal``."""
+    from simlab.core.kernel import COL_SCORE, COL_TIEBREAK
+    from simlab.games.karuba import rules
+
+    return rows[:, :, [COL_SCORE, COL_TIEBREAK, rules.C_CRYSTALS, rules.C_GOLD, rules.C_TEMPLES, rules.C_ROUNDS]]
 
 
 def check_config(config) -> None:
