@@ -323,14 +323,16 @@ def run_reference(seconds: float, rounds: int, players: int | None = None) -> No
     from .reference import karuba
 
     warnings.simplefilter("ignore")
+    configs = [RunConfig("karuba", n, ("random",) * n, 1) for n in ((players,) if players is not None else (2, 3, 4))]
+    for config in configs:   # refused before anything is printed or played
+        karuba.check_config(config)
     click.echo(f"simlab bench --reference: Karuba, every seat random, default rules; {cpu_model()}, "
                f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; one process, "
                f"{seconds:g} s per measurement, {rounds} round(s), the two interleaved")
     click.echo(f"{'players':>7}  {'same games':<15}{'engine g/s':>12}{'lean g/s':>12}{'lean/engine':>13}"
                f"  {'interval':<15} min-max over rounds")
-    for n in (players,) if players is not None else (2, 3, 4):
-        config = RunConfig("karuba", n, ("random",) * n, 1)
-        karuba.check_config(config)
+    for config in configs:
+        n = config.players
         engine = Prepared(config)
         reference = _Reference(engine)
         check = 2_000
