@@ -96,10 +96,11 @@ def mirror_seats(rep, mirrors: dict, three: pd.DataFrame) -> pd.DataFrame:
         on, off = arms.base.frame(), arms.variant.frame()
         for arm, f in (("with Allen", on), ("without Allen", off)):
             r = F.seat_shares(f).query("seat == 1").iloc[0]
-            e = Estimate(r["win_share"], r["lo"], r["hi"], int(r["games"]), "clustered by game")
-            rep.verdict(f"Start player's win share, 2 players {arm}, {s} mirror", e, 0.5, Band.fairness(0.5, BAND))
-            rows.append({"strategy": s, "arm": arm, "players": 2, "win_share": e.value, "lo": e.lo, "hi": e.hi,
-                         "games": e.n, "fair": 0.5})
+            e = Estimate(r["win_share"], r["fair_lo"], r["fair_hi"], int(r["games"]), "clustered by game")
+            rep.verdict(f"Start player's win share, 2 players {arm}, {s} mirror", e, r["fair"],
+                        Band.fairness(r["fair"], BAND))
+            rows.append({"strategy": s, "arm": arm, "players": 2, "win_share": e.value, "lo": r["lo"], "hi": r["hi"],
+                         "games": e.n, "fair": r["fair"]})
         a, b = start_player(on), start_player(off)
         d = paired_difference(b.loc[a.index], a)
         rep.verdict(f"{OFF}, {s} mirror: change in the start player's win share ({fmt_share(a.mean())} -> "
@@ -107,10 +108,11 @@ def mirror_seats(rep, mirrors: dict, three: pd.DataFrame) -> pd.DataFrame:
         rows.append({"strategy": s, "arm": "change (without - with)", "players": 2, "win_share": d.value,
                      "lo": d.lo, "hi": d.hi, "games": d.n, "fair": 0.0})
     r = F.seat_shares(three).query("seat == 1").iloc[0]
-    e = Estimate(r["win_share"], r["lo"], r["hi"], int(r["games"]), "clustered by game")
-    rep.verdict(f"Start player's win share, 3 players (no Allen), {STRONG} mirror", e, 1 / 3, Band.fairness(1 / 3, BAND))
-    rows.append({"strategy": STRONG, "arm": "3 players (no Allen)", "players": 3, "win_share": e.value, "lo": e.lo,
-                 "hi": e.hi, "games": e.n, "fair": 1 / 3})
+    e = Estimate(r["win_share"], r["fair_lo"], r["fair_hi"], int(r["games"]), "clustered by game")
+    rep.verdict(f"Start player's win share, 3 players (no Allen), {STRONG} mirror", e, r["fair"],
+                Band.fairness(r["fair"], BAND))
+    rows.append({"strategy": STRONG, "arm": "3 players (no Allen)", "players": 3, "win_share": e.value, "lo": r["lo"],
+                 "hi": r["hi"], "games": e.n, "fair": r["fair"]})
     t = pd.DataFrame(rows)
     fig, axes = new_figure(6.5, 3.8)
     for i, arm in enumerate(("with Allen", "without Allen")):

@@ -18,9 +18,10 @@ blind risk taker's win rate. From N up it stops binding: N is the lowest value s
 higher value binds.
 
 **Greed pays** at a value when an appetite greedier than the default hunter (cap 14, or the blind
-risk taker) is among the best responses there (the appetites whose win rate is statistically tied
-with the best, ``wording.best_of``). Below M greed no longer pays: M is the lowest value from which
-greed pays at every higher value.
+risk taker) is among the best responses there (the appetites whose win rate is not statistically below
+the best one's, ``wording.best_of``, read with the covariance of seats at one table and held to 95%
+together). Below M greed no longer pays: M is the lowest value from which greed pays at every
+higher value.
 
 **Stronger play** (:mod:`simlab.analysis.strength`): each stronger player (the search player, each
 tuned set) plays a 2-player mirror at the printed threshold and without one; the bottom line says
@@ -31,11 +32,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 
 from simlab.analysis import sections, strength
 from simlab.analysis.charts import interval_band, new_figure
 from simlab.analysis.experiment import Context, Experiment
+from simlab.analysis.fairness import clustered_means
 from simlab.analysis.report import ci, formatted, num
 from simlab.analysis.stats import Estimate, mean, proportion
 from simlab.analysis.wording import (NUMBER, TIE, Band, best_of, compare, difference, fmt_estimate, fmt_points,
@@ -94,13 +97,17 @@ def point(frame: pd.DataFrame, threshold: int, players: int) -> tuple[dict, list
            "win_cubes_sd": float(win_cubes.std(ddof=1)) if win_cubes.size > 1 else math.nan,
            "win_cubes_n": int(win_cubes.size), **_est(mean(heed_cubes), "heed_cubes"),
            "heed_cubes_sd": float(heed_cubes.std(ddof=1)) if heed_cubes.size > 1 else math.nan,
-           "heed_cubes_n": int(heed_cubes.size), "no_winner": float(games["no_winner"].first().mean())}
+           "heed_cubes_n": int(heed_cubes.size), "no_winner": float(games["no_winner"].first().mean()),
+           "even": float(f["win"].mean())}      # a seat's win rate at a fair table: games nobody wins count
     apps = []
-    for spec, g in f.groupby("strategy"):
-        if spec not in APPETITES:       # a stronger player's mirror: no appetite of the round table
-            continue
+    table = f[f["strategy"].isin(APPETITES)]           # a stronger player's mirror holds no appetite
+    names = [APPETITES[s] for s in sorted(table["strategy"].unique())]
+    cov = clustered_means(table["win"], table["strategy"].map(APPETITES), table["game"], names)[1] if names else None
+    for spec, g in table.groupby("strategy"):
+        i = names.index(APPETITES[spec])
         apps.append({"players": players, "threshold": threshold, "appetite": APPETITES[spec], "seats": len(g),
-                     **_est(_rate(g["win"]), "win"), "fair": 1.0 / players,
+                     **_est(_rate(g["win"]), "win"), "win_cov": dict(zip(names, cov[i])),
+                     "fair": row["even"],
                      "curse_out": float(g["curse"].mean()), "fee_out": float(g["fee"].mean()),
                      "cubes": float(g["curses"].mean()), "score": float(g["score"].mean())})
     return row, apps
@@ -145,10 +152,16 @@ def _welch(a: Mapping, b: Mapping, stem: str = "win_cubes") -> Estimate:
 
 
 def best_responses(apps: pd.DataFrame) -> dict[int, tuple[str, ...]]:
-    """Per threshold of one player count: the appetites tied for the best win rate (best first)."""
-    return {int(t): best_of({r.appetite: Estimate(r.win, r.win_lo, r.win_hi, int(r.seats), "Wilson")
-                             for r in g.itertuples()}).tied
-            for t, g in apps.groupby("threshold")}
+    """Per threshold of one player count: the appetites tied for the best win rate (best first), their
+    comparisons read with the covariance of appetites at one table (``win_cov``, from :func:`point`)
+    and held to 95% together."""
+    out = {}
+    for t, g in apps.groupby("threshold"):
+        names = list(g["appetite"])
+        cov = np.array([[c[b] for b in names] for c in g["win_cov"]]) if "win_cov" in g else None
+        out[int(t)] = best_of({r.appetite: Estimate(r.win, r.win_lo, r.win_hi, int(r.seats), "Wilson")
+                               for r in g.itertuples()}, covariance=cov).tied
+    return out
 
 
 def stops_binding(moved: Mapping[int, list[str]]) -> int | None:
@@ -302,14 +315,15 @@ def analyse(ctx: Context):
             f"{fmt_estimate(estimate(ref.loc[n], 'blind_win'))}; curse eliminations fall from "
             f"{fmt_share(g['curse_out'].max())} to {fmt_share(g['curse_out'].min())} of players over the sweep.")
         rep.findings.append(
-            f"{n} players, best responses by threshold (every appetite whose win rate is a statistical tie with the "
-            f"best, least greedy first; table: {join([APPETITES[x] for x in TABLES[n]])}): "
+            f"{n} players, best responses by threshold (every appetite whose win rate is not statistically below the "
+            f"best, the comparisons held to 95% together; least greedy first; table: "
+            f"{join([APPETITES[x] for x in TABLES[n]])}): "
             + spans({k: join(sorted(v, key=list(APPETITES.values()).index)) for k, v in best[n].items()})
             + f"; {m_words(m_from[n])}.")
     for n in PLAYERS:
         r = at.loc[n]
         rep.verdict(f"{n} players, threshold {PRINTED}: the blind risk taker's win rate", estimate(r, "blind_win"),
-                    1.0 / n, Band.effect(sections.SEAT_BAND, around=1.0 / n), reference_label="an even share",
+                    r["even"], Band.effect(sections.SEAT_BAND, around=r["even"]), reference_label="an even share",
                     note=f"It is eliminated by curses in {fmt_estimate(estimate(r, 'blind_curse'))} of its games")
         rep.verdict(f"{n} players, threshold {PRINTED}: players eliminated by curses (heeding appetites)",
                     estimate(r, "heed_curse"), note="They refuse cubes that reach the threshold; only cubes they "
@@ -364,7 +378,10 @@ def analyse(ctx: Context):
         "among the best": lambda r: "yes" if r["among the best"] else "",
         "out by curses": lambda r: fmt_share(r["curse_out"]), "out by healer fee": lambda r: fmt_share(r["fee_out"]),
         "cubes": lambda r: num(r["cubes"]), "mean score": lambda r: num(r["score"])}),
-        note="'Among the best': the appetite's win rate is a statistical tie with the highest at its table and threshold.")
+        note="'Among the best': the appetite's win rate is not statistically below the highest at its table and "
+             "threshold, its comparisons read with the covariance of seats at one table (one seat's win is another's "
+             "loss) and held to 95% together. 'Minus even share': against the win rate of the table's average seat, "
+             "which counts the games nobody wins.")
 
     # bottom line
     pays13 = [n for n in PLAYERS if any(g in best[n][PRINTED] for g in GREEDY)]

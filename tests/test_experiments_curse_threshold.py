@@ -126,6 +126,17 @@ def test_greed_pays_from_the_lowest_threshold_where_a_greedy_appetite_stays_amon
     assert holds_from({}) is None
 
 
+def test_best_responses_read_appetites_at_one_table_with_their_covariance():
+    """At a 2-player table one appetite's win is the other's loss: their win rates move exactly against
+    each other, so their difference varies twice as much as independent rates' would. A gap that
+    independence calls decided (0.40 vs 0.385, each +-0.01: 2.1 standard errors) is a tie at one table."""
+    apps = _apps({7: 0.385}, width=0.01)
+    assert best_responses(apps)[7] == ("cap 11",)
+    var = (0.01 / 1.959964) ** 2
+    apps["win_cov"] = [{"cap 11": var, "blind": -var}, {"cap 11": -var, "blind": var}]
+    assert set(best_responses(apps)[7]) == {"cap 11", "blind"}
+
+
 def test_the_bottom_line_sentences_state_n_and_m_per_player_count_and_say_so_when_there_is_none():
     none = dict.fromkeys(BINDING)
     text = binds_sentence({2: None, 3: 16, 4: 16, 5: None}, {2: none, 3: none, 4: none, 5: {**none, "win_cubes": 18}})

@@ -32,7 +32,8 @@ def test_overview_report_opens_with_bottom_line_then_findings_charts_tables_cave
     assert order == sorted(order)
     bottom = md[md.index("## Bottom line"):md.index("## What it rests on")]
     assert "Seat fairness holds by construction" in bottom      # Karuba: no seat order in its rules
-    assert "strongest" in bottom and "Elo above random play" in bottom and "luck explains" in bottom
+    assert "strongest" in bottom and "Elo above random play heads-up" in bottom
+    assert "the strategy a player holds explains" in bottom and "not how much skill the game rewards" in bottom
     verdicts = md[md.index("## Findings"):md.index("## Charts")]
     for n in (2, 3, 4):   # each mirror gives a seat verdict, or says why it cannot
         for strategy in ("builder", "racer", "collector"):
@@ -41,9 +42,13 @@ def test_overview_report_opens_with_bottom_line_then_findings_charts_tables_cave
                              r"OUTSIDE the fairness band|undecided: the interval crosses an edge of the fairness band)\*\*",
                              verdicts) or re.search(rf"The {strategy} mirror at [\d, and]*{n}[\d, and]* players cannot "
                                                     "judge the seats", verdicts)
-        assert re.search(rf"Rating gap from random play to \w+, {n} players \(Elo points\): [\d.]+ \[[\d.]+, [\d.]+\]",
-                         verdicts)
-        assert f"Share of outcome variance due to luck, {n} players" in verdicts
+        if n == 2:
+            assert re.search(r"Rating gap from random play to \w+, heads-up \(2 players, Elo points\): [\d.]+ "
+                             r"\[[\d.]+, [\d.]+\]", verdicts)
+        else:   # a pairwise share of a multi-player game: not a heads-up Elo, and said so
+            assert re.search(rf"\w+ against {n - 1} random players, {n} players: the share of meetings it finishes ahead, "
+                             rf"read on the Elo scale: [\d.]+ \[[\d.]+, [\d.]+\].*not a heads-up rating", verdicts)
+        assert f"Share of a player's result variance that its strategy explains, {n} players" in verdicts
     assert "Start player (seat 1) win rate" not in md, "no seat verdict from a mix"
     assert re.search(r"(are tied for|is) strongest", verdicts)
 

@@ -42,8 +42,10 @@ def test_head_to_head_counts_finishing_ahead_with_ties_as_half_and_ranks_strateg
     assert h.loc[("a", "b"), "meetings"] == 4
     assert h.loc[("a", "b"), "a_ahead"] == pytest.approx((1 + 1 + 0.5 + 0) / 4)
     assert h.loc[("b", "a"), "a_ahead"] == pytest.approx(1 - 0.625)
-    r = M.ranking(M.head_to_head(f))
+    r = M.ranking(f)
     assert list(r["strategy"]) == ["a", "b"] and list(r["rank"]) == [1, 2]
+    cov = r.attrs["covariance"]        # a's meeting is b's: their pooled shares move exactly against each other
+    assert cov.loc["a", "b"] == pytest.approx(-cov.loc["a", "a"]) and cov.loc["a", "a"] > 0
 
 
 def test_skill_share_is_zero_for_chance_and_one_for_a_sure_winner():
@@ -69,6 +71,7 @@ def test_combine_keeps_game_ids_unique_across_runs():
     c = M.combine([a, a.copy()], ["r1", "r2"])
     assert c["game"].nunique() == 4 and set(c["run"]) == {"r1", "r2"}
     assert M.head_to_head(c).set_index(["a", "b"]).loc[("a", "b"), "meetings"] == 4
+    assert M.chance_of(c).tolist() == c["run_game"].tolist()     # one seed: game g of each run drew the same chance
 
 
 def test_usage_averages_only_counts_and_decodes_the_named_bits_of_bitmasks():

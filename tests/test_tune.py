@@ -5,7 +5,8 @@ import pytest
 
 from simlab.analysis.compare import Arm
 from simlab.analysis.stats import Estimate
-from simlab.analysis.tune import IN, OUT, UNDECIDED, corrected_level, decide, parse_target, run_tune, tune
+from simlab.analysis.tune import (IN, MEASURES, OUT, UNDECIDED, corrected_level, decide, interval, parse_target,
+                                  run_tune, tune)
 from simlab.cli import main
 from simlab.core.game import get_game
 from simlab.core.results import load
@@ -71,17 +72,23 @@ def tuned(tmp_path_factory):
 def test_loot_island_tune_decides_from_intervals_that_match_the_games_played(tuned):
     """Rule: a player with curse_threshold cubes or more at game end is eliminated by curses ([S0] end
     step 2, eliminated == 1). Each value's estimate is the share of such players in exactly the games
-    its run holds, its verdict is its interval read against the band, and only undecided values got
-    more than one batch."""
+    its run holds, its verdict is its interval read against the band, and a value stopped at its
+    first deciding look (the batch before, it was undecided) or at the cap."""
     out, rep, paths = tuned
     t = pd.read_csv(out / "estimates.csv").set_index("curse_threshold")
     assert any(t["verdict"] != UNDECIDED)
+    measure = MEASURES["curse_elimination_rate"]
     for i, value in enumerate((1, 13)):
         r = t.loc[value]
         assert r["lo"] <= r["estimate"] <= r["hi"]
         assert r["verdict"] == decide(Estimate(r["estimate"], r["lo"], r["hi"], 0, ""), 0.5, 1.0)
-        assert r["games"] == (40 if r["verdict"] != UNDECIDED else 200)
         f = load(out / "runs" / f"tune-4p-{i:02d}")
+        assert r["games"] % 40 == 0 and (r["games"] == 200 or r["verdict"] != UNDECIDED)
+        if r["games"] > 40:          # one batch fewer left it undecided
+            earlier = f[f["game"] < r["games"] - 40]
+            per_game = (earlier["eliminated"] == 1).groupby(earlier["game"]).mean()
+            e = interval(per_game, earlier.groupby("game")["deal"].first(), measure, 4, corrected_level(2, 40, 200))
+            assert decide(e, 0.5, 1.0) == UNDECIDED
         assert f["game"].nunique() == r["games"]
         assert r["estimate"] == pytest.approx((f["eliminated"] == 1).mean())
     decided = [f"`{v}`" for v in t.index if t.loc[v, "verdict"] == OUT]

@@ -197,12 +197,13 @@ def widest_seat_interval(frame: pd.DataFrame) -> Estimate:
 
 def widest_paired_seat(base: pd.DataFrame, variant: pd.DataFrame) -> Estimate:
     """What a paired comparison watches by default: the per-seat paired difference in win share
-    (variant - base, clustered by game) with the widest interval."""
-    from .fairness import clustered_mean, win_share
+    (variant - base) with the widest interval, clustered by deal (a duplicate deal's rotations share
+    its chance; otherwise each game is its own)."""
+    from .fairness import clustered_mean, deal_of, win_share
 
-    j = base.assign(w=win_share(base))[["game", "seat", "w"]].merge(
+    j = base.assign(w=win_share(base), cluster=deal_of(base))[["game", "seat", "w", "cluster"]].merge(
         variant.assign(w=win_share(variant))[["game", "seat", "w"]], on=["game", "seat"], validate="one_to_one")
-    ests = [clustered_mean(g["w_y"] - g["w_x"], g["game"]) for _, g in j.groupby("seat")]
+    ests = [clustered_mean(g["w_y"] - g["w_x"], g["cluster"]) for _, g in j.groupby("seat")]
     return max(ests, key=lambda e: e.hi - e.lo)
 
 
@@ -683,6 +684,15 @@ def read_robustness(out_dir: Path) -> dict | None:
         return None
 
 
+def multiplicity_caveat(intervals: int) -> str:
+    """Many intervals, each at 95% on its own: a designer should know that some miss by chance."""
+    return (f"Each of the report's {intervals} stated intervals is a 95% interval on its own: read together, about "
+            f"one in twenty may miss its true value by chance (here about {intervals / 20:.1f} of them), so a single "
+            "surprising finding among many deserves a rerun with more games. The verdicts that form one claim, the "
+            "best of several options, a ladder's places, tune's IN and OUT, are held to 95% together and say so. "
+            "How each interval keeps its stated confidence: docs/statistics.md (`simlab calibrate` measures it).")
+
+
 def add_caveats(report: Report, runs: list[Run], command: str, robustness: dict | None = None) -> None:
     """Strategies used, assumed rule readings in force, and how to reproduce: from run provenance.
 
@@ -715,6 +725,8 @@ def add_caveats(report: Report, runs: list[Run], command: str, robustness: dict 
         setups = sorted({f"{k}={v}" for r in runs if r.config.game == g for k, v in r.config.params.items()})
         if setups:
             report.caveats.append(f"{spec.title}: parameters changed from the defaults in some runs: {', '.join(setups)}.")
+    if len(report.verdicts) > 1:
+        report.caveats.append(multiplicity_caveat(len(report.verdicts)))
     commits = sorted({str(b.get("git_commit")) for p in provs for b in p.get("batches", [p])})
     seeds = sorted({r.config.seed for r in runs})
     total = sum(r.games for r in runs)

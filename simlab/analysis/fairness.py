@@ -4,7 +4,8 @@ The rules of measurement this module encodes:
 
 * **Win share** splits a shared win: each of k winners of a game gets 1/k. Shares of one game sum
   to 1 (0 when every player was eliminated), so in a fair game every seat's expected share is
-  exactly ``1 / players``: a fair reference that needs no estimate.
+  exactly ``(1 - q) / players``, q the share of games nobody wins: ``1 / players`` in a game where
+  somebody always wins.
 * **Clustered intervals**: rows of the same game (or the same duplicate deal) are not
   independent; where several of them are pooled (a strategy that holds two seats, a duplicate
   deal played in every rotation) the interval is computed from per-cluster sums (the
@@ -31,6 +32,9 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+from scipy.stats import t as student_t
+
+from simlab.core.stats import wilson
 
 from .stats import LEVEL, Estimate, z_of
 
@@ -75,6 +79,58 @@ def clustered_mean(values, clusters, level: float = LEVEL, method: str = "cluste
     return Estimate(float(mu), float(mu - half), float(mu + half), g, method, level)
 
 
+def clustered_proportion(values, clusters, level: float = LEVEL, trials: float = 1.0,
+                         method: str = "Wilson at the effective sample size, clustered") -> Estimate:
+    """A rate or share (``values`` in [0, 1]) whose rows come in clusters (the rotations of a
+    duplicate deal, the seats of a game), with an interval that stays honest for rare events.
+
+    Korn and Graubard's (1998) effective sample size: with p the mean and v its cluster-robust
+    variance (:func:`clustered_mean`), the sample is worth n_eff = p (1 - p) / v independent 0/1
+    trials, and the interval is Wilson's at n_eff, with Student's t in place of the normal quantile
+    (degrees of freedom below). A normal interval collapses to a point when no
+    event happened (or nothing but events); here the sample then counts as G trials, all a cluster
+    of perfectly correlated rows is worth, so the bound stays. ``trials``: the most independent 0/1
+    outcomes one row holds (a game's share of its n players: n), which caps n_eff at rows x trials
+    (an estimated variance near 0 would otherwise claim certainty)."""
+    v = np.asarray(values, dtype=np.float64)
+    _, idx = np.unique(np.asarray(clusters), return_inverse=True)
+    y = np.bincount(idx, weights=v)
+    m = np.bincount(idx).astype(np.float64)
+    g, rows = y.size, m.sum()
+    if g < 2:
+        return Estimate(float(y.sum() / rows) if rows else math.nan, 0.0, 1.0, g, method, level)
+    p = float(y.sum() / rows)
+    parts = (y - p * m) ** 2
+    var = g / (g - 1) * float(parts.sum()) / rows ** 2
+    n_eff = min(p * (1 - p) / var, rows * trials) if var > 0 and 0 < p < 1 else float(g)
+    # the variance rests on the clusters that carry it: for a rare event the few with one (Satterthwaite's
+    # effective number of terms); four times it, at most G - 1, is what kept coverage within [93%, 97.5%]
+    # on duplicate deals whose rotations share an event with correlation 0 to 1 (simlab calibrate)
+    df = min(g - 1.0, max(1.0, 4 * parts.sum() ** 2 / (parts ** 2).sum())) if var > 0 else g - 1.0
+    lo, hi = wilson(p * n_eff, n_eff, float(student_t.ppf(0.5 + level / 2, df)))
+    return Estimate(p, lo, hi, g, method, level)
+
+
+def clustered_means(values, options, clusters, names) -> tuple[np.ndarray, np.ndarray]:
+    """The mean of ``values`` for each option in ``names`` (a row belongs to ``options[row]``: an
+    appetite's seats, a strategy's meetings) and the options' covariance, cluster-robust over the
+    ``clusters`` (games or deals) their rows share. Options at one table are negatively correlated,
+    one seat's win being another's loss: their differences vary more than independent estimates'
+    would (:func:`~.wording.best_of` reads them with this covariance)."""
+    v = np.asarray(values, dtype=np.float64)
+    code = {name: i for i, name in enumerate(names)}
+    k = np.array([code[o] for o in options], dtype=np.int64)
+    _, c = np.unique(np.asarray(clusters), return_inverse=True)
+    g = int(c.max()) + 1
+    y = np.zeros((g, len(names)))
+    m = np.zeros((g, len(names)))
+    np.add.at(y, (c, k), v)
+    np.add.at(m, (c, k), 1.0)
+    mu = y.sum(axis=0) / m.sum(axis=0)
+    u = (y - mu * m) / m.sum(axis=0)            # each cluster's linearised contribution to each mean
+    return mu, g / max(g - 1, 1) * (u.T @ u)
+
+
 def clustered_difference(values, clusters, in_a, level: float = LEVEL) -> Estimate:
     """mean(values | in_a) - mean(values | not in_a) when both groups share clusters (e.g. two
     strategies in the same games): the covariance between the groups' cluster sums is kept."""
@@ -105,26 +161,37 @@ def is_mirror(frame: pd.DataFrame) -> bool:
 
 
 def seat_shares(frame: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
-    """Per player count and seat: win share with its interval, the exact fair value 1/n, the edge
-    over fair in points, plain win rate and mean score. Refuses frames that are not mirrors."""
+    """Per player count and seat: win share with its interval, the fair share, the edge over fair
+    with its own interval, plain win rate and mean score. Refuses frames that are not mirrors.
+
+    The fair share is (1 - q) / n, with q the share of games nobody wins (every player eliminated,
+    as Loot Island allows; 0 in most games, where it is exactly 1/n). With q estimated, the edge
+    is the clustered mean of each game's (seat's share - the game's total share / n), so its
+    interval carries the estimate of q too; ``fair_lo``/``fair_hi`` are the share's interval read
+    against the fair share (fair + the edge's interval), which a fairness band judges."""
     if not is_mirror(frame):
         raise ValueError("seat fairness needs a mirror match (every seat the same strategy); got "
                          + ", ".join(sorted(frame["strategy"].astype(str).unique())))
     f = frame.assign(win_share=win_share(frame))
+    f["game_total"] = f.groupby("game", sort=False)["win_share"].transform("sum")
     rows = []
     for n, g in f.groupby("players", observed=True, sort=True):
+        fair = float(g.groupby("game")["game_total"].first().mean()) / int(n)
         for seat, s in g.groupby("seat", sort=True):
             e = clustered_mean(s["win_share"], deal_of(s), level)
+            edge = clustered_mean(s["win_share"] - s["game_total"] / int(n), deal_of(s), level)
             rows.append({"players": int(n), "seat": int(seat) + 1, "games": len(s), "win_share": e.value,
-                         "lo": e.lo, "hi": e.hi, "fair": 1.0 / int(n), "edge": e.value - 1.0 / int(n),
+                         "lo": e.lo, "hi": e.hi, "fair": fair, "edge": edge.value, "edge_lo": edge.lo,
+                         "edge_hi": edge.hi, "fair_lo": fair + edge.lo, "fair_hi": fair + edge.hi,
                          "win_rate": float(s["win"].mean()), "mean_score": float(s["score"].mean())})
     return pd.DataFrame(rows)
 
 
 def seat_spread(mirrors: Mapping[str, pd.DataFrame], reps: int = 400, seed: int = 0,
                 level: float = LEVEL) -> pd.DataFrame:
-    """Root mean square distance of the seats' win shares from 1/n, in share units, per strategy
-    (the key of ``mirrors``, a mirror match's frame) and player count.
+    """Root mean square distance of the seats' win shares from the fair share (1/n when somebody
+    always wins; see :func:`seat_shares`), in share units, per strategy (the key of ``mirrors``, a
+    mirror match's frame) and player count.
 
     Estimate: sqrt(max(0, mean_s((p_s - 1/n)^2) - mean_s(var(p_s)))), i.e. the squared distance
     minus its expected value in a fair game (the sampling variance of each seat's share, from
@@ -168,12 +235,18 @@ def seat_spread(mirrors: Mapping[str, pd.DataFrame], reps: int = 400, seed: int 
 
 def _excess_square(weights, w, n: int):
     """Per row of ``weights`` (one per resample, one column per game): the seats' mean squared
-    distance from 1/n minus its sampling variance, from the per-game share vectors ``w[game, seat]``."""
+    distance from the fair share minus its sampling variance, from the per-game share vectors
+    ``w[game, seat]``. The fair share is the seats' mean, (1 - q) / n with q the share of games
+    nobody wins (1/n when somebody always wins); the variance of that mean is added back, since
+    centring on it removes it."""
     tot = weights.sum(axis=-1, keepdims=True)
     p = (weights @ w) / tot
     ex2 = (weights @ (w * w)) / tot
     var = (ex2 - p * p) / (tot - 1)
-    return ((p - 1.0 / n) ** 2).mean(axis=-1) - var.mean(axis=-1)
+    t = w.mean(axis=1)                                    # each game's total share / n
+    mt = (weights @ t)[:, None] / tot
+    var_fair = ((weights @ (t * t))[:, None] / tot - mt * mt) / (tot - 1)
+    return ((p - p.mean(axis=-1, keepdims=True)) ** 2).mean(axis=-1) - var.mean(axis=-1) + var_fair[:, 0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -191,7 +264,9 @@ def elo(p: float) -> float:
 
 def ahead_share(frame: pd.DataFrame, strong: str, weak: str, level: float = LEVEL) -> Estimate:
     """How often ``strong`` finishes ahead of ``weak`` in the same game (a tie counts one half),
-    over every (strong seat, weak seat) pair of every game, clustered by deal."""
+    over every (strong seat, weak seat) pair of every game: a Wilson interval at the effective
+    sample size of the deals (:func:`clustered_proportion`), since a game's pairs and a deal's
+    rotations are not independent meetings."""
     f = frame[["game", "seat", "rank", "strategy"]].copy()
     f["strategy"] = f["strategy"].astype(str)
     f["cluster"] = deal_of(frame).to_numpy()
@@ -201,47 +276,55 @@ def ahead_share(frame: pd.DataFrame, strong: str, weak: str, level: float = LEVE
     if pairs.empty:
         raise ValueError(f"{strong} and {weak} never meet in these games")
     score = np.where(pairs["rank_s"] < pairs["rank_w"], 1.0, np.where(pairs["rank_s"] == pairs["rank_w"], 0.5, 0.0))
-    return clustered_mean(score, pairs["cluster_s"], level, "clustered pairwise")
+    e = clustered_proportion(score, pairs["cluster_s"], level, method="clustered pairwise, Wilson")
+    return Estimate(e.value, e.lo, e.hi, len(pairs), e.method, level)
 
 
 def skill_gap(frame: pd.DataFrame, strong: str, weak: str = "random", level: float = LEVEL) -> pd.DataFrame:
-    """Per player count: the Elo gap from ``weak`` to ``strong`` with its interval.
+    """Per player count: how often ``strong`` finishes ahead of ``weak`` in the same game, and that
+    share on the Elo scale, 400 log10(p / (1 - p)).
 
-    The interval is built on the logit scale (delta method on the clustered standard error of the
-    ahead share, with the share kept a half meeting away from 0 and 1), so a heuristic that beats
-    random play in 99.5% of meetings gets a finite, honest upper bound instead of infinity."""
+    At 2 players this is the heads-up Elo gap. At 3+ players it is the same reading of a pairwise
+    share within a game of one ``strong`` against several ``weak`` players: not a heads-up rating,
+    and not comparable across player counts (``heads_up`` says which). The interval is the ahead
+    share's (:func:`ahead_share`) mapped to the scale: never zero wide, and finite unless ``strong``
+    finished ahead in every meeting (then only its lower bound is finite: no sample can bound the
+    gap above). The point estimate keeps the share half a meeting away from 0 and 1, so it stays
+    finite too."""
     rows = []
     for n, g in frame.groupby("players", observed=True, sort=True):
         e = ahead_share(g, strong, weak, level)
         p = min(max(e.value, 0.5 / e.n), 1 - 0.5 / e.n)
-        se = (e.hi - e.lo) / (2 * z_of(level)) / (p * (1 - p))
-        centre = math.log(p / (1 - p))
-        lo, hi = (1 / (1 + math.exp(-(centre + k * z_of(level) * se))) for k in (-1, 1))
-        rows.append({"players": int(n), "strong": strong, "weak": weak, "pairs_games": e.n,
-                     "ahead": e.value, "ahead_lo": lo, "ahead_hi": hi,
-                     "elo_gap": elo(e.value), "elo_lo": elo(lo), "elo_hi": elo(hi)})
+        rows.append({"players": int(n), "strong": strong, "weak": weak, "pairs_games": e.n, "heads_up": int(n) == 2,
+                     "ahead": e.value, "ahead_lo": e.lo, "ahead_hi": e.hi,
+                     "elo_gap": elo(p), "elo_lo": elo(e.lo), "elo_hi": elo(e.hi)})
     return pd.DataFrame(rows)
 
 
-COMPONENTS = ("skill (strategy)", "deal suits a strategy", "seat within the deal")
+COMPONENTS = ("skill (strategy)", "deal suits a strategy", "seat within the deal", "luck (deal and seat)")
 
 
-def deal_luck(frame: pd.DataFrame, column: str = "win_share", reps: int = 200, seed: int = 0,
+def deal_luck(frame: pd.DataFrame, column: str = "win_share", reps: int = 1000, seed: int = 0,
               level: float = LEVEL) -> pd.DataFrame:
-    """Variance shares of a duplicate run's results: strategy (skill), deal (luck), rotation.
+    """What a player's result (``column``; the win share by default) depends on, as shares of its
+    variance, from a duplicate run (``deal`` column; every deal in all n seat rotations).
 
-    Needs a duplicate run (``deal`` column; every deal in all n rotations). With y the result of
-    the strategy in slot k in rotation r of deal d (``column``; the win share by default):
+    Picking a game of the run at random and one of its players, the result Y varies with the
+    strategy that player holds, the deal and the seat. Its variance splits exactly into
 
-    * rotation: R = mean over (d, k) of the variance of y across the n rotations;
-    * deal: L = variance over d of (mean_r y - strategy mean), averaged over k, minus R / n
-      (the part of the deal means' spread that rotation noise alone would produce);
-    * skill: S = variance over k of the strategy means.
+    * **skill (strategy)**: the variance of the strategies' expected results (over the field's
+      slots, as a population: the field is what it is);
+    * **deal suits a strategy**: what a deal gives a strategy wherever it sits, measured as the
+      covariance of the strategy's results in two different seatings of the same deal (negative
+      when a deal's fortunes follow the seat, not the strategy);
+    * **seat within the deal**: the rest of the variance, what changes with the seating (which
+      seat holds the better chance, turn order, the game's and the strategies' own randomness);
 
-    Shares are S, L, R over S + L + R, with bootstrap intervals over deals, plus ``luck`` = L + R
-    (everything the strategies do not explain: what the deal gives each strategy and each seat,
-    turn order included). The skill share depends on the field of strategies: a field of equals
-    has no skill variance by construction.
+    and ``luck`` is the last two together, everything the strategy does not explain. Each is
+    estimated without bias from the deals (:func:`_variance_shares`); the shares' intervals are
+    percentile bootstraps over deals. The skill share describes the field played: two near-equal
+    strategies leave little to skill in any game, so it says how different these strategies are,
+    not how much skill the game allows.
     """
     if "deal" not in frame:
         raise ValueError("deal luck needs a duplicate run (simlab run ... --duplicate)")
@@ -264,37 +347,60 @@ def deal_luck(frame: pd.DataFrame, column: str = "win_share", reps: int = 200, s
             vals, d_ids = vals[keep], d_ids[keep]
         cube = vals.reshape(-1, n, vals.shape[1])
 
-        point = _variance_shares(cube, np.ones((1, len(cube))), n)[0]
+        point = _variance_shares(cube, np.ones((1, len(cube))))[0]
         # resampled deals as counts per deal (the same draws as indexing cube once per resample)
         draws = rng.integers(0, len(cube), (reps, len(cube)))
         counts = np.bincount((draws + len(cube) * np.arange(reps)[:, None]).ravel(),
                              minlength=reps * len(cube)).reshape(reps, len(cube))
-        boots = _variance_shares(cube, counts.astype(np.float64), n)
+        boots = _variance_shares(cube, counts.astype(np.float64))
         lo = np.quantile(boots, (1 - level) / 2, axis=0)
         hi = np.quantile(boots, 1 - (1 - level) / 2, axis=0)
+        # skill is a variance's share, in [0, 1]: so are its estimate and bounds, and luck, all but skill, with it
+        # (deal + seat may then add up to slightly more than luck, by the skill estimate's clipped noise)
+        for i in (COMPONENTS.index("skill (strategy)"), COMPONENTS.index("luck (deal and seat)")):
+            point[i], lo[i], hi[i] = np.clip([point[i], lo[i], hi[i]], 0.0, 1.0)
         for i, part in enumerate(COMPONENTS):
             rows.append({"players": n, "component": part, "share": float(point[i]), "lo": float(lo[i]),
                          "hi": float(hi[i]), "deals": len(cube)})
-        luck = boots[:, 1] + boots[:, 2]
-        rows.append({"players": n, "component": "luck (deal and seat)", "share": float(point[1] + point[2]),
-                     "lo": float(np.quantile(luck, (1 - level) / 2)), "hi": float(np.quantile(luck, 1 - (1 - level) / 2)),
-                     "deals": len(cube)})
     return pd.DataFrame(rows)
 
 
-def _variance_shares(cube, weights, n: int):
-    """Skill, deal and rotation shares (see :func:`deal_luck`) of ``cube[d, r, k]`` with deal d
-    counted ``weights[b, d]`` times, for every row b at once (a bootstrap resample is a row of counts)."""
-    total = weights.sum(axis=1)                                   # [b]
-    deal_mean = cube.mean(axis=1)                                 # [d, k]
-    strat = weights @ deal_mean / total[:, None]                  # [b, k]
-    rot = weights @ cube.var(axis=1, ddof=1).mean(axis=1) / total
-    spread = (weights @ deal_mean ** 2 - total[:, None] * strat ** 2) / (total[:, None] - 1)
-    deal = spread.mean(axis=1) - rot / n
-    skill = strat.var(axis=1, ddof=1) if strat.shape[1] > 1 else np.zeros(len(total))
-    parts = np.maximum(np.stack([skill, deal, rot], axis=1), 0.0)
-    sums = parts.sum(axis=1, keepdims=True)
-    return np.divide(parts, sums, out=np.zeros_like(parts), where=sums > 0)
+def _variance_shares(cube, weights):
+    """The shares of :func:`deal_luck` (skill, deal, seat, luck) of ``cube[d, r, k]`` (deal d, its
+    rotation r, slot k), deal d counted ``weights[b, d]`` times, for every row b at once (a
+    bootstrap resample is a row of counts).
+
+    Unbiased pieces, with M[d, k] the mean of slot k over the rotations of deal d and s2 a sample
+    variance over deals (n - 1 in the denominator):
+
+    * slot k's variance T_k = mean over (d, r) of (y - m_k)^2 + s2(M_k) / D (the second term puts
+      back what centring on the estimated mean m_k took away);
+    * the covariance between two rotations C_k = (n^2 s2(M_k) - sum_r s2(y_r,k)) / (n (n - 1)),
+      the mean over rotation pairs of their sample covariances;
+    * skill S = var(m) - (tr(V) - 1'V1 / K) / K, the population variance of the K slot means
+      less what their sampling noise V = Cov(M) / D adds to it.
+
+    Total S + mean_k T_k; deal = mean C, seat = mean (T - C), luck = mean T."""
+    b = weights.shape[0]
+    n = cube.shape[1]
+    total = weights.sum(axis=1)[:, None]                                   # [b, 1]: D
+
+    def s2(x):   # sample variance over deals of x[d, ...] for every resample: [b, ...]
+        m = weights @ x.reshape(len(x), -1) / total
+        return ((weights @ x.reshape(len(x), -1) ** 2 - total * m * m) / (total - 1)).reshape((b,) + x.shape[1:])
+
+    deal_mean = cube.mean(axis=1)                                          # M[d, k]
+    m = weights @ deal_mean / total                                        # [b, k]
+    spread = (weights @ (cube ** 2).mean(axis=1)) / total - m * m          # mean of (y - m_k)^2
+    s2_deal = s2(deal_mean)                                                # [b, k]
+    var = spread + s2_deal / total
+    cov = (n * n * s2_deal - s2(cube).sum(axis=1)) / (n * (n - 1))
+    k = m.shape[1]
+    noise = (s2_deal.sum(axis=1) - s2(deal_mean.sum(axis=1, keepdims=True))[:, 0] / k) / total[:, 0] / k
+    skill = m.var(axis=1) - noise if k > 1 else np.zeros(b)
+    whole = skill + var.mean(axis=1)
+    parts = np.stack([skill, cov.mean(axis=1), (var - cov).mean(axis=1), var.mean(axis=1)], axis=1)
+    return np.divide(parts, whole[:, None], out=np.zeros_like(parts), where=whole[:, None] > 0)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -53,129 +53,168 @@ def fair_rate(frame: pd.DataFrame) -> float:
 
 
 def win_by_seat(frame: pd.DataFrame) -> pd.DataFrame:
-    """Win rate of each seat (1 = start player), per player count, with Wilson intervals."""
+    """Win rate of each seat (1 = start player), per player count, with intervals clustered by the
+    chance the games drew (a duplicate deal's rotations share it)."""
     rows = []
     for n, g in _by_players(frame):
         fair = fair_rate(g)
         for seat, s in g.groupby("seat", sort=True):
-            e = proportion(int(s["win"].sum()), len(s))
-            rows.append({"players": n, "seat": int(seat) + 1, "games": e.n, "win_rate": e.value, "lo": e.lo,
+            e = _rate(s["win"], s)
+            rows.append({"players": n, "seat": int(seat) + 1, "games": len(s), "win_rate": e.value, "lo": e.lo,
                          "hi": e.hi, "fair": fair, "mean_score": float(s["score"].mean())})
     return pd.DataFrame(rows)
+
+
+def _rate(values: pd.Series, rows: pd.DataFrame) -> Estimate:
+    """A rate over ``rows`` (one value each), its interval clustered by their games' chance."""
+    from .fairness import clustered_proportion
+    return clustered_proportion(values.astype(np.float64), chance_of(rows))
 
 
 def tie_rate(frame: pd.DataFrame) -> pd.DataFrame:
     """Share of games whose win is shared (equal score and tie-break), per player count."""
     rows = []
     for n, g in _by_players(frame):
-        shared = g.groupby("game")["shared_win"].any()
-        e = proportion(int(shared.sum()), len(shared))
-        rows.append({"players": n, "games": e.n, "tie_rate": e.value, "lo": e.lo, "hi": e.hi})
+        first = g[g["seat"] == 0].set_index("game", drop=False).sort_index()
+        shared = g.groupby("game")["shared_win"].any().loc[first.index]
+        e = _rate(shared, first)
+        rows.append({"players": n, "games": len(first), "tie_rate": e.value, "lo": e.lo, "hi": e.hi})
     return pd.DataFrame(rows)
 
 
-def describe(values) -> dict:
-    """Mean with interval, spread and quantiles of a sample."""
+def describe(values, clusters=None) -> dict:
+    """Mean with interval (clustered when ``clusters`` says which values share a game or a deal),
+    spread and quantiles of a sample."""
+    from .fairness import clustered_mean
+
     v = np.asarray(values, dtype=np.float64)
-    e = mean(v)
+    e = mean(v) if clusters is None else clustered_mean(v, np.asarray(clusters))
     q = np.quantile(v, [0.05, 0.25, 0.5, 0.75, 0.95]) if v.size else [math.nan] * 5
-    return {"n": e.n, "mean": e.value, "lo": e.lo, "hi": e.hi, "sd": float(v.std(ddof=1)) if v.size > 1 else math.nan,
+    return {"n": v.size, "mean": e.value, "lo": e.lo, "hi": e.hi, "sd": float(v.std(ddof=1)) if v.size > 1 else math.nan,
             "min": float(v.min()) if v.size else math.nan, "p5": q[0], "p25": q[1], "median": q[2], "p75": q[3],
             "p95": q[4], "max": float(v.max()) if v.size else math.nan}
 
 
 def length_distribution(frame: pd.DataFrame, length_column: str) -> pd.DataFrame:
-    return pd.DataFrame([{"players": n, **describe(per_game(g, length_column))} for n, g in _by_players(frame)])
+    return pd.DataFrame([{"players": n, **describe(per_game(g, length_column), chance_of(g[g["seat"] == 0]))}
+                         for n, g in _by_players(frame)])
 
 
 def score_distribution(frame: pd.DataFrame) -> pd.DataFrame:
-    """Scores of all seats and of winners, per player count."""
+    """Scores of all seats and of winners, per player count (a game's seats are one cluster)."""
     rows = []
     for n, g in _by_players(frame):
-        rows.append({"players": n, "who": "all seats", **describe(g["score"])})
-        rows.append({"players": n, "who": "winners", **describe(g.loc[g["win"], "score"])})
+        won = g[g["win"]]
+        rows.append({"players": n, "who": "all seats", **describe(g["score"], chance_of(g))})
+        rows.append({"players": n, "who": "winners", **describe(won["score"], chance_of(won))})
     return pd.DataFrame(rows)
 
 
 def margins(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per game: winning score minus the best score of a non-winner (0 when the win is shared on score)."""
-    wide = frame.pivot(index="game", columns="seat", values="score").to_numpy(np.float64)
-    s = np.sort(wide, axis=1)
-    out = pd.DataFrame({"game": frame.loc[frame["seat"] == 0, "game"].to_numpy(),
-                        "margin": s[:, -1] - s[:, -2]})
-    return out
+    """Per game: winning score minus the best score of a non-winner (0 when the win is shared on score),
+    and the game's ``chance`` (:func:`chance_of`)."""
+    wide = frame.pivot(index="game", columns="seat", values="score")
+    s = np.sort(wide.to_numpy(np.float64), axis=1)
+    first = frame[frame["seat"] == 0].set_index("game", drop=False).loc[wide.index]
+    return pd.DataFrame({"game": wide.index.to_numpy(), "margin": s[:, -1] - s[:, -2],
+                         "chance": chance_of(first).to_numpy()})
 
 
 def winning_margin(frame: pd.DataFrame) -> pd.DataFrame:
+    from .fairness import clustered_proportion
+
     rows = []
     for n, g in _by_players(frame):
-        m = margins(g)["margin"].to_numpy()
-        close = proportion(int((m <= 1).sum()), len(m))
-        rows.append({"players": n, **describe(m), "close_games": close.value, "close_lo": close.lo,
-                     "close_hi": close.hi})
+        m = margins(g)
+        close = clustered_proportion((m["margin"] <= 1).astype(np.float64), m["chance"])
+        rows.append({"players": n, **describe(m["margin"], m["chance"]), "close_games": close.value,
+                     "close_lo": close.lo, "close_hi": close.hi})
     return pd.DataFrame(rows)
 
 
 def strategy_rates(frame: pd.DataFrame) -> pd.DataFrame:
     """Win rate and mean score of each strategy, per player count (seat effects averaged out by
-    rotation when the run was rotated)."""
+    rotation when the run was rotated), clustered by the games' chance (a strategy holding two seats,
+    a duplicate deal's rotations)."""
+    from .fairness import clustered_mean
+
     rows = []
     for n, g in _by_players(frame):
         fair = fair_rate(g)
         for name, s in g.groupby("strategy", observed=True, sort=True):
-            e = proportion(int(s["win"].sum()), len(s))
-            m = mean(s["score"])
-            rows.append({"players": n, "strategy": str(name), "seats_played": e.n, "win_rate": e.value, "lo": e.lo,
+            e = _rate(s["win"], s)
+            m = clustered_mean(s["score"], chance_of(s))
+            rows.append({"players": n, "strategy": str(name), "seats_played": len(s), "win_rate": e.value, "lo": e.lo,
                          "hi": e.hi, "fair": fair, "mean_score": m.value, "score_lo": m.lo, "score_hi": m.hi})
     return pd.DataFrame(rows)
 
 
+def meetings(frame: pd.DataFrame) -> pd.DataFrame:
+    """Every ordered pair of seats of a game held by different strategies: a, b, whether a finished
+    ahead of b (1, a tie 0.5, else 0) and ``chance``, the random streams the game was played with
+    (:func:`chance_of`)."""
+    parts = []
+    for n, g in _by_players(frame):
+        g = g.sort_values(["game", "seat"])
+        rank = g["rank"].to_numpy().reshape(-1, n)
+        strat = g["strategy"].astype(str).to_numpy().reshape(-1, n)
+        chance = chance_of(g).to_numpy().reshape(-1, n)[:, 0]
+        for i in range(n):
+            for j in range(n):
+                diff = strat[:, i] != strat[:, j]
+                if i == j or not diff.any():
+                    continue
+                score = np.where(rank[:, i] < rank[:, j], 1.0, np.where(rank[:, i] == rank[:, j], 0.5, 0.0))
+                parts.append(pd.DataFrame({"a": strat[diff, i], "b": strat[diff, j], "ahead": score[diff],
+                                           "chance": chance[diff]}))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=["a", "b", "ahead", "chance"])
+
+
+def chance_of(frame: pd.DataFrame) -> pd.Series:
+    """The chance each row's game drew: runs on one root seed share it game by game (or deal by deal
+    in duplicate play), so games of different runs (combined by :func:`combine`) with the same id
+    are not independent. Rows with one value are one cluster."""
+    game = frame["run_game"] if "run_game" in frame else frame["game"]
+    return game // frame["players"].astype(np.int64) if "deal" in frame else game
+
+
 def head_to_head(frame: pd.DataFrame) -> pd.DataFrame:
     """For every ordered pair of different strategies met in the same game: how often A finishes
-    ahead of B (a tie counts one half), with a Wilson interval on the half-counted total.
+    ahead of B (a tie counts one half), with an interval clustered by the chance the games shared
+    (:func:`~.fairness.clustered_proportion`: one game holds several meetings of a pair at 3+
+    players, and runs on one seed share their deals).
 
     Returns long format: a, b, meetings, a_ahead (share), lo, hi.
     """
-    names = sorted(str(s) for s in frame["strategy"].unique())
-    code = {s: i for i, s in enumerate(names)}
-    k = len(names)
-    ahead = np.zeros((k, k))
-    meet = np.zeros((k, k))
-    for _, g in _by_players(frame):
-        rank = g.pivot(index="game", columns="seat", values="rank").to_numpy()
-        strat = g.pivot(index="game", columns="seat", values="strategy").astype(str).replace(code).to_numpy(np.int64)
-        seats = rank.shape[1]
-        for i in range(seats):
-            for j in range(seats):
-                if i == j:
-                    continue
-                a, b = strat[:, i], strat[:, j]
-                diff = a != b
-                score = np.where(rank[:, i] < rank[:, j], 1.0, np.where(rank[:, i] == rank[:, j], 0.5, 0.0))
-                np.add.at(ahead, (a[diff], b[diff]), score[diff])
-                np.add.at(meet, (a[diff], b[diff]), 1)
+    from .fairness import clustered_proportion
+
     rows = []
-    for x in range(k):
-        for y in range(k):
-            if x != y and meet[x, y] > 0:
-                e = proportion(ahead[x, y], meet[x, y])
-                rows.append({"a": names[x], "b": names[y], "meetings": int(meet[x, y]), "a_ahead": e.value,
-                             "lo": e.lo, "hi": e.hi})
+    for (a, b), g in meetings(frame).groupby(["a", "b"], sort=True):
+        e = clustered_proportion(g["ahead"], g["chance"])
+        rows.append({"a": a, "b": b, "meetings": len(g), "a_ahead": e.value, "lo": e.lo, "hi": e.hi})
     return pd.DataFrame(rows, columns=["a", "b", "meetings", "a_ahead", "lo", "hi"])
 
 
-def ranking(h2h: pd.DataFrame) -> pd.DataFrame:
+def ranking(frame: pd.DataFrame) -> pd.DataFrame:
     """Rank strategies by their average head-to-head share against every other strategy met
-    (each opponent weighted equally), with a Wilson interval on the pooled count."""
+    (each opponent weighted equally), with the pooled share over all its meetings and its interval
+    clustered by the chance the games shared. ``attrs["covariance"]``: the pooled shares'
+    covariance (a strategy's meeting is its opponent's too), for :func:`~.wording.best_of`."""
+    from .fairness import clustered_means, clustered_proportion
+
+    meet = meetings(frame)
+    h2h = meet.groupby(["a", "b"])["ahead"].mean().reset_index()
     rows = []
-    for name, g in h2h.groupby("a", sort=False):
-        avg = float(g["a_ahead"].mean())
-        e = proportion(float((g["a_ahead"] * g["meetings"]).sum()), float(g["meetings"].sum()))
-        rows.append({"strategy": name, "avg_ahead": avg, "pooled": e.value, "lo": e.lo, "hi": e.hi,
-                     "opponents": len(g), "meetings": int(g["meetings"].sum())})
+    for name, g in meet.groupby("a", sort=False):
+        e = clustered_proportion(g["ahead"], g["chance"])
+        rows.append({"strategy": name, "avg_ahead": float(h2h.loc[h2h["a"] == name, "ahead"].mean()), "pooled": e.value,
+                     "lo": e.lo, "hi": e.hi, "opponents": int((h2h["a"] == name).sum()), "meetings": len(g)})
     out = pd.DataFrame(rows, columns=["strategy", "avg_ahead", "pooled", "lo", "hi", "opponents", "meetings"])
     out = out.sort_values("avg_ahead", ascending=False).reset_index(drop=True)
     out.insert(0, "rank", np.arange(1, len(out) + 1))
+    names = list(out["strategy"])
+    _, cov = clustered_means(meet["ahead"], meet["a"], meet["chance"], names)
+    out.attrs["covariance"] = pd.DataFrame(cov, index=names, columns=names)
     return out
 
 

@@ -94,7 +94,9 @@ def lengths_and_scores(rep: Report, frame: pd.DataFrame, length_column: str) -> 
 
 
 def _strongest(rank: pd.DataFrame):
-    return best_of({r.strategy: Estimate(r.pooled, r.lo, r.hi, int(r.meetings), "Wilson") for r in rank.itertuples()})
+    names = list(rank["strategy"])
+    return best_of({r.strategy: Estimate(r.pooled, r.lo, r.hi, int(r.meetings), "clustered") for r in rank.itertuples()},
+                   covariance=rank.attrs["covariance"].loc[names, names].to_numpy())
 
 
 def strategy_matrix(rep: Report, h2h: pd.DataFrame, names: list[str], note: str = "") -> None:
@@ -129,7 +131,7 @@ def strategies(rep: Report, frame: pd.DataFrame) -> pd.DataFrame | None:
         return None
     rates = M.strategy_rates(frame)
     h2h = M.head_to_head(frame)
-    rank = M.ranking(h2h)
+    rank = M.ranking(frame)
     strategy_matrix(rep, h2h, list(rank["strategy"]))
     best = _strongest(rank)
     rep.findings.append(f"{md_escape(best.sentence('strongest'))}, by the pooled share of meetings in which a strategy "
@@ -281,7 +283,7 @@ def variant_effect(rep: Report, base: pd.DataFrame, variant: pd.DataFrame, label
 
 def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Seat fairness read only where it can be: in mirror matches (every seat the same strategy),
-    one per strategy. Tie-split win share per seat (fair = exactly 1/n), the start player's verdict
+    one per strategy. Tie-split win share per seat (fair: 1/n where somebody always wins), the start player's verdict
     per strategy and player count, the seat spread, and whether the strategies agree."""
     from . import fairness as F
 
@@ -299,14 +301,14 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
                             "game in every seat), so equal shares there are true by construction and give no verdict.")
     for (strategy, n), g in shares[shares["all_level"] < 1.0].groupby(["strategy", "players"], sort=True):
         first = g[g["seat"] == 1].iloc[0]
-        e = Estimate(first["win_share"], first["lo"], first["hi"], int(first["games"]), "clustered by deal")
+        e = Estimate(first["win_share"], first["fair_lo"], first["fair_hi"], int(first["games"]), "clustered by deal")
         rep.verdict(f"Start player's win share, {n} players, {md_escape(strategy)} mirror", e, first["fair"],
                     Band.fairness(first["fair"], SEAT_BAND))
     counts = sorted(shares["players"].unique())
     fig, axes = new_figure(min(4.2 * len(counts), 14), 3.8, ncols=len(counts))
     names = list(mirrors)
     for ax, n in zip(axes[0], counts):
-        fair = 1.0 / n
+        fair = float(shares.loc[shares["players"] == n, "fair"].mean())
         for i, s in enumerate(names):
             g = shares[(shares["players"] == n) & (shares["strategy"] == s)]
             dot_interval(ax, [str(k) for k in g["seat"]], g["win_share"], g["lo"], g["hi"], ylabel="win share",
@@ -316,24 +318,27 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
         ax.set_title(f"{n} players")
     # one legend below the panels: inside them it covered the points of the first seats
     handles, labels = axes[0][0].get_legend_handles_labels()
-    labels = [f"fairness band (1/n ± {SEAT_BAND * 100:g} points)" if x.startswith("fairness band") else
-              "fair share 1/n" if x.startswith("fair ") else x for x in labels]
+    labels = [f"fairness band (fair share ± {SEAT_BAND * 100:g} points)" if x.startswith("fairness band") else
+              "fair share" if x.startswith("fair ") else x for x in labels]
     fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), fontsize=8)
     rep.chart("mirror-seat-shares", fig, "Win share by seat in mirror matches (every seat the same strategy; a shared "
-              f"win split between the winners, so fair is exactly 1/n), 95% intervals; green: fairness band "
+              f"win split between the winners, so fair is exactly 1/n where somebody always wins), 95% intervals; "
+              f"green: fairness band "
               f"(±{SEAT_BAND * 100:g} points)", title="Seat fairness in mirror matches")
     rep.table("Win share by seat in mirror matches", formatted(shares, {
         "strategy (every seat)": "strategy", "players": "players", "seat": "seat", "games": "games",
         "win share [95% CI]": lambda r: ci(r, "win_share"), "fair": lambda r: pct(r["fair"]),
         "win rate": lambda r: pct(r["win_rate"]), "mean score": lambda r: num(r["mean_score"])}),
-        note="Win share: a win shared by k players counts 1/k for each, so the seats' shares add up to 1 and the "
-             "fair share is exactly 1/n. Win rate counts a shared win as a win for each winner.")
+        note="Win share: a win shared by k players counts 1/k for each, so the seats' shares add up to 1 (0 in a game "
+             "nobody wins) and the fair share is (1 - q)/n, q the share of games nobody wins: exactly 1/n where somebody "
+             "always wins. The verdicts read each seat's edge over the fair share with an interval that includes the "
+             "estimate of q. Win rate counts a shared win as a win for each winner.")
     rep.table("Seat spread in mirror matches", formatted(spread, {
         "strategy (every seat)": "strategy", "players": "players", "games": "games",
         "spread [95% CI]": lambda r: ci(r, "spread", unit=POINTS),
         "best seat": "best_seat", "worst seat": "worst_seat"}),
-        note="Root mean square distance of the seats' win shares from 1/n, corrected for the luck of the seats, "
-             "so a fair game's interval reaches down to 0.")
+        note="Root mean square distance of the seats' win shares from the fair share, corrected for the luck of the "
+             "seats, so a fair game's interval reaches down to 0.")
     return shares
 
 
@@ -352,7 +357,7 @@ def mirror_bottom_line(shares: pd.DataFrame, strong: tuple[str, ...] = (), games
     verdicts: dict[int, dict[str, tuple[str, Estimate]]] = {}
     blind = sorted({int(n) for n in shares.loc[shares["all_level"] == 1.0, "players"]})
     for r in shares[(shares["seat"] == 1) & (shares["all_level"] < 1.0)].itertuples():
-        e = Estimate(r.win_share, r.lo, r.hi, int(r.games), "clustered")
+        e = Estimate(r.win_share, r.fair_lo, r.fair_hi, int(r.games), "clustered")
         css = Band.fairness(r.fair, SEAT_BAND).judge(e).css
         side = "inside" if css == "in" else "undecided" if css == "und" else (
             "favoured" if r.win_share > r.fair else "handicapped")
@@ -365,7 +370,8 @@ def mirror_bottom_line(shares: pd.DataFrame, strong: tuple[str, ...] = (), games
         only_strong = not by      # every other mirror ended level in every game: only these judge
         by = by or every
         sides = {side for side, _ in by.values()}
-        worst = max(by.items(), key=lambda kv: abs(kv[1][1].value - 1.0 / n))
+        fair = float(shares.loc[shares["players"] == n, "fair"].iloc[0])
+        worst = max(by.items(), key=lambda kv: abs(kv[1][1].value - fair))
         if len(sides) == 1:
             side = sides.pop()
             agree = (f"only the {join([md_escape(s) for s in by])} mirror{'s' if len(by) > 1 else ''} can judge" if only_strong
@@ -388,25 +394,33 @@ def mirror_bottom_line(shares: pd.DataFrame, strong: tuple[str, ...] = (), games
 
 
 def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong: str) -> pd.DataFrame:
-    """Skill: the Elo gap from random play to ``strong`` in duplicate games against random players
-    (does not saturate the way a win-rate share does). Luck: in duplicate games of the default
-    field, the share of outcome variance due to luck (the deal, for each strategy and each seat)
-    against the strategies (skill)."""
+    """Skill: how often ``strong`` finishes ahead of random players in duplicate games, on the Elo
+    scale (does not saturate the way a win-rate share does; a heads-up Elo gap at 2 players only).
+    Luck: in duplicate games of the default field, what a player's result varies with: the strategy
+    it holds (skill against this field), the deal, the seat (:func:`~.fairness.deal_luck`)."""
     from . import fairness as F
 
     gap = F.skill_gap(duel, strong, "random")
     luck = F.deal_luck(field)
+    mix = join(sorted(field["strategy"].astype(str).unique()))
     for r in gap.itertuples():
         e = Estimate(r.elo_gap, r.elo_lo, r.elo_hi, int(r.pairs_games), "clustered by deal, logistic")
-        rep.verdict(f"Rating gap from random play to {md_escape(strong)}, {r.players} players (Elo points)", e,
-                    unit=NUMBER, note=f"{md_escape(strong)} finishes ahead of a random player in "
-                                      f"{fmt_share(r.ahead, r.ahead_lo, r.ahead_hi)} of their meetings")
-    deal = luck[luck["component"] == "luck (deal and seat)"]
-    for r in deal.itertuples():
-        rep.verdict(f"Share of outcome variance due to luck, {r.players} players (default mix, duplicate)",
-                    Estimate(r.share, r.lo, r.hi, int(r.deals), "bootstrap over deals"),
-                    note="Luck: what a deal gives each strategy and each seat (its chance and turn order); the rest "
-                         "is the strategies (skill)")
+        ahead = (f"{md_escape(strong)} finishes ahead of a random player in {fmt_share(r.ahead, r.ahead_lo, r.ahead_hi)} "
+                 "of their meetings")
+        if r.heads_up:
+            rep.verdict(f"Rating gap from random play to {md_escape(strong)}, heads-up (2 players, Elo points)", e,
+                        unit=NUMBER, note=ahead)
+        else:
+            rep.verdict(f"{md_escape(strong)} against {r.players - 1} random players, {r.players} players: the share of "
+                        "meetings it finishes ahead, read on the Elo scale", e, unit=NUMBER,
+                        note=ahead + "; not a heads-up rating, and not comparable across player counts")
+    for r in luck.itertuples():
+        if r.component == "skill (strategy)":
+            rep.verdict(f"Share of a player's result variance that its strategy explains, {r.players} players "
+                        f"(default mix: {md_escape(mix)}, duplicate)",
+                        Estimate(r.share, r.lo, r.hi, int(r.deals), "bootstrap over deals"),
+                        note="The rest is luck, the deal and the seat. It measures how different these strategies are: "
+                             "near-equal strategies leave little to skill in any game")
     fig, axes = new_figure(10, 3.6, ncols=2)
     labels = [str(n) for n in gap["players"]]
     dot_interval(axes[0][0], labels, gap["elo_gap"], gap["elo_lo"], gap["elo_hi"], unit=NUMBER, xlabel="players",
@@ -415,34 +429,50 @@ def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong:
     for i, comp in enumerate(parts):
         g = luck[luck["component"] == comp]
         dot_interval(axes[0][1], [str(n) for n in g["players"]], g["share"], g["lo"], g["hi"], xlabel="players",
-                     ylabel="share of outcome variance", label=comp, offset=(i - 1) * 0.12,
+                     ylabel="share of result variance", label=comp, offset=(i - 1) * 0.12,
                      what="{} players, " + comp)
     axes[0][1].legend(fontsize=7)
-    rep.chart("luck-and-skill", fig, f"Left: rating gap (Elo) from random play to {strong}; right: what the outcome "
-              "variance of duplicate games of the default mix is due to; 95% intervals", title="Luck and skill")
+    rep.chart("luck-and-skill", fig, f"Left: how far {strong} is above random play, on the Elo scale (heads-up at 2 "
+              "players only); right: what a player's result in duplicate games of the default mix varies with; "
+              "95% intervals", title="Luck and skill")
     rep.table("Rating gap from random play", formatted(gap, {
         "players": "players", "meetings": "pairs_games",
         f"{strong} ahead of random [95% CI]": lambda r: ci(r, "ahead", "ahead_lo", "ahead_hi"),
-        "Elo gap [95% CI]": lambda r: ci(r, "elo_gap", "elo_lo", "elo_hi", NUMBER, 0)}),
-        note="Elo gap = 400 log10(p / (1 - p)), p the share of meetings (same game, a tie counting one half) in "
-             "which the heuristic finishes ahead of a random player.")
-    rep.table("What the outcome variance is due to (default mix, duplicate play)", formatted(luck, {
+        "Elo gap [95% CI]": lambda r: ci(r, "elo_gap", "elo_lo", "elo_hi", NUMBER, 0),
+        "heads-up": lambda r: "yes" if r["heads_up"] else "no: one against random players"}),
+        note="Elo gap = 400 log10(p / (1 - p)), p the share of meetings (same game, a tie counting one half) in which "
+             "the heuristic finishes ahead of a random player. Only at 2 players is it a heads-up Elo gap; at 3+ players "
+             "it reads a pairwise share of a multi-player game on the same scale, which is neither a heads-up rating "
+             "nor comparable across player counts. Intervals: Wilson at the effective sample size of the deals; "
+             "an upper bound of inf means the heuristic finished ahead in every meeting.")
+    rep.table("What a player's result varies with (default mix, duplicate play)", formatted(luck, {
         "players": "players", "component": "component", "deals": "deals",
         "share [95% CI]": lambda r: ci(r, "share")}),
-        note="Every deal (all chance) played in every seat rotation: the strategies' mean results (skill), how much "
-             "a deal suits one strategy more than another, and the spread between the rotations of one deal (which "
-             "seat holds the better chance, and turn order); luck is the last two together.")
-    return gap.merge(deal[["players", "share", "lo", "hi"]].rename(
-        columns={"share": "deal_share", "lo": "deal_lo", "hi": "deal_hi"}), on="players")
+        note=f"Every deal (all chance) played in every seat rotation, by {mix}. The variance of a player's win share "
+             "splits into: skill, how much the strategy it holds explains (the spread of the strategies' means: it "
+             "describes this field, not the game); deal, what a deal gives a strategy wherever it sits (the covariance "
+             "of its results in two seatings of one deal: negative when a deal's fortunes follow the seat); and seat, "
+             "the rest, what changes with the seating (which seat holds the better chance, turn order, in-game "
+             "chance). Luck is deal and seat together. Unbiased estimates, bootstrap intervals over deals.")
+    skill = luck[luck["component"] == "skill (strategy)"][["players", "share", "lo", "hi"]]
+    return gap.merge(skill.rename(columns={"share": "skill_share", "lo": "skill_lo", "hi": "skill_hi"}),
+                     on="players").assign(mix=mix)
 
 
 def luck_bottom_line(s: pd.DataFrame, strong: str) -> str:
-    """One sentence: the rating gap and the deal's share of the variance at the fewest and most players."""
-    rows = [s.iloc[0], s.iloc[-1]] if len(s) > 1 else [s.iloc[0]]
-    return (f"{md_escape(strong)} is rated "
-            + join([f"{fmt_number(r.elo_gap, r.elo_lo, r.elo_hi, 0)} Elo above random play at {int(r.players)} players "
-                    f"(luck explains {fmt_share(r.deal_share, r.deal_lo, r.deal_hi)} of the outcome variance of "
-                    "the default mix)" for r in rows]) + ".")
+    """One sentence: the heads-up rating gap (or the pairwise share at the fewest players), and how
+    much the default mix's strategies explain, said as what it is: a trait of the mix."""
+    first, last = s.iloc[0], s.iloc[-1]
+    if first.heads_up:
+        gap = (f"{md_escape(strong)} is rated {fmt_number(first.elo_gap, first.elo_lo, first.elo_hi, 0)} Elo above "
+               "random play heads-up")
+    else:
+        gap = (f"{md_escape(strong)} finishes ahead of a random player in {fmt_share(first.ahead, first.ahead_lo, first.ahead_hi)} "
+               f"of meetings at {int(first.players)} players")
+    return (f"{gap}; in the default mix ({md_escape(first.mix)}), the strategy a player holds explains "
+            f"{fmt_share(last.skill_share, last.skill_lo, last.skill_hi)} of the variance of its result at "
+            f"{int(last.players)} players, the deal and the seat the rest: that says how close these strategies are "
+            "to one another, not how much skill the game rewards.")
 
 
 def unfolding(rep: Report, configs, games: int = 1000) -> pd.DataFrame:

@@ -129,15 +129,20 @@ def paired_column_difference(baseline: pd.DataFrame, variant: pd.DataFrame, colu
                              keys=("game", "seat"), level: float = LEVEL) -> pd.DataFrame:
     """Paired difference variant - baseline of ``column`` (overall, or per value of ``by``).
 
-    Returns a frame with n, baseline mean, variant mean, difference and its interval.
+    The interval is clustered by game (by deal in duplicate play): the seats of one game, and the
+    rotations of one deal, are not independent pairs. Returns a frame with n, baseline mean,
+    variant mean, difference and its interval.
     """
+    from .fairness import clustered_mean
+
     j = paired_frames(baseline, variant, keys)
     j["_d"] = j[f"{column}_var"].astype(float) - j[f"{column}_base"].astype(float)
+    j["_cluster"] = j["deal_base"] if "deal_base" in j else j["game"]
     groups = [((), j)] if by is None else j.groupby(by if by in keys else f"{by}_base", observed=True)
     rows = []
     for key, g in groups:
-        e = paired_difference(g[f"{column}_var"].astype(float), g[f"{column}_base"].astype(float), level)
-        rows.append({"group": key, "n": e.n, "baseline": g[f"{column}_base"].astype(float).mean(),
+        e = clustered_mean(g["_d"], g["_cluster"], level, "paired, clustered by game")
+        rows.append({"group": key, "n": len(g), "baseline": g[f"{column}_base"].astype(float).mean(),
                      "variant": g[f"{column}_var"].astype(float).mean(), "difference": e.value,
                      "lo": e.lo, "hi": e.hi})
     return pd.DataFrame(rows)

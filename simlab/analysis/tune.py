@@ -29,7 +29,7 @@ from simlab.core.runner import MAX_GAMES, prepared
 from .charts import dot_interval, new_figure
 from .compare import Arm, checked_players, is_mirror_seats
 from .experiment import Context, Experiment, run_experiment
-from .fairness import clustered_mean, deal_of, win_share
+from .fairness import clustered_mean, clustered_proportion, deal_of, win_share
 from .measures import decode_bits, seat_columns
 from .report import Report, ci, formatted
 from .stats import LEVEL, Estimate, proportion
@@ -52,6 +52,7 @@ class Measure:
     unit: str                                   # SHARE, POINTS or NUMBER
     per_game: Callable[[pd.DataFrame, GameSpec], pd.Series]   # decoded frame -> value per game id
     words: str                                  # as the report says it
+    of_players: bool = False                    # a share of the game's players (n outcomes a game), not of games
 
 
 def _eliminated(spec: GameSpec) -> str:
@@ -67,9 +68,9 @@ def _start_edge(f: pd.DataFrame, spec: GameSpec) -> pd.Series:
 
 MEASURES: dict[str, Measure] = {m.name: m for m in (
     Measure("elimination_rate", SHARE, lambda f, s: (f[_eliminated(s)] != 0).groupby(f["game"], sort=True).mean(),
-            "the share of players eliminated (any cause)"),
+            "the share of players eliminated (any cause)", of_players=True),
     Measure("curse_elimination_rate", SHARE, lambda f, s: (f["eliminated"] == 1).groupby(f["game"], sort=True).mean(),
-            "the share of players eliminated by curse cubes"),
+            "the share of players eliminated by curse cubes", of_players=True),
     Measure("start_edge", POINTS, _start_edge, "the start player's win share minus 1/n"),
     Measure("shared_wins", SHARE, lambda f, s: f.groupby("game", sort=True)["shared_win"].max().astype(float),
             "the share of games with a shared win"),
@@ -95,7 +96,7 @@ def measure(spec: GameSpec, name: str, seats: tuple[str, ...]) -> Measure:
         if who not in seats:
             raise SimlabError(f"measure {name}: {who!r} plays in none of the seats ({', '.join(seats)})")
         return Measure(name, SHARE, lambda f, s: f[f["strategy"].astype(str) == who].groupby("game", sort=True)["win"]
-                       .mean(), f"{who}'s win rate")
+                       .mean(), f"{who}'s win rate", of_players=True)
     columns = {c.name: c for c in spec.columns}
     if name in seat_columns(spec):
         return Measure(name, NUMBER, lambda f, s: f.groupby("game", sort=True)[name].mean().astype(float),
@@ -138,17 +139,15 @@ def parse_target(spec: GameSpec, text: str, seats: tuple[str, ...]) -> tuple[Mea
 # ---------------------------------------------------------------------------------------------
 
 def interval(per_game: pd.Series, deals: pd.Series, meas: Measure, players: int, level: float) -> Estimate:
-    """The measure's mean over games with a normal interval clustered by deal; for a share (or a
-    share's edge) widened to the Wilson interval over games, which is never zero wide (no game with
-    an elimination yet is not proof of a rate of 0) and is conservative however the seats of a game
-    are correlated (a game's share of players varies at most as much as one 0/1 outcome)."""
-    e = clustered_mean(per_game, deals, level=level, method="normal, clustered by deal")
+    """The measure's mean over games, clustered by deal: for a number a normal interval; for a share
+    (or a share's edge) Wilson's at the effective sample size (:func:`~.fairness.clustered_proportion`),
+    which stays honest for a rare event on duplicate deals, where a deal's rotations may all have
+    it or none, and is never zero wide (no game with an elimination yet is not proof of a rate of 0)."""
     if meas.unit == NUMBER:
-        return e
+        return clustered_mean(per_game, deals, level=level, method="normal, clustered by deal")
     shift = -1 / players if meas.name == "start_edge" else 0.0
-    w = proportion(float((per_game - shift).sum()), len(per_game), level)
-    return Estimate(e.value, max(min(e.lo, w.lo + shift), shift), min(max(e.hi, w.hi + shift), 1 + shift), e.n,
-                    "hull of Wilson over games and normal clustered by deal", level)
+    e = clustered_proportion(per_game - shift, deals, level, trials=players if meas.of_players else 1)
+    return Estimate(e.value + shift, e.lo + shift, e.hi + shift, e.n, e.method + " by deal", level)
 
 
 def decide(e: Estimate, lo: float, hi: float) -> str:
@@ -245,7 +244,8 @@ def analyse_tune(ctx: Context, players: int, base: Arm, name: str, values: list,
         f"Sequential: every value starts with {batch:,} games; after each batch a value is IN when its interval lies "
         "wholly in the band, OUT when wholly outside, and undecided values get the next batch (round-robin) up to "
         f"{max_games:,} games. Intervals: " + ("a normal interval clustered by deal" if unit == NUMBER else
-        "the hull of a Wilson interval over games and a normal interval clustered by deal") + f", at level {pct} "
+        "a Wilson interval at the effective sample size of the deals (a rare event shared by a deal's rotations "
+        "counts once, not once per rotation)") + f", at level {pct} "
         f"(the 5% error split over {len(values)} values x {looks(batch, max_games)} looks, Bonferroni), so all "
         "verdicts hold together with at least 95% confidence" + ("." if mirror else "; the seats are a mix, played "
         "in duplicate (every deal in every seat rotation)."))

@@ -13,7 +13,8 @@ A designer reads the words, so every number a report states goes through these r
    (:func:`fmt_ratio`).
 3. **Higher or lower is decided by the interval of the difference**, never by the point
    estimates; otherwise it is a statistical tie and reads as one (:func:`compare`). "The best"
-   of several options is every option tied with the best (:func:`best_of`), not an argmax.
+   of several options is every option tied with the best (:func:`best_of`), not an argmax, with
+   the comparisons held to 95% together.
 4. **No finding true by construction**: an option picked as the most extreme of many lies far
    from the average because it was picked for that; a list of the top and bottom options is
    information (a table), never judged against a band.
@@ -24,7 +25,9 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .stats import Estimate
+import numpy as np
+
+from .stats import LEVEL, Estimate, z_of
 
 SHARE, POINTS, NUMBER, CHANGE = "share", "points", "number", "change"
 UNITS = (SHARE, POINTS, NUMBER, CHANGE)   # a proportion; a difference of two proportions; a number; a difference of numbers
@@ -175,20 +178,61 @@ class Best:
         if len(self.tied) == 1:
             tail = f": every other option is statistically {side} it" if others else ""
             return f"{self.best} is {what}{tail}"
-        return (f"{join(self.tied)} are tied for {what} (the 95% interval of each one's difference from "
-                f"{self.best}, the best point estimate, includes 0)")
+        return (f"{join(self.tied)} are tied for {what} (none is statistically {side} {self.best}, the best point "
+                "estimate, with every comparison of the options held to 95% together)")
 
 
-def best_of(estimates: Mapping[str, Estimate], higher_is_better: bool = True) -> Best:
-    """Every option whose difference from the best point estimate is a statistical tie, best
-    first, then in the given order. The estimates are taken as independent (a shared seed makes
-    this conservative: more ties, never fewer)."""
+DRAWS = 20_000     # normal draws for the simultaneous critical value: its own error is about 0.01
+
+
+def simultaneous_z(covariance: np.ndarray, level: float = LEVEL) -> float:
+    """The critical value c such that every pairwise difference of K estimates lies within c of its
+    own standard error of the truth with probability ``level`` together (the single-step max-|t| of
+    Hothorn, Bretz and Westfall, 2008), from normal draws with this ``covariance`` (seeded: the same
+    answer every time). Between z (one comparison) and Bonferroni's over K(K - 1) / 2 pairs."""
+    cov = np.asarray(covariance, dtype=np.float64)
+    k = cov.shape[0]
+    if k < 2:
+        return z_of(level)
+    i, j = np.triu_indices(k, 1)
+    sd = np.sqrt(np.maximum(cov[i, i] + cov[j, j] - 2 * cov[i, j], 0.0))
+    keep = sd > 0
+    if not keep.any():
+        return z_of(level)
+    draws = np.random.default_rng(0).multivariate_normal(np.zeros(k), cov, size=DRAWS, method="eigh")
+    worst = np.abs(draws[:, i[keep]] - draws[:, j[keep]]) / sd[keep]
+    return float(np.quantile(worst.max(axis=1), level))
+
+
+def best_of(estimates: Mapping[str, Estimate], higher_is_better: bool = True, covariance=None,
+            level: float = LEVEL) -> Best:
+    """The best point estimate and every option not shown worse than it.
+
+    "Y is below the best" is a claim about each excluded option; they must hold together, and the
+    best is picked from the same data, so the comparisons use simultaneous intervals over every
+    pair of options (:func:`simultaneous_z`): all the claims are right together with probability
+    ``level``. ``covariance`` (K x K, in the order of ``estimates``) is that of the estimates: options
+    at one table are negatively correlated (one seat's win is another's loss), which widens their
+    differences (:func:`~.fairness.clustered_means`). Without it the estimates are taken as
+    independent, their standard errors read from the intervals: right for separate runs, and
+    conservative for runs on one seed (common random numbers correlate them positively)."""
     if not estimates:
         raise ValueError("best_of needs at least one estimate")
+    names = list(estimates)
+    if covariance is None:
+        z = z_of(level)
+        covariance = np.diag([((estimates[k].hi - estimates[k].lo) / (2 * z)) ** 2 for k in names])
+    cov = np.asarray(covariance, dtype=np.float64)
     sign = 1.0 if higher_is_better else -1.0
-    best = max(estimates, key=lambda k: sign * estimates[k].value)
-    b = estimates[best]
-    tied = [best] + [k for k, e in estimates.items() if k != best and compare(e, b) == TIE]
+    best = max(names, key=lambda k: sign * estimates[k].value)
+    b = names.index(best)
+    c = simultaneous_z(cov, level)
+
+    def below(i: int) -> bool:
+        gap = sign * (estimates[best].value - estimates[names[i]].value)
+        return gap - c * math.sqrt(max(cov[b, b] + cov[i, i] - 2 * cov[b, i], 0.0)) > 0
+
+    tied = [best] + [k for i, k in enumerate(names) if k != best and not below(i)]
     return Best(tuple(tied), dict(estimates), higher_is_better)
 
 
