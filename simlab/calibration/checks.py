@@ -4,14 +4,19 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from dataclasses import replace
+from types import SimpleNamespace
+
 from simlab.analysis import fairness as F
+from simlab.analysis import measures as M
 from simlab.analysis import tune as T
+from simlab.analysis.compare import paired_measures
 from simlab.analysis.stats import Estimate, proportion
 from simlab.analysis.wording import best_of
 
 from . import COVERAGE, EPS, FAMILY, Check, covered
 from .ladder import LADDER_CHECKS
-from .worlds import Table
+from .worlds import Table, mean_ahead
 
 # ---------------------------------------------------------------------------------------------
 # luck and skill from duplicate play (fairness.deal_luck)
@@ -32,9 +37,11 @@ def luck_truth(world: Table) -> dict[str, float]:
             "seat within the deal": (total - deal).mean() / whole, "luck (deal and seat)": total.mean() / whole}
 
 
-def luck_check(setting: str, world: Table, deals: int, fast: int = 150) -> Check:
+def luck_check(setting: str, world: Table, deals: int, fast: int = 150, exact: tuple[str, ...] = ()) -> Check:
+    """``exact``: components the setting fixes at 0 and the estimator finds exactly (identical
+    rotations leave nothing to the seat): no interval to calibrate there."""
     def play(reps: int, seed: int) -> dict[str, np.ndarray]:
-        truth = luck_truth(world)
+        truth = {c: v for c, v in luck_truth(world).items() if c not in exact}
         rng = np.random.default_rng(seed)
         hits = {c: np.zeros(reps, bool) for c in truth}
         for i in range(reps):
@@ -44,6 +51,25 @@ def luck_check(setting: str, world: Table, deals: int, fast: int = 150) -> Check
                 hits[c][i] = covered(t.loc[c, "lo"], t.loc[c, "hi"], v)
         return hits
     return Check("luck and skill shares (fairness.deal_luck)", setting, COVERAGE, play, fast=fast, thorough=1000)
+
+
+# ---------------------------------------------------------------------------------------------
+# the rating gap to random play (fairness.skill_gap): the ahead share and its Elo reading
+# ---------------------------------------------------------------------------------------------
+
+def elo_check(setting: str, world: Table, deals: int, fast: int = 300) -> Check:
+    """Slot 0 is the strong strategy, the others random players, in duplicate: how often it
+    finishes ahead of a random player (its interval maps one to one onto the Elo gap's)."""
+    def play(reps: int, seed: int) -> dict[str, np.ndarray]:
+        truth = float(np.mean([mean_ahead(world, 0, k) for k in range(1, world.players)]))
+        rng = np.random.default_rng(seed)
+        hit = np.zeros(reps, bool)
+        for i in range(reps):
+            score, nobody, rotation, deal = world.play(rng, deals, "duplicate")
+            g = F.skill_gap(world.frame(score[0], nobody[0], rotation, deal), "strong", "random").iloc[0]
+            hit[i] = covered(g["ahead_lo"], g["ahead_hi"], truth)
+        return {"share ahead of random (Elo gap)": hit}
+    return Check("rating gap to random play (fairness.skill_gap)", setting, COVERAGE, play, fast=fast, thorough=2000)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -66,7 +92,8 @@ def best_check(setting: str, world: Table, games: int, fast: int = 400) -> Check
             for k, name in enumerate(names):
                 rows = f[f["strategy"] == name]
                 ests[name] = proportion(float(rows["win"].sum()), len(rows))
-            best = best_of(ests)
+            _, cov = F.clustered_means(f["win"], f["strategy"].astype(str), f["game"], names)
+            best = best_of(ests, covariance=cov)
             top = truth[names.index(best.best)]
             wrong[i] = any(truth[k] >= top - EPS for k, name in enumerate(names) if name not in best.tied)
         return {"claims 'below the best'": wrong}
@@ -86,20 +113,24 @@ def rare_games(rng, p: float, rho: float, deals: int, players: int) -> np.ndarra
     return np.where(keep, base[:, None], fresh).ravel().astype(np.float64)
 
 
-MEASURE = T.MEASURES["curse_elimination_rate"]
+MEASURE = T.MEASURES["shared_wins"]      # a share of games: one yes/no per game
+JITTER = 0.25                               # a rare rate's coverage swings with it: average over +-25% of it
 
 
 def tune_interval_check(p: float, rho: float, deals: int = 500, players: int = 4, fast: int = 400) -> Check:
+    """Coverage of one interval, averaged over rates within 25% of ``p`` (at a few expected events
+    the coverage of any interval jumps up and down with the rate; its average is what it keeps)."""
     def play(reps: int, seed: int) -> dict[str, np.ndarray]:
         rng = np.random.default_rng(seed)
         hit = np.zeros(reps, bool)
         deal = pd.Series(np.repeat(np.arange(deals), players))
         for i in range(reps):
-            e = T.interval(pd.Series(rare_games(rng, p, rho, deals, players)), deal, MEASURE, players, 0.95)
-            hit[i] = covered(e.lo, e.hi, p)
+            rate = p * rng.uniform(1 - JITTER, 1 + JITTER)
+            e = T.interval(pd.Series(rare_games(rng, rate, rho, deals, players)), deal, MEASURE, players, 0.95)
+            hit[i] = covered(e.lo, e.hi, rate)
         return {"rate": hit}
-    return Check("tune interval (tune.interval)", f"rate {p:.1%}, duplicate rotations correlated {rho:g}, "
-                 f"{deals * players:,} games", COVERAGE, play, fast=fast, thorough=2000)
+    return Check("tune interval (tune.interval)", f"rate {p:.1%} (+-25%), duplicate rotations correlated {rho:g}, "
+                 f"{deals * players:,} games", COVERAGE, play, fast=fast, thorough=4000)
 
 
 def tune_family_check(truths: tuple[float, ...], band: tuple[float, float], rho: float, batch: int, max_games: int,
@@ -130,21 +161,130 @@ def tune_family_check(truths: tuple[float, ...], band: tuple[float, float], rho:
 
 
 # ---------------------------------------------------------------------------------------------
+# seat fairness in mirror matches (fairness.seat_shares, fairness.seat_spread)
+# ---------------------------------------------------------------------------------------------
+
+def seat_check(setting: str, world: Table, games: int, fast: int = 300) -> Check:
+    """A mirror (every seat one strategy, seat k in seat k, one game per deal): the start player's
+    win share, its edge over the fair share (1 - q) / n, and the seats' spread around it."""
+    world = replace(world, names=("mirror",) * world.players)
+
+    def play(reps: int, seed: int) -> dict[str, np.ndarray]:
+        p = world.seat_win()
+        fair = p.sum() / world.players
+        spread = float(np.sqrt(((p - fair) ** 2).mean()))
+        rng = np.random.default_rng(seed)
+        hits = {k: np.zeros(reps, bool) for k in ("start player's win share", "start player's edge over the fair "
+                                                  "share", "seat spread")}
+        score, nobody, rotation, _ = world.play(rng, games, "fixed", reps)
+        for i in range(reps):
+            f = world.frame(score[i], nobody[i], rotation, None)
+            t = F.seat_shares(f).set_index("seat")
+            hits["start player's win share"][i] = covered(t.loc[1, "lo"], t.loc[1, "hi"], p[0])
+            hits["start player's edge over the fair share"][i] = covered(t.loc[1, "edge_lo"], t.loc[1, "edge_hi"],
+                                                                         p[0] - fair)
+            sp = F.seat_spread({"m": f}, reps=400, seed=i).iloc[0]
+            hits["seat spread"][i] = covered(sp["lo"], sp["hi"], spread)
+        return hits
+    return Check("seat fairness in a mirror (fairness.seat_shares, seat_spread)", setting, COVERAGE, play, fast=fast,
+                 thorough=1000)
+
+
+# ---------------------------------------------------------------------------------------------
+# a paired comparison of two arms on the same deals (compare.paired_measures)
+# ---------------------------------------------------------------------------------------------
+
+SPEC = SimpleNamespace(columns=(), length_column="rounds")    # what compare reads of a game: no columns of its own
+
+
+def arm_truth(world: Table, mirror: bool) -> float:
+    """The start player's win share (a mirror) or slot 0's win rate over the rotations (a mix)."""
+    return float(world.seat_win()[0]) if mirror else float(world.slot_win_by_deal().mean(axis=(0, 1))[0])
+
+
+def paired_check(setting: str, a: Table, b: Table, deals: int, fast: int = 300) -> Check:
+    """Arms A and B on common random numbers (the same draws: what the deal holds and the game's
+    chance), a mirror (seats fixed) or a mix in duplicate: the paired change of the headline win
+    measure, clustered by deal."""
+    mirror = len(set(a.strategies)) == 1
+    seating = "fixed" if mirror else "duplicate"
+    measure = "start player's win share" if mirror else f"win rate of {a.strategies[0]}"
+
+    def play(reps: int, seed: int) -> dict[str, np.ndarray]:
+        truth = arm_truth(b, mirror) - arm_truth(a, mirror)
+        hit = np.zeros(reps, bool)
+        for i in range(reps):
+            frames = []
+            for world in (a, b):        # the same generator state: common random numbers
+                score, nobody, rotation, deal = world.play(np.random.default_rng((seed, i)), deals, seating)
+                frames.append(world.frame(score[0], nobody[0], rotation, None if mirror else deal))
+            t = paired_measures(*frames, SPEC).set_index("measure")
+            hit[i] = covered(t.loc[measure, "lo"], t.loc[measure, "hi"], truth)
+        return {f"change in {measure}": hit}
+    return Check("paired change B - A (compare.paired_measures)", setting, COVERAGE, play, fast=fast, thorough=1000)
+
+
+# ---------------------------------------------------------------------------------------------
+# rates and means of a duplicate mix (measures.strategy_rates)
+# ---------------------------------------------------------------------------------------------
+
+def mix_check(setting: str, world: Table, deals: int, fast: int = 300) -> Check:
+    """Each strategy's win rate in a mix played in duplicate: a deal's rotations are one cluster."""
+    def play(reps: int, seed: int) -> dict[str, np.ndarray]:
+        truth = dict(zip(world.strategies, world.slot_win_by_deal().mean(axis=(0, 1))))
+        rng = np.random.default_rng(seed)
+        hits = {f"win rate of {k}": np.zeros(reps, bool) for k in truth}
+        for i in range(reps):
+            score, nobody, rotation, deal = world.play(rng, deals, "duplicate")
+            t = M.strategy_rates(world.frame(score[0], nobody[0], rotation, deal)).set_index("strategy")
+            for k, v in truth.items():
+                hits[f"win rate of {k}"][i] = covered(t.loc[k, "lo"], t.loc[k, "hi"], v)
+        return hits
+    return Check("win rate by strategy in a mix (measures.strategy_rates)", setting, COVERAGE, play, fast=fast,
+                 thorough=1000)
+
+
+# ---------------------------------------------------------------------------------------------
 # the list
 # ---------------------------------------------------------------------------------------------
 
 CHECKS: list[Check] = [
     luck_check("2 players, rotations independent", Table((0.35, 0.0), seat=(0.2, 0.0)), 1000),
-    luck_check("2 players, rotations correlated about 0.5", Table((0.35, 0.0), seat=(0.2, 0.0), deal_strategy=1.2), 1000),
-    luck_check("2 players, the deal decides everything", Table((0.35, 0.0), deal_strategy=1.0, chance=0.0), 1000),
+    luck_check("2 players, rotations correlated about 0.5", Table((0.35, 0.0), seat=(0.2, 0.0), deal_strategy=1.9), 1000),
+    luck_check("2 players, rotations identical (correlated 1)", Table((0.35, 0.0), deal_strategy=1.0, chance=0.0), 1000,
+               exact=("seat within the deal",)),
+    luck_check("2 players, no chance in play, the deal favours seats", Table((0.35, 0.0), seat=(0.2, 0.0),
+               deal_strategy=1.0, deal_seat=0.7, chance=0.0), 1000),
+    luck_check("3 players, small sample (200 deals)", Table((0.3, 0.0, -0.2), seat=(0.2, 0.1, 0.0), deal_strategy=0.8),
+               200),
     luck_check("4 players, near-equal strategies, deal and seat effects",
                Table((0.1, 0.05, 0.0, -0.4), seat=(0.15, 0.05, 0.0, 0.0), deal_strategy=0.8, deal_seat=0.5), 500),
+    elo_check("2 players, ahead about 85%, rotations correlated", Table((2.3, 0.0), seat=(0.3, 0.0), deal_strategy=1.0,
+              names=("strong", "random")), 1000),
+    elo_check("2 players, ahead about 99.5%, the deal decides", Table((3.3, 0.0), deal_strategy=0.9, chance=0.0,
+              names=("strong", "random")), 1000),
+    elo_check("4 players (one strong, three random), small sample", Table((2.0, 0.0, 0.0, 0.0), seat=(0.2, 0.1, 0, 0),
+              deal_strategy=0.7, names=("strong", "random", "random", "random")), 150),
+    seat_check("2 players, the start player favoured, independent games", Table((0.0, 0.0), seat=(0.15, 0.0)), 3000),
+    seat_check("4 players, a game in six without a winner (as Loot Island)",
+               Table((0.0,) * 4, seat=(0.12, 0.0, -0.05, 0.0), deal_seat=0.5, no_winner=1 / 6), 3000),
+    seat_check("3 players, small sample", Table((0.0,) * 3, seat=(0.3, 0.0, 0.0)), 300),
+    paired_check("mirror arms, a change in the seats' edge", Table((0.0, 0.0), seat=(0.15, 0.0), deal_seat=0.6,
+                 names=("m", "m")), Table((0.0, 0.0), seat=(0.05, 0.0), deal_seat=0.6, names=("m", "m")), 2000),
+    paired_check("duplicate mix, a change in one strategy, rotations correlated",
+                 Table((0.3, 0.0, -0.1), seat=(0.1, 0.0, 0.0), deal_strategy=1.2, chance=0.5, names=("a", "b", "c")),
+                 Table((0.4, 0.0, -0.1), seat=(0.1, 0.0, 0.0), deal_strategy=1.2, chance=0.5, names=("a", "b", "c")),
+                 700),
+    mix_check("3 strategies, duplicate, rotations correlated about 0.5",
+              Table((0.3, 0.0, -0.2), seat=(0.15, 0.0, 0.0), deal_strategy=1.5, names=("a", "b", "c")), 700),
+    mix_check("2 strategies, duplicate, the deal decides", Table((0.3, 0.0), deal_strategy=1.0, chance=0.0,
+              names=("a", "b")), 1000),
     best_check("2 options, equal", Table((0.0, 0.0)), 2000),
     best_check("4 options, equal", Table((0.0, 0.0, 0.0, 0.0)), 2000),
     best_check("5 options, equal", Table((0.0,) * 5), 2000),
     best_check("5 options, two best equal", Table((0.3, 0.3, 0.0, 0.0, -0.3)), 2000),
     *LADDER_CHECKS,
-    *[tune_interval_check(p, rho) for rho in (0.0, 0.5, 1.0) for p in (0.001, 0.005, 0.02)],
+    *[tune_interval_check(p, rho, deals) for rho in (0.0, 0.5, 1.0) for p, deals in ((0.001, 2000), (0.005, 500), (0.02, 500))],
     tune_family_check((0.01, 0.03, 0.005, 0.02, 0.01), (0.01, 0.03), 1.0, 2000, 20_000),
     tune_family_check((0.01, 0.03, 0.005, 0.02, 0.01), (0.01, 0.03), 0.0, 2000, 20_000),
 ]

@@ -125,8 +125,8 @@ class Table:
     def frame(self, score: np.ndarray, nobody: np.ndarray, rotation: np.ndarray, deal: np.ndarray | None,
               first_game: int = 0) -> pd.DataFrame:
         """One sample (``score[games, seats]``) as the engine's result frame: game, seat, players,
-        strategy, score, rank (1 = best, equal results share a rank), win, shared_win, and ``deal``
-        when ``deal`` is given (a duplicate run)."""
+        strategy, score, rank (1 = best, equal results share a rank), win, shared_win, no_winner, a
+        game length ``rounds``, and ``deal`` when ``deal`` is given (a duplicate run)."""
         games, n = score.shape
         rank = 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)
         win = (rank == 1) & ~nobody[:, None]
@@ -140,7 +140,8 @@ class Table:
                 "players": np.full(games * n, n, dtype=np.int8),
                 "strategy": pd.Categorical.from_codes(codes.ravel(), categories=categories),
                 "score": score.ravel(), "rank": rank.ravel().astype(np.int8), "win": win.ravel(),
-                "shared_win": shared.ravel(), "no_winner": np.repeat(nobody, n)}
+                "shared_win": shared.ravel(), "no_winner": np.repeat(nobody, n),
+                "rounds": np.repeat(10 + np.floor(np.abs(score).max(axis=1)).astype(np.int64), n)}
         if deal is not None:
             data["deal"] = np.repeat(deal, n).astype(np.int64)
         return pd.DataFrame(data)
