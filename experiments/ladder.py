@@ -9,10 +9,12 @@ the larger score margin (option ``rollout`` fixes one instead). A game that gain
 
 Every pair plays 2-player games in duplicate (each deal once in each seat order), through the
 normal run engine; pairs with a search entrant play ``search-games`` games (it takes tens of ms a
-decision). Bradley-Terry ratings on the results (a tie half each way), on the Elo scale with random
-play at 0, 95% intervals by a bootstrap over deals (``simlab.analysis.rating``); entrants whose
-rating difference interval includes 0 are tied, and the ladder's order is stated only where the
-intervals decide it.
+decision). Every pair runs on the same root seed, so deal d is the same deal in every pair (a search
+pair plays the first deals). Bradley-Terry ratings on the results (a tie half each way), on the Elo
+scale with random play at 0, 95% intervals by a bootstrap over deals drawn jointly for all pairs
+(``simlab.analysis.rating``); the order is stated only where simultaneous 95% intervals of the rating
+differences decide it, entrants whose difference interval includes 0 being tied, so that all the places
+and ties stated hold together with 95% confidence.
 """
 from __future__ import annotations
 
@@ -25,9 +27,9 @@ from simlab.analysis import measures as M
 from simlab.analysis import rating, sections
 from simlab.analysis.charts import dot_interval, new_figure
 from simlab.analysis.experiment import Context, Experiment, Option
-from simlab.analysis.fairness import deal_of
+from simlab.analysis.fairness import cluster_proportion, deal_of
 from simlab.analysis.report import formatted, md_escape
-from simlab.analysis.stats import Estimate, proportion
+from simlab.analysis.stats import Estimate
 from simlab.analysis.strength import run_tag
 from simlab.analysis.wording import NUMBER, fmt_count, fmt_number, fmt_share, join
 from simlab.core.errors import SimlabError
@@ -97,14 +99,16 @@ def point(a: str, b: str) -> str:
     return run_tag(f"{a}--vs--{b}")
 
 
-def pair_clusters(frame: pd.DataFrame, a: str, b: str) -> tuple[np.ndarray, np.ndarray]:
-    """Per cluster (duplicate deal) of a heads-up run: a's half-counted wins over b and the games."""
+def pair_clusters(frame: pd.DataFrame, a: str, b: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per cluster (duplicate deal) of a heads-up run: its deal id (the same deal in every pair, as all
+    pairs share the root seed), a's half-counted wins over b and the games."""
     f = frame.assign(cluster=deal_of(frame).to_numpy(), strategy=frame["strategy"].astype(str))
     x = f[f["strategy"] == a].set_index("game")
     y = f[f["strategy"] == b].set_index("game").loc[x.index]
     score = np.where(x["rank"] < y["rank"], 1.0, np.where(x["rank"] == y["rank"], 0.5, 0.0))
     g = pd.DataFrame({"cluster": x["cluster"].to_numpy(), "w": score}).groupby("cluster")["w"]
-    return g.sum().to_numpy(), g.size().to_numpy(np.float64)
+    wins = g.sum()
+    return wins.index.to_numpy(), wins.to_numpy(), g.size().to_numpy(np.float64)
 
 
 def integer_option(ctx: Context, name: str, low: int = 1) -> int:
@@ -155,8 +159,8 @@ def pick_policy(ctx: Context, rep, player: str, level: int, top: str, games: int
     for v in range(int(param.low), int(param.high) + 1):
         s = spec_name(player, {budget(ctx.spec.name, player): level, POLICY: v})
         f = heads_up(ctx, top, s, games).frame()
-        w, n = pair_clusters(f, s, top)
-        ahead[float(v)] = proportion(w.sum(), n.sum())
+        _, w, n = pair_clusters(f, s, top)
+        ahead[float(v)] = cluster_proportion(w, n)
         by = f.assign(strategy=f["strategy"].astype(str)).pivot(index="game", columns="strategy", values="score")
         margin[float(v)] = float((by[s] - by[top]).mean())
     best = max(ahead, key=lambda v: (ahead[v].value, margin[v]))
@@ -222,8 +226,11 @@ def analyse(ctx: Context):
                                       fmt_number(r["rating"], r["lo"], r["hi"], digits=0)),
         "games": "games", "tied with": "tied"}),
         note="Bradley-Terry ratings on the Elo scale (400 log10 of the strength ratio; +200 points: finishes ahead "
-             "about 76% of the time), random play at 0; 95% intervals by a bootstrap over deals. A place range "
-             "(2-4) is a statistical tie: the entrants it spans cannot be ordered from these games.")
+             "about 76% of the time), random play at 0; 95% intervals of each rating by a bootstrap over deals, "
+             "drawn jointly for all pairs (every pair plays the same deals, and a deal that suits an entrant suits "
+             "it in every pair). Places and ties come from simultaneous 95% intervals of every rating difference, "
+             "so that all of them hold together with 95% confidence: a place range (2-4) is a statistical tie, the "
+             "entrants it spans cannot be ordered from these games.")
     order = list(table["entrant"])
     sections.strategy_matrix(rep, M.head_to_head(M.combine([r.frame() for r in runs.values()])), order,
                              note=f"; rows and columns in ladder order. Pairs with a search player: {search_games:,} "
@@ -232,9 +239,11 @@ def analyse(ctx: Context):
         "A": "a", "B": "b", "games": "games",
         "A ahead of B [95% CI]": lambda r: fmt_share(r["share"], r["lo"], r["hi"]),
         "the ratings expect": lambda r: fmt_share(r["expected"])}),
-        note="Each pair once, the higher-rated entrant as A; a tie counts one half. Wilson intervals over games (the "
-             "two games of a deal are counted as two). 'The ratings expect': the Bradley-Terry share from the two "
-             "ratings; a pair far from it is where one number per entrant does not describe the matchup.")
+        note="Each pair once, the higher-rated entrant as A; a tie counts one half. Wilson intervals clustered by "
+             "deal (at the effective number of games that the spread between deals gives: a deal's two games share "
+             "all chance, so they do not count as two independent games). 'The ratings expect': the Bradley-Terry "
+             "share from the two ratings; a pair far from it is where one number per entrant does not describe the "
+             "matchup.")
     rep.rests_on = sections.rests_on(list(runs.values()),
                                      " (every pair heads-up, 2 players, each deal in both seat orders)")
     rated = {s for r in runs.values() for s in r.config.seats}
@@ -247,7 +256,10 @@ def analyse(ctx: Context):
                            f"{spec.title}") + ".")
     rep.rests_on.append("Ratings: Bradley-Terry, anchored at random play = 0, with a prior of one tied game per pair "
                         "(it keeps a rating finite when an entrant wins every game); 1,000 bootstrap resamples of "
-                        "deals within each pair.")
+                        "deals, drawn jointly for all pairs (every pair plays the same deals; a pair with a search "
+                        "entrant plays the first ones and keeps its number of deals in every resample). Places, ties "
+                        "and the differences stated use simultaneous 95% intervals of every rating difference (max-|t| "
+                        "over all pairs), so that together they hold with 95% confidence.")
     rep.caveats.append("A rating is one number per entrant: Bradley-Terry assumes that strength is transitive. The "
                        "head-to-head table shows the observed share beside the one the ratings expect.")
     rep.caveats.append("Heads-up only: a ranking at 2 players need not hold at the table sizes the game also plays.")
@@ -269,24 +281,25 @@ def ladder_table(names: list[str], lad: dict, runs: dict, searchers: set[str]) -
 
 
 def head_to_head(runs: dict, table: pd.DataFrame) -> pd.DataFrame:
-    """Every pair once, the higher-rated entrant as A: its share ahead of B with a Wilson interval, and
-    the share the ratings expect."""
+    """Every pair once, the higher-rated entrant as A: its share ahead of B with a Wilson interval
+    clustered by deal, and the share the ratings expect."""
     r = table.set_index("entrant")["rating"]
     rows = []
     for (a, b), run in runs.items():
         if r[b] > r[a]:
             a, b = b, a
-        w, n = pair_clusters(run.frame(), a, b)
-        e = proportion(w.sum(), n.sum())
+        _, w, n = pair_clusters(run.frame(), a, b)
+        e = cluster_proportion(w, n)
         rows.append({"a": a, "b": b, "games": int(n.sum()), "share": e.value, "lo": e.lo, "hi": e.hi,
                      "expected": 1 / (1 + 10 ** ((r[b] - r[a]) / 400))})
     return pd.DataFrame(rows).sort_values(["a", "b"], key=lambda c: c.map(lambda x: -r[x])).reset_index(drop=True)
 
 
 def difference(lad: dict, i: int, j: int) -> Estimate:
-    """Rating of i minus rating of j, with the bootstrap interval of the difference."""
+    """Rating of i minus rating of j, with the simultaneous interval of the difference (the one that
+    decides places and ties, so a difference stated agrees with the order stated)."""
     return Estimate(lad["rating"][i] - lad["rating"][j], lad["diff_lo"][i, j], lad["diff_hi"][i, j],
-                    len(lad["replicates"]), "bootstrap")
+                    len(lad["replicates"]), "simultaneous bootstrap (max-|t|)")
 
 
 def write_bottom_line(rep, table: pd.DataFrame, lad: dict, names: list[str], searchers: set[str], title: str) -> None:
@@ -297,8 +310,9 @@ def write_bottom_line(rep, table: pd.DataFrame, lad: dict, names: list[str], sea
                                lad["diff_lo"][i, names.index(n)] <= 0 <= lad["diff_hi"][i, names.index(n)]]
     below = table[~table["entrant"].isin(tied)]
     head = (f"{md_escape(top['entrant'])} is strongest, every other entrant statistically below it: it" if len(tied) == 1 else
-            f"{md_escape(join(tied))} are tied for strongest (the 95% interval of each one's rating difference from "
-            f"{md_escape(top['entrant'])}, the best point estimate, includes 0): {md_escape(top['entrant'])}")
+            f"{md_escape(join(tied))} are tied for strongest (the simultaneous 95% interval of each one's rating "
+            f"difference from {md_escape(top['entrant'])}, the best point estimate, includes 0): "
+            f"{md_escape(top['entrant'])}")
     lead = ""
     if len(below):
         nxt = below.iloc[0]
@@ -331,12 +345,13 @@ def write_bottom_line(rep, table: pd.DataFrame, lad: dict, names: list[str], sea
                                f"rates {fmt_number(low['rating'], low['lo'], low['hi'], digits=0)} points.")
     if len(tied) > 1 or len(table) > 2:
         groups = [f"{r.place}: {md_escape(r.entrant)}" for r in table.itertuples()]
-        rep.findings.append("The ladder, places given only where the 95% intervals decide them (a range is a "
-                            "statistical tie): " + "; ".join(groups) + ".")
+        rep.findings.append("The ladder, places given only where the simultaneous 95% intervals of the rating "
+                            "differences decide them (a range is a statistical tie): " + "; ".join(groups) + ".")
     pairs = [f"{md_escape(a)} and {md_escape(b)}" for k, a in enumerate(table["entrant"]) for b in table["entrant"][k + 1:]
              if lad["diff_lo"][names.index(a), names.index(b)] <= 0 <= lad["diff_hi"][names.index(a), names.index(b)]]
     if pairs:
-        rep.findings.append(f"Statistical ties (the 95% interval of the rating difference includes 0): {'; '.join(pairs)}.")
+        rep.findings.append(f"Statistical ties (the simultaneous 95% interval of the rating difference includes 0): "
+                            f"{'; '.join(pairs)}.")
 
 
 def rating_chart(rep, table: pd.DataFrame) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from .analysis.cli import compare, experiment, report, robust, sweep, tune, tune_strategy, verdict_phrase
+from .calibration.cli import calibrate
 from .core.errors import Interrupted, SimlabError
 from .core.game import available_games, get_game
 from .core.params import boolean, integer, load_toml, parse_assignments, text_list
@@ -343,6 +344,7 @@ cli.add_command(tune)
 cli.add_command(tune_strategy)
 cli.add_command(robust)
 cli.add_command(report)
+cli.add_command(calibrate)
 
 
 def _on_signal(signum, frame):

@@ -9,24 +9,26 @@ from experiments import ladder
 from simlab.analysis import rating
 from simlab.analysis.report import Report
 from simlab.core.errors import SimlabError
+from simlab.analysis.fairness import cluster_proportion
+from simlab.core.stats import wilson
 from simlab.core.strategy import strategies_for
 
 
 def synthetic(true: list[float], games: int, seed: int = 1):
     """Heads-up results drawn from Bradley-Terry with ratings ``true`` (Elo scale): per pair, one
-    cluster per game (its 0/1 result), as the ladder feeds the bootstrap."""
+    cluster per game (its id, its 0/1 result, one game), as the ladder feeds the bootstrap."""
     rng = np.random.default_rng(seed)
     clusters = {}
     for i in range(len(true)):
         for j in range(i + 1, len(true)):
             p = 1 / (1 + 10 ** ((true[j] - true[i]) / 400))
-            clusters[(i, j)] = ((rng.random(games) < p).astype(float), np.ones(games))
+            clusters[(i, j)] = (np.arange(games), (rng.random(games) < p).astype(float), np.ones(games))
     return clusters
 
 
 def totals(clusters, k):
     wins, games = np.zeros((k, k)), np.zeros((k, k))
-    for (i, j), (w, n) in clusters.items():
+    for (i, j), (_, w, n) in clusters.items():
         wins[i, j], wins[j, i] = w.sum(), n.sum() - w.sum()
         games[i, j] = games[j, i] = n.sum()
     return wins, games
@@ -47,6 +49,40 @@ def test_bootstrap_intervals_cover_the_true_ratings_and_narrow_with_games():
     for fit in (small, large):
         assert np.all(fit["lo"][1:] <= true[1:]) and np.all(np.array(true[1:]) <= fit["hi"][1:])
     assert np.all((large["hi"] - large["lo"])[1:] < (small["hi"] - small["lo"])[1:] / 2)
+
+
+def test_the_bootstrap_draws_one_set_of_deals_for_every_pair():
+    """Every pair plays the same deals, so a replicate resamples deals once for all pairs: entrants 1
+    and 2, with the same results in every deal (against 0 on all deals, level with 3 on the first 40,
+    as a search entrant plays) and level with each other, keep equal ratings in every replicate
+    (resampled pair by pair they would not). A pair that plays only the first deals keeps its number
+    of deals in every replicate."""
+    rng = np.random.default_rng(4)
+    deals = np.arange(400)
+    w = rng.integers(0, 3, deals.size).astype(float)       # 0, 1 or 2 of the deal's two games
+    two = np.full(deals.size, 2.0)
+    clusters = {(0, 1): (deals, w, two), (0, 2): (deals, w, two), (1, 2): (deals, two / 2, two),
+                (0, 3): (deals[:40], w[:40], two[:40]), (1, 3): (deals[:40], two[:40] / 2, two[:40]),
+                (2, 3): (deals[:40], two[:40] / 2, two[:40])}
+    lad = rating.bootstrap(clusters, 4, reps=300)
+    r = lad["replicates"]
+    assert r[:, 1].std() > 1 and np.allclose(r[:, 1], r[:, 2], atol=1e-9)
+    played = np.array([np.ones(400, bool), np.arange(400) < 40])
+    counts = rating.deal_draws(played, 300, rng)
+    assert (counts.sum(1) == 400).all() and (counts[:, :40].sum(1) == 40).all()
+
+
+def test_the_difference_intervals_hold_together():
+    """Places and ties rest on every difference at once, so their intervals are simultaneous: wider
+    than the marginal 95% percentile intervals of the same replicates, centred on the estimate."""
+    lad = rating.bootstrap(synthetic([0.0, 30.0, 60.0, 90.0, 120.0, 150.0], 400, seed=6), 6, reps=500)
+    rep = lad["replicates"]
+    diff = rep[:, :, None] - rep[:, None, :]
+    marginal = np.quantile(diff, 0.975, axis=0) - np.quantile(diff, 0.025, axis=0)
+    off = ~np.eye(6, dtype=bool)
+    assert ((lad["diff_hi"] - lad["diff_lo"])[off] > marginal[off]).all()
+    est = lad["rating"][:, None] - lad["rating"][None, :]
+    assert np.allclose((lad["diff_lo"] + lad["diff_hi"]) / 2, est)
 
 
 def test_a_tie_only_matrix_gives_equal_ratings():
@@ -127,12 +163,26 @@ def test_a_new_search_player_and_a_new_tuned_set_join_the_ladder(tmp_path, monke
     assert set(names) - set(before) == {"hunter@bold", "looker:iters=5", "looker:iters=9"}
 
 
-def test_pair_clusters_count_half_a_win_for_a_shared_rank():
-    frame = pd.DataFrame({"game": [0, 0, 1, 1, 2, 2, 3, 3], "deal": [0, 0, 0, 0, 1, 1, 1, 1],
+def test_pair_clusters_count_half_a_win_for_a_shared_rank_and_name_the_deals():
+    """Per deal: its id (the key that lines the pairs' deals up for the joint bootstrap), a's wins
+    (a shared rank half) and the games."""
+    frame = pd.DataFrame({"game": [20, 20, 21, 21, 22, 22, 23, 23], "deal": [10, 10, 10, 10, 11, 11, 11, 11],
                           "seat": [0, 1] * 4, "strategy": ["a", "b", "b", "a", "a", "b", "b", "a"],
                           "rank": [1, 2, 1, 2, 1, 1, 2, 1]})
-    w, n = ladder.pair_clusters(frame, "a", "b")
-    assert list(w) == [1.0, 1.5] and list(n) == [2.0, 2.0]
+    deals, w, n = ladder.pair_clusters(frame, "a", "b")
+    assert list(deals) == [10, 11] and list(w) == [1.0, 1.5] and list(n) == [2.0, 2.0]
+
+
+def test_the_head_to_head_interval_counts_deals_not_games():
+    """A deal's two games share all chance: when they always agree, the pair has half as many
+    independent results as games, and its interval is as wide as the Wilson interval over deals."""
+    rng = np.random.default_rng(7)
+    won = (rng.random(500) < 0.7) * 2.0
+    e = cluster_proportion(won, np.full(500, 2.0))
+    lo, hi = wilson(won.sum() / 2, 500)
+    assert e.n == 500 and np.isclose(e.lo, lo, atol=2e-3) and np.isclose(e.hi, hi, atol=2e-3)
+    sweep = cluster_proportion(np.full(500, 2.0), np.full(500, 2.0))
+    assert sweep.value == 1.0 and sweep.lo == pytest.approx(wilson(500, 500)[0], abs=1e-3)
 
 
 @pytest.fixture(scope="module")

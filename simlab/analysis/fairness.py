@@ -36,7 +36,7 @@ from scipy.stats import t as student_t
 
 from simlab.core.stats import wilson
 
-from .stats import LEVEL, Estimate, z_of
+from .stats import LEVEL, Estimate
 
 
 # ---------------------------------------------------------------------------------------------
@@ -57,11 +57,12 @@ def deal_of(frame: pd.DataFrame) -> pd.Series:
 
 
 def clustered_mean(values, clusters, level: float = LEVEL, method: str = "clustered") -> Estimate:
-    """Mean of ``values`` with a cluster-robust normal interval (clusters = games or deals).
+    """Mean of ``values`` with a cluster-robust interval (clusters = games or deals).
 
     With y_c and m_c the sum and count of cluster c, the mean is sum(y) / sum(m) and its variance
     G / (G - 1) * sum((y_c - mean * m_c)^2) / sum(m)^2 (G clusters): correct however many rows a
-    cluster holds and however they are correlated within it.
+    cluster holds and however they are correlated within it. The quantile is Student's t on the
+    clusters that carry the variance (:func:`critical_value`), the normal one when they are many.
     """
     v = np.asarray(values, dtype=np.float64)
     c = np.asarray(clusters)
@@ -74,40 +75,59 @@ def clustered_mean(values, clusters, level: float = LEVEL, method: str = "cluste
     mu = y.sum() / m.sum()
     if g < 2:
         return Estimate(float(mu), -math.inf, math.inf, g, method, level)
-    var = g / (g - 1) * float(((y - mu * m) ** 2).sum()) / m.sum() ** 2
-    half = z_of(level) * math.sqrt(var)
+    parts = (y - mu * m) ** 2
+    var = g / (g - 1) * float(parts.sum()) / m.sum() ** 2
+    half = critical_value(parts, level) * math.sqrt(var)
     return Estimate(float(mu), float(mu - half), float(mu + half), g, method, level)
+
+
+def critical_value(parts: np.ndarray, level: float = LEVEL) -> float:
+    """Student's t quantile for a cluster-robust variance made of the clusters' squared deviations
+    ``parts``. Its degrees of freedom are the clusters that carry the variance: with a few large
+    terms (a rare event; a paired change that flips only a few games) it rests on those few, which
+    a normal quantile ignores. Four times Satterthwaite's effective number of terms, at most G - 1:
+    the rule that kept coverage within [93%, 97.5%] for rare events on duplicate deals whose
+    rotations share them with correlation 0 to 1, and for paired changes on common random numbers
+    (simlab calibrate); with many clusters of like size it is the normal quantile."""
+    g = len(parts)
+    total = float(parts.sum())
+    df = min(g - 1.0, max(1.0, 4 * total ** 2 / float((parts ** 2).sum()))) if total > 0 else g - 1.0
+    return float(student_t.ppf(0.5 + level / 2, df))
 
 
 def clustered_proportion(values, clusters, level: float = LEVEL, trials: float = 1.0,
                          method: str = "Wilson at the effective sample size, clustered") -> Estimate:
     """A rate or share (``values`` in [0, 1]) whose rows come in clusters (the rotations of a
-    duplicate deal, the seats of a game), with an interval that stays honest for rare events.
-
-    Korn and Graubard's (1998) effective sample size: with p the mean and v its cluster-robust
-    variance (:func:`clustered_mean`), the sample is worth n_eff = p (1 - p) / v independent 0/1
-    trials, and the interval is Wilson's at n_eff, with Student's t in place of the normal quantile
-    (degrees of freedom below). A normal interval collapses to a point when no
-    event happened (or nothing but events); here the sample then counts as G trials, all a cluster
-    of perfectly correlated rows is worth, so the bound stays. ``trials``: the most independent 0/1
-    outcomes one row holds (a game's share of its n players: n), which caps n_eff at rows x trials
-    (an estimated variance near 0 would otherwise claim certainty)."""
+    duplicate deal, the seats of a game), with an interval that stays honest for rare events:
+    :func:`cluster_proportion` of the clusters' sums and sizes."""
     v = np.asarray(values, dtype=np.float64)
     _, idx = np.unique(np.asarray(clusters), return_inverse=True)
-    y = np.bincount(idx, weights=v)
-    m = np.bincount(idx).astype(np.float64)
+    return cluster_proportion(np.bincount(idx, weights=v), np.bincount(idx).astype(np.float64), level, trials, method)
+
+
+def cluster_proportion(sums, sizes, level: float = LEVEL, trials: float = 1.0,
+                       method: str = "Wilson at the effective sample size, clustered") -> Estimate:
+    """The share sum(sums) / sum(sizes) of clusters (``sums[c]``: the 0-1 values of cluster c added
+    up, ``sizes[c]`` its rows), with Korn and Graubard's (1998) effective sample size: with p the
+    share and v its cluster-robust variance (:func:`clustered_mean`), the sample is worth
+    n_eff = p (1 - p) / v independent 0/1 trials, more than its rows where a cluster's rows pull
+    against each other (a duplicate deal's two seatings), fewer where they go together; the interval
+    is Wilson's at n_eff, with Student's t (:func:`critical_value`) in place of the normal quantile.
+    A normal interval collapses to a point when no event happened (or nothing but events); here the
+    sample then counts as G trials (G clusters), all a cluster of perfectly correlated rows is worth,
+    so the bound stays. Where every cluster is alike (a variance of 0 with 0 < p < 1) it counts as
+    rows x ``trials`` independent trials (``trials``: the 0/1 outcomes a row holds, n for a game's
+    share of its n players) rather than claim certainty."""
+    y = np.asarray(sums, dtype=np.float64)
+    m = np.asarray(sizes, dtype=np.float64)
     g, rows = y.size, m.sum()
     if g < 2:
         return Estimate(float(y.sum() / rows) if rows else math.nan, 0.0, 1.0, g, method, level)
     p = float(y.sum() / rows)
     parts = (y - p * m) ** 2
     var = g / (g - 1) * float(parts.sum()) / rows ** 2
-    n_eff = min(p * (1 - p) / var, rows * trials) if var > 0 and 0 < p < 1 else float(g)
-    # the variance rests on the clusters that carry it: for a rare event the few with one (Satterthwaite's
-    # effective number of terms); four times it, at most G - 1, is what kept coverage within [93%, 97.5%]
-    # on duplicate deals whose rotations share an event with correlation 0 to 1 (simlab calibrate)
-    df = min(g - 1.0, max(1.0, 4 * parts.sum() ** 2 / (parts ** 2).sum())) if var > 0 else g - 1.0
-    lo, hi = wilson(p * n_eff, n_eff, float(student_t.ppf(0.5 + level / 2, df)))
+    n_eff = float(g) if not 0 < p < 1 else p * (1 - p) / var if var > 0 else rows * trials
+    lo, hi = wilson(p * n_eff, n_eff, critical_value(parts, level))
     return Estimate(p, lo, hi, g, method, level)
 
 
@@ -146,7 +166,7 @@ def clustered_difference(values, clusters, in_a, level: float = LEVEL) -> Estima
     # linearised contribution of each cluster to the difference of the two ratio means
     u = (ya - mua * ma) / ma.sum() - (yb - mub * mb) / mb.sum()
     var = g / max(g - 1, 1) * float((u ** 2).sum())
-    half = z_of(level) * math.sqrt(var)
+    half = critical_value(u ** 2, level) * math.sqrt(var)
     d = float(mua - mub)
     return Estimate(d, d - half, d + half, g, "clustered difference", level)
 

@@ -90,7 +90,7 @@ def run_check(check: Check, tier: str = "fast", reps: int | None = None, seed: i
     return pd.DataFrame(rows)
 
 
-def checks() -> list[Check]:
+def all_checks() -> list[Check]:
     from .checks import CHECKS
     return list(CHECKS)
 

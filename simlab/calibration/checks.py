@@ -5,13 +5,16 @@ import numpy as np
 import pandas as pd
 
 from dataclasses import replace
+from itertools import combinations
 from types import SimpleNamespace
 
 from simlab.analysis import fairness as F
 from simlab.analysis import measures as M
 from simlab.analysis import tune as T
 from simlab.analysis.compare import paired_measures
-from simlab.analysis.stats import Estimate, proportion
+from simlab.analysis.experiment import widest_paired_seat
+from simlab.analysis.sections import _strongest
+from simlab.analysis.stats import Estimate, StoppingRule, paired_column_difference, proportion, sequential
 from simlab.analysis.wording import best_of
 
 from . import COVERAGE, EPS, FAMILY, Check, covered
@@ -100,6 +103,51 @@ def best_check(setting: str, world: Table, games: int, fast: int = 400) -> Check
     return Check("the best option at one table (wording.best_of)", setting, FAMILY, play, fast=fast, thorough=2000)
 
 
+def strongest_check(setting: str, skills: tuple[float, ...], suits_sd: float, chance: float, games: int,
+                    fast: int = 200) -> Check:
+    """The overview's strongest strategy: every pair heads-up in its own run, seats alternating game by
+    game, all runs on one seed (game g of every run draws the same chance: ``suits[g]`` says how
+    much it suits each strategy). ``measures.ranking`` pools each strategy's meetings and
+    ``sections._strongest`` names the best; wrong when a strategy called below the best is not."""
+    k = len(skills)
+    names = [f"s{i}" for i in range(k)]
+    pairs = list(combinations(range(k), 2))
+
+    def frames(rng, suits):
+        out = []
+        for i, j in pairs:
+            flip = np.arange(games) % 2                              # who sits first alternates
+            vi, vj = skills[i] + suits[:, i], skills[j] + suits[:, j]
+            first, second = np.where(flip, vj, vi), np.where(flip, vi, vj)
+            noise = chance * rng.gumbel(size=(2, games)) if chance else 0.0
+            score = np.stack([first, second], axis=1) + (noise.T if chance else 0.0)
+            who = [(names[i], names[j]) if not f else (names[j], names[i]) for f in flip]
+            table = Table((0.0, 0.0))
+            f = table.frame(score, np.zeros(games, bool), np.zeros(games, np.int64), None)
+            out.append(f.assign(strategy=np.array(who).ravel()))
+        return out
+
+    def play(reps: int, seed: int) -> dict[str, np.ndarray]:
+        big = np.random.default_rng(12345).standard_normal((200_000, k)) * suits_sd + np.asarray(skills)
+        ahead = np.zeros((k, k))
+        for i, j in pairs:
+            d = big[:, i] - big[:, j]
+            p = (np.where(d > 0, 1.0, np.where(d < 0, 0.0, 0.5)) if chance == 0 else 1 / (1 + np.exp(-d / chance))).mean()
+            ahead[i, j], ahead[j, i] = p, 1 - p
+        truth = ahead.sum(axis=1) / (k - 1)                          # pooled: every opponent met equally often
+        rng = np.random.default_rng(seed)
+        wrong = np.zeros(reps, bool)
+        for r in range(reps):
+            suits = rng.standard_normal((games, k)) * suits_sd
+            rank = M.ranking(M.combine(frames(rng, suits)))
+            best = _strongest(rank)
+            top = truth[names.index(best.best)]
+            wrong[r] = any(truth[names.index(x)] >= top - EPS for x in names if x not in best.tied)
+        return {"claims 'below the strongest'": wrong}
+    return Check("the strongest strategy head to head (measures.ranking, sections)", setting, FAMILY, play, fast=fast,
+                 thorough=1000)
+
+
 # ---------------------------------------------------------------------------------------------
 # tune: a rare yes/no measure of each game on a duplicate mix (tune.interval, tune.tune)
 # ---------------------------------------------------------------------------------------------
@@ -164,7 +212,7 @@ def tune_family_check(truths: tuple[float, ...], band: tuple[float, float], rho:
 # seat fairness in mirror matches (fairness.seat_shares, fairness.seat_spread)
 # ---------------------------------------------------------------------------------------------
 
-def seat_check(setting: str, world: Table, games: int, fast: int = 300) -> Check:
+def seat_check(setting: str, world: Table, games: int, fast: int = 100) -> Check:
     """A mirror (every seat one strategy, seat k in seat k, one game per deal): the start player's
     win share, its edge over the fair share (1 - q) / n, and the seats' spread around it."""
     world = replace(world, names=("mirror",) * world.players)
@@ -224,6 +272,44 @@ def paired_check(setting: str, a: Table, b: Table, deals: int, fast: int = 300) 
     return Check("paired change B - A (compare.paired_measures)", setting, COVERAGE, play, fast=fast, thorough=1000)
 
 
+def sequential_check(setting: str, a: Table, b: Table, target: float, fast: int = 150) -> Check:
+    """``--target-width``: both arms grow in batches until the widest seat's paired difference in win
+    share (:func:`~simlab.analysis.experiment.widest_paired_seat`, clustered by deal) is narrow
+    enough; the intervals at the stop must still hold their truth (the stop looks at widths, not at
+    the differences, and the looks are few)."""
+    mirror = len(set(a.strategies)) == 1
+    seating = "fixed" if mirror else "duplicate"
+    rule = StoppingRule(target, min_games=300, max_games=24_000, unit=300 if mirror else 300 * a.players)
+
+    def play(reps: int, seed: int) -> dict[str, np.ndarray]:
+        n = a.players
+        truth = b.seat_win() - a.seat_win() if mirror else None
+        if not mirror:      # a mix: seat s's share over the rotations of every deal
+            truth = np.array([np.mean([b.win_probability(b.strengths(*b.truth_deals(), r)).mean(axis=0)[s]
+                                       - a.win_probability(a.strengths(*a.truth_deals(), r)).mean(axis=0)[s]
+                                       for r in range(n)]) for s in range(n)])
+        hits = {f"seat {s + 1}'s change at the stop": np.zeros(reps, bool) for s in range(n)}
+        for i in range(reps):
+            deals = rule.max_games if mirror else rule.max_games // n
+            frames = []
+            for world in (a, b):
+                score, nobody, rotation, deal = world.play(np.random.default_rng((seed, i)), deals, seating)
+                frames.append(world.frame(score[0], nobody[0], rotation, None if mirror else deal))
+            held = {}
+
+            def play_to(games: int) -> None:
+                held["frames"] = [f[f["game"] < games] for f in frames]
+
+            sequential(play_to, lambda: widest_paired_seat(*held["frames"]), rule)
+            base, variant = (f.assign(win_share=F.win_share(f)) for f in held["frames"])
+            t = paired_column_difference(base, variant, "win_share", by="seat").set_index("group")
+            for s in range(n):
+                hits[f"seat {s + 1}'s change at the stop"][i] = covered(t.loc[s, "lo"], t.loc[s, "hi"], truth[s])
+        return hits
+    return Check("a paired run to a target width (stats.sequential, experiment.widest_paired_seat)", setting, COVERAGE,
+                 play, fast=fast, thorough=1000)
+
+
 # ---------------------------------------------------------------------------------------------
 # rates and means of a duplicate mix (measures.strategy_rates)
 # ---------------------------------------------------------------------------------------------
@@ -275,6 +361,11 @@ CHECKS: list[Check] = [
                  Table((0.3, 0.0, -0.1), seat=(0.1, 0.0, 0.0), deal_strategy=1.2, chance=0.5, names=("a", "b", "c")),
                  Table((0.4, 0.0, -0.1), seat=(0.1, 0.0, 0.0), deal_strategy=1.2, chance=0.5, names=("a", "b", "c")),
                  700),
+    sequential_check("3-player mirror arms to a width of 4 points", Table((0.0,) * 3, seat=(0.1, 0.0, 0.0), deal_seat=0.5,
+                     names=("m",) * 3), Table((0.0,) * 3, seat=(0.2, 0.0, 0.0), deal_seat=0.5, names=("m",) * 3), 0.04),
+    sequential_check("3-strategy duplicate mix arms to a width of 4 points",
+                     Table((0.2, 0.0, -0.2), seat=(0.1, 0.0, 0.0), deal_strategy=1.0, names=("a", "b", "c")),
+                     Table((0.3, 0.0, -0.2), seat=(0.1, 0.0, 0.0), deal_strategy=1.0, names=("a", "b", "c")), 0.04),
     mix_check("3 strategies, duplicate, rotations correlated about 0.5",
               Table((0.3, 0.0, -0.2), seat=(0.15, 0.0, 0.0), deal_strategy=1.5, names=("a", "b", "c")), 700),
     mix_check("2 strategies, duplicate, the deal decides", Table((0.3, 0.0), deal_strategy=1.0, chance=0.0,
@@ -283,6 +374,9 @@ CHECKS: list[Check] = [
     best_check("4 options, equal", Table((0.0, 0.0, 0.0, 0.0)), 2000),
     best_check("5 options, equal", Table((0.0,) * 5), 2000),
     best_check("5 options, two best equal", Table((0.3, 0.3, 0.0, 0.0, -0.3)), 2000),
+    strongest_check("4 strategies, two level at the top, deals that suit them (as Karuba)", (0.0, 0.4, 0.8, 0.8), 1.0,
+                    0.3, 2000),
+    strongest_check("3 strategies, all level", (0.0, 0.0, 0.0), 0.5, 1.0, 2000),
     *LADDER_CHECKS,
     *[tune_interval_check(p, rho, deals) for rho in (0.0, 0.5, 1.0) for p, deals in ((0.001, 2000), (0.005, 500), (0.02, 500))],
     tune_family_check((0.01, 0.03, 0.005, 0.02, 0.01), (0.01, 0.03), 1.0, 2000, 20_000),
