@@ -34,7 +34,7 @@ from .fairness import clustered_mean, deal_of, win_share
 from .measures import decode_bits, seat_columns
 from .report import Report, ci, formatted, md_escape
 from .sections import is_share
-from .stats import Estimate
+from .stats import LEVEL, Estimate
 from . import strength
 from .wording import CHANGE, NUMBER, POINTS, SHARE, TIE, Band, fmt_estimate, fmt_points, fmt_share, join
 
@@ -136,10 +136,15 @@ def game_measures(frame: pd.DataFrame, spec: GameSpec) -> dict[str, tuple[pd.Ser
     return out
 
 
-def paired_measures(a: pd.DataFrame, b: pd.DataFrame, spec: GameSpec) -> pd.DataFrame:
+def paired_measures(a: pd.DataFrame, b: pd.DataFrame, spec: GameSpec, family: int = 1) -> pd.DataFrame:
     """Every measure in both arms and its paired change B - A, intervals clustered by deal (game
     when not played in duplicate). Measures that take one value in every game of both arms, and
-    win rates of a strategy that plays in only one arm, are left out (nothing to pair)."""
+    win rates of a strategy that plays in only one arm, are left out (nothing to pair).
+
+    ``family``: how many win measures one verdict reads together (the bottom line's "every change in
+    who wins is smaller than the minimum effect" speaks of all of them, at every player count):
+    ``family_lo``/``family_hi`` (and ``b_family_lo``/``b_family_hi`` of B's value) are their intervals at
+    level 1 - 0.05 / family (Bonferroni), so the verdict holds with 95% confidence as a whole."""
     ma, mb = game_measures(a, spec), game_measures(b, spec)
     deals = a[a["seat"] == 0].set_index("game").sort_index()
     deals = deal_of(deals) if "deal" in deals else pd.Series(deals.index, index=deals.index)
@@ -153,9 +158,12 @@ def paired_measures(a: pd.DataFrame, b: pd.DataFrame, spec: GameSpec) -> pd.Data
             continue
         ea, eb = (clustered_mean(j[k], j["deal"]) for k in ("a", "b"))
         d = clustered_mean(j["b"] - j["a"], j["deal"], method="paired, clustered by deal")
+        together = 1 - (1 - LEVEL) / family
+        fd, fb = clustered_mean(j["b"] - j["a"], j["deal"], together), clustered_mean(j["b"], j["deal"], together)
         rows.append({"measure": name, "share": bool(share and share_b), "games": len(j), "same": bool((j["a"] == j["b"]).all()),
                      "a": ea.value, "a_lo": ea.lo, "a_hi": ea.hi, "b": eb.value, "b_lo": eb.lo, "b_hi": eb.hi,
-                     "change": d.value, "lo": d.lo, "hi": d.hi})
+                     "change": d.value, "lo": d.lo, "hi": d.hi, "family_lo": fd.lo, "family_hi": fd.hi,
+                     "b_family_lo": fb.lo, "b_family_hi": fb.hi})
     return pd.DataFrame(rows)
 
 
@@ -196,10 +204,11 @@ def analyse_comparison(ctx: Context, players: tuple[int, ...], a: Arm, b: Arm, m
     tables, mirrors = {}, {}
     configs = {n: arm_configs(ctx, spec, n, a, b) for n in players}   # check every count before playing any
     stronger = strength.strong_players(ctx)                             # and the stronger players' names
+    family = family_size({n: (ca.seats, cb.seats) for n, (ca, cb) in configs.items()})
     for n in players:
         ca, cb = configs[n]
         arms = ctx.paired(f"compare-{n}p", ca, cb, label="b")
-        tables[n] = paired_measures(arms.base.frame(), arms.variant.frame(), spec).assign(players=n)
+        tables[n] = paired_measures(arms.base.frame(), arms.variant.frame(), spec, family).assign(players=n)
         mirrors[n] = ca.seats[0] if is_mirror_seats(ca.seats) and is_mirror_seats(cb.seats) else None
         if mirrors[n] is None:
             rep.findings.append(f"At {n} players the seats are a mix, so seat fairness is not read (a seat effect "
@@ -244,10 +253,17 @@ SIZE_WORDS = {"smaller": "smaller than the minimum effect", "larger": "larger th
 
 
 def size(h: pd.DataFrame, effect: Band) -> str:
-    """The win measures' change against the minimum effect: all smaller, some larger, or undecided."""
-    if ((h["lo"] > effect.hi) | (h["hi"] < effect.lo)).any():
+    """The win measures' change against the minimum effect: all smaller, some larger, or undecided,
+    read from their intervals held together (``family_lo``/``family_hi``, :func:`paired_measures`)."""
+    if ((h["family_lo"] > effect.hi) | (h["family_hi"] < effect.lo)).any():
         return "larger"
-    return "smaller" if ((effect.lo <= h["lo"]) & (h["hi"] <= effect.hi)).all() else "undecided"
+    return "smaller" if ((effect.lo <= h["family_lo"]) & (h["family_hi"] <= effect.hi)).all() else "undecided"
+
+
+def family_size(seats: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]) -> int:
+    """How many win measures a comparison's verdict reads together: per player count the start
+    player's share (two mirrors) or one win rate per strategy the arms share."""
+    return sum(1 if is_mirror_seats(a) and is_mirror_seats(b) else len(set(a) & set(b)) for a, b in seats.values())
 
 
 def stronger_reading(ctx: Context, rep: Report, spec: GameSpec, players, a: Arm, b: Arm, player: str,
@@ -260,7 +276,7 @@ def stronger_reading(ctx: Context, rep: Report, spec: GameSpec, players, a: Arm,
         ca, cb = arm_configs(ctx, spec, n, replace(a, seats=player), replace(b, seats=player))
         arms = ctx.paired(f"strong-{strength.run_tag(player)}-{n}p", replace(ca, games=games),
                           replace(cb, games=games), label="b")
-        h = headline(paired_measures(arms.base.frame(), arms.variant.frame(), spec))
+        h = headline(paired_measures(arms.base.frame(), arms.variant.frame(), spec, len(players)))
         for r in h.to_dict("records"):
             rep.verdict(f"Change in {md_escape(r['measure'])}, {n} players, {md_escape(player)} in every seat "
                         f"({games:,} games per arm), B - A, paired", _est(r), 0.0, effect, unit=POINTS)
@@ -315,23 +331,28 @@ def bottom_line(table: pd.DataFrame, mirrors: dict, min_effect: float, effect: B
             + (f"is the same in both arms, game by game ({r['a']:.2f})" if r["same"] else
                f"changes by {fmt_estimate(_est(r), CHANGE)} ({r['a']:.2f} -> {r['b']:.2f}){_tie(r)}")
             for _, r in rest.iterrows()))
-    smaller = [effect.lo <= r["lo"] and r["hi"] <= effect.hi for _, r in headline(table).iterrows()]
-    larger = [named(r["measure"]) for _, r in headline(table).iterrows() if r["lo"] > effect.hi or r["hi"] < effect.lo]
+    # the verdict speaks of every win measure at once: read from their intervals held together
+    smaller = [effect.lo <= r["family_lo"] and r["family_hi"] <= effect.hi for _, r in headline(table).iterrows()]
+    larger = [named(r["measure"]) for _, r in headline(table).iterrows()
+              if r["family_lo"] > effect.hi or r["family_hi"] < effect.lo]
+    together = (f" (the {len(headline(table))} win measures' intervals held to 95% together)"
+                if len(headline(table)) > 1 else "")
     undecided = [named(r["measure"]) for (_, r), small in zip(headline(table).iterrows(), smaller)
                  if not small and named(r["measure"]) not in larger]
     if larger:
         verdict = (f"So the change is larger than the minimum effect that matters ({min_effect:g} points) for "
                    f"{join([md_escape(m) for m in dict.fromkeys(larger)])}"
                    + (f" (undecided for {join([md_escape(m) for m in dict.fromkeys(undecided)])})" if undecided else "")
-                   + ".")
+                   + f"{together}.")
     elif headline(table).empty:
         verdict = "So no measure of who wins could be compared here."
     elif all(smaller):
         verdict = (f"So every change in who wins is smaller than the minimum effect that matters ({min_effect:g} "
-                   "points), for these heuristics.")
+                   f"points), for these heuristics{together}.")
     else:
         verdict = (f"So whether the change in who wins reaches the minimum effect that matters ({min_effect:g} points)"
-                   " is undecided: some intervals hold changes both smaller and larger; more games would settle it.")
+                   f" is undecided{together}: some intervals hold changes both smaller and larger; more games would "
+                   "settle it.")
     second = "; ".join(second)
     return [f"Paired on the same deals, {lb} against {la}: " + "; ".join(first) + ".",
             second[0].upper() + second[1:] + ".", verdict]

@@ -22,7 +22,7 @@ from simlab.core.runner import prepared
 
 from . import whatif
 from .charts import interval_band, new_figure
-from .compare import Arm, checked_players, headline, is_mirror_seats, named, paired_measures
+from .compare import Arm, checked_players, family_size, headline, is_mirror_seats, named, paired_measures
 from .compare import bottom_line as compare_bottom_line
 from .experiment import Context, Experiment, run_experiment
 from .report import Report, ci, formatted, md_escape
@@ -97,11 +97,13 @@ def analyse_sweep(ctx: Context, players: tuple[int, ...], base: Arm, points: lis
                 prepared(configs[n, i].to_dict())
             except SimlabError as exc:
                 raise SimlabError(f"point {labels[i]}: {exc}") from None
+    # the bottom line reads every win measure at every point and player count at once
+    family = len(points) * family_size({n: (configs[n, 0].seats,) * 2 for n in players})
     rows = []
     for n in players:
         frames = [ctx.run(f"sweep-{n}p-{i:02d}", configs[n, i]).frame() for i in range(len(points))]
         for i, f in enumerate(frames):
-            t = paired_measures(frames[0], f, spec)
+            t = paired_measures(frames[0], f, spec, family)
             rows.append(t.assign(players=n, point=i, label=labels[i]))
     table = pd.concat(rows, ignore_index=True)
     effect = Band.effect(min_effect / 100)
@@ -211,12 +213,13 @@ def bottom_line(table: pd.DataFrame, players, labels, min_effect: float, effect:
                 fair = Band.fairness(1 / n, min_effect / 100)
                 sides: dict[str, list] = {}
                 for _, r in g.iterrows():
-                    css = fair.judge(Estimate(r["b"], r["b_lo"], r["b_hi"], int(r["games"]), "")).css
+                    css = fair.judge(Estimate(r["b"], r["b_family_lo"], r["b_family_hi"], int(r["games"]), "")).css
                     sides.setdefault({"in": "within", "out": "outside", "und": "undecided (more games would settle it)"}
                                      [css], []).append(code(r["label"]))
                 crossings.append(f"against the fairness band (1/n ± {min_effect:g} points) the start player{at} is "
                                  + ", ".join(f"{side} at {join(where)}" for side, where in sides.items()))
-            moved = [r["label"] for _, r in g.iterrows() if r["point"] > 0 and (r["lo"] > effect.hi or r["hi"] < effect.lo)]
+            moved = [r["label"] for _, r in g.iterrows()
+                     if r["point"] > 0 and (r["family_lo"] > effect.hi or r["family_hi"] < effect.lo)]
             if moved:
                 crossings.append(f"{named(m)}{at} moves by more than the minimum effect that matters ({min_effect:g} "
                                  f"points) from the first point ({code(labels[0])}) at "
@@ -231,7 +234,8 @@ def bottom_line(table: pd.DataFrame, players, labels, min_effect: float, effect:
         crossings = [f"no win measure moves by more than the minimum effect that matters ({min_effect:g} points) from "
                      f"the first point ({code(labels[0])}) at any point"]
     first = "; ".join(ranges) if ranges else "no measure of who wins could be compared (all seats level in every game)"
-    crossing = "; ".join(crossings)
+    crossing = "; ".join(crossings) + (" (every win measure at every point read together, its intervals held to 95% "
+                                       "together)" if len(headline(table)) > 1 else "")
     return [f"Over {len(labels)} points on the same deals, {first}.", crossing[0].upper() + crossing[1:] + ".",
             "Across the points " + " and ".join(other) + "."]
 

@@ -11,11 +11,11 @@ from types import SimpleNamespace
 from simlab.analysis import fairness as F
 from simlab.analysis import measures as M
 from simlab.analysis import tune as T
-from simlab.analysis.compare import paired_measures
+from simlab.analysis.compare import family_size, headline, paired_measures, size
 from simlab.analysis.experiment import widest_paired_seat
 from simlab.analysis.sections import _strongest
 from simlab.analysis.stats import Estimate, StoppingRule, paired_column_difference, proportion, sequential
-from simlab.analysis.wording import best_of
+from simlab.analysis.wording import Band, best_of
 
 from . import COVERAGE, EPS, FAMILY, Check, covered
 from .ladder import LADDER_CHECKS
@@ -272,6 +272,32 @@ def paired_check(setting: str, a: Table, b: Table, deals: int, fast: int = 300) 
     return Check("paired change B - A (compare.paired_measures)", setting, COVERAGE, play, fast=fast, thorough=1000)
 
 
+def compare_family_check(setting: str, a: Table, b: Table, deals: int, fast: int = 300) -> Check:
+    """The bottom line of ``simlab compare`` reads every win measure at once against the minimum
+    effect: "larger for X" must be right for every X it names. The minimum effect is set at the
+    largest true change, so the measures that change most sit exactly on its edge (the least
+    favourable case: each is called larger by chance alone)."""
+    names = a.strategies
+
+    def play(reps: int, seed: int) -> dict[str, np.ndarray]:
+        change = b.slot_win_by_deal().mean(axis=(0, 1)) - a.slot_win_by_deal().mean(axis=(0, 1))
+        effect = Band.effect(float(np.abs(change).max()))
+        family = family_size({a.players: (names, names)})
+        wrong = np.zeros(reps, bool)
+        for i in range(reps):
+            frames = []
+            for world in (a, b):
+                score, nobody, rotation, deal = world.play(np.random.default_rng((seed, i)), deals, "duplicate")
+                frames.append(world.frame(score[0], nobody[0], rotation, deal))
+            h = headline(paired_measures(*frames, SPEC, family))
+            for k, name in enumerate(names):
+                row = h[h["measure"] == f"win rate of {name}"]
+                wrong[i] |= size(row, effect) == "larger" and abs(change[k]) <= effect.hi + EPS
+        return {"'larger than the minimum effect' claims": wrong}
+    return Check("compare's verdict on every win measure (compare.size, held together)", setting, FAMILY, play,
+                 fast=fast, thorough=2000)
+
+
 def sequential_check(setting: str, a: Table, b: Table, target: float, fast: int = 150) -> Check:
     """``--target-width``: both arms grow in batches until the widest seat's paired difference in win
     share (:func:`~simlab.analysis.experiment.widest_paired_seat`, clustered by deal) is narrow
@@ -361,6 +387,9 @@ CHECKS: list[Check] = [
                  Table((0.3, 0.0, -0.1), seat=(0.1, 0.0, 0.0), deal_strategy=1.2, chance=0.5, names=("a", "b", "c")),
                  Table((0.4, 0.0, -0.1), seat=(0.1, 0.0, 0.0), deal_strategy=1.2, chance=0.5, names=("a", "b", "c")),
                  700),
+    compare_family_check("3 strategies in duplicate, two changes on the minimum effect's edge",
+                         Table((0.3, 0.0, -0.3), deal_strategy=0.8, names=("a", "b", "c")),
+                         Table((-0.3, 0.0, 0.3), deal_strategy=0.8, names=("a", "b", "c")), 700),
     sequential_check("3-player mirror arms to a width of 4 points", Table((0.0,) * 3, seat=(0.1, 0.0, 0.0), deal_seat=0.5,
                      names=("m",) * 3), Table((0.0,) * 3, seat=(0.2, 0.0, 0.0), deal_seat=0.5, names=("m",) * 3), 0.04),
     sequential_check("3-strategy duplicate mix arms to a width of 4 points",
