@@ -13,7 +13,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from .stats import Estimate, difference_of_means, mean, proportion
+from .fairness import clustered_mean, clustered_means, clustered_proportion
+from .stats import Estimate, difference_of_means, mean
 
 
 def combine(frames: list[pd.DataFrame], labels: list[str] | None = None) -> pd.DataFrame:
@@ -67,7 +68,6 @@ def win_by_seat(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _rate(values: pd.Series, rows: pd.DataFrame) -> Estimate:
     """A rate over ``rows`` (one value each), its interval clustered by their games' chance."""
-    from .fairness import clustered_proportion
     return clustered_proportion(values.astype(np.float64), chance_of(rows))
 
 
@@ -85,8 +85,6 @@ def tie_rate(frame: pd.DataFrame) -> pd.DataFrame:
 def describe(values, clusters=None) -> dict:
     """Mean with interval (clustered when ``clusters`` says which values share a game or a deal),
     spread and quantiles of a sample."""
-    from .fairness import clustered_mean
-
     v = np.asarray(values, dtype=np.float64)
     e = mean(v) if clusters is None else clustered_mean(v, np.asarray(clusters))
     q = np.quantile(v, [0.05, 0.25, 0.5, 0.75, 0.95]) if v.size else [math.nan] * 5
@@ -121,8 +119,6 @@ def margins(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def winning_margin(frame: pd.DataFrame) -> pd.DataFrame:
-    from .fairness import clustered_proportion
-
     rows = []
     for n, g in _by_players(frame):
         m = margins(g)
@@ -136,8 +132,6 @@ def strategy_rates(frame: pd.DataFrame) -> pd.DataFrame:
     """Win rate and mean score of each strategy, per player count (seat effects averaged out by
     rotation when the run was rotated), clustered by the games' chance (a strategy holding two seats,
     a duplicate deal's rotations)."""
-    from .fairness import clustered_mean
-
     rows = []
     for n, g in _by_players(frame):
         fair = fair_rate(g)
@@ -186,8 +180,6 @@ def head_to_head(frame: pd.DataFrame) -> pd.DataFrame:
 
     Returns long format: a, b, meetings, a_ahead (share), lo, hi.
     """
-    from .fairness import clustered_proportion
-
     rows = []
     for (a, b), g in meetings(frame).groupby(["a", "b"], sort=True):
         e = clustered_proportion(g["ahead"], g["chance"])
@@ -200,8 +192,6 @@ def ranking(frame: pd.DataFrame) -> pd.DataFrame:
     (each opponent weighted equally), with the pooled share over all its meetings and its interval
     clustered by the chance the games shared. ``attrs["covariance"]``: the pooled shares'
     covariance (a strategy's meeting is its opponent's too), for :func:`~.wording.best_of`."""
-    from .fairness import clustered_means, clustered_proportion
-
     meet = meetings(frame)
     h2h = meet.groupby(["a", "b"])["ahead"].mean().reset_index()
     rows = []
@@ -223,20 +213,20 @@ def skill_share(frame: pd.DataFrame, strong: str) -> pd.DataFrame:
 
     skill = (p - f) / (1 - f), with p the strong strategy's win rate and f the fair rate: 0 when
     the heuristic wins no more often than chance (pure luck), 1 when it always wins.
-    The interval maps the Wilson interval of p through the same formula.
+    The interval maps the interval of p (clustered by the games' chance) through the same formula.
     """
     rows = []
     for n, g in _by_players(frame):
         fair = fair_rate(g)
         s = g[g["strategy"].astype(str) == strong]
-        e = proportion(int(s["win"].sum()), len(s))
+        e = _rate(s["win"], s)
 
         def f(p):
             return (p - fair) / (1 - fair)
 
         others = g[g["strategy"].astype(str) != strong]
         beats = _pairwise_ahead(g, strong)
-        rows.append({"players": n, "strong": strong, "games": e.n, "win_rate": e.value, "lo": e.lo, "hi": e.hi,
+        rows.append({"players": n, "strong": strong, "games": len(s), "win_rate": e.value, "lo": e.lo, "hi": e.hi,
                      "fair": fair, "skill": f(e.value), "skill_lo": f(e.lo), "skill_hi": f(e.hi),
                      "beats_random": beats.value, "beats_lo": beats.lo, "beats_hi": beats.hi,
                      "score_gap": float(s["score"].mean() - others["score"].mean())})
@@ -244,9 +234,10 @@ def skill_share(frame: pd.DataFrame, strong: str) -> pd.DataFrame:
 
 
 def _pairwise_ahead(g: pd.DataFrame, strong: str) -> Estimate:
-    h = head_to_head(g)
-    h = h[h["a"] == strong]
-    return proportion(float((h["a_ahead"] * h["meetings"]).sum()), float(h["meetings"].sum()))
+    """How often ``strong`` finishes ahead of another strategy in its games, clustered by their chance."""
+    m = meetings(g)
+    m = m[m["a"] == strong]
+    return clustered_proportion(m["ahead"], m["chance"])
 
 
 def usage(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
