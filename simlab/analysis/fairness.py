@@ -126,7 +126,12 @@ def cluster_proportion(sums, sizes, level: float = LEVEL, trials: float = 1.0,
     p = float(y.sum() / rows)
     parts = (y - p * m) ** 2
     var = g / (g - 1) * float(parts.sum()) / rows ** 2
-    n_eff = float(g) if not 0 < p < 1 else p * (1 - p) / var if var > 0 else rows * trials
+    if not 0 < p < 1:
+        n_eff = float(g)
+    elif var > 0:
+        n_eff = p * (1 - p) / var
+    else:
+        n_eff = rows * trials
     lo, hi = wilson(p * n_eff, n_eff, critical_value(parts, level))
     return Estimate(p, lo, hi, g, method, level)
 
