@@ -30,7 +30,7 @@ def test_every_estimator_the_reports_read_has_a_check():
     names = {c.estimator.split("(")[-1].rstrip(")") for c in CHECKS}
     assert {"fairness.deal_luck", "fairness.skill_gap", "fairness.seat_shares, seat_spread", "compare.paired_measures",
             "measures.strategy_rates", "wording.best_of", "rating.bootstrap", "tune.interval",
-            "tune.tune, Bonferroni over looks"} <= names
+            "tune.tune, Bonferroni over looks", "core.summary, simlab run"} <= names
 
 
 def test_a_method_that_ignores_the_dependence_fails_its_check():

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import t as student_t
 
-from simlab.core.stats import wilson
+from simlab.core.stats import effective_wilson
 
 from .stats import LEVEL, Estimate
 
@@ -126,13 +126,7 @@ def cluster_proportion(sums, sizes, level: float = LEVEL, trials: float = 1.0,
     p = float(y.sum() / rows)
     parts = (y - p * m) ** 2
     var = g / (g - 1) * float(parts.sum()) / rows ** 2
-    if not 0 < p < 1:
-        n_eff = float(g)
-    elif var > 0:
-        n_eff = p * (1 - p) / var
-    else:
-        n_eff = rows * trials
-    lo, hi = wilson(p * n_eff, n_eff, critical_value(parts, level))
+    lo, hi = effective_wilson(p, var, g, rows, critical_value(parts, level), trials)
     return Estimate(p, lo, hi, g, method, level)
 
 

@@ -16,6 +16,7 @@ from simlab.analysis.experiment import widest_paired_seat
 from simlab.analysis.sections import _strongest
 from simlab.analysis.stats import Estimate, StoppingRule, paired_column_difference, proportion, sequential
 from simlab.analysis.wording import Band, best_of
+from simlab.core.summary import Summary
 
 from . import COVERAGE, EPS, FAMILY, Check, covered
 from .ladder import LADDER_CHECKS
@@ -356,6 +357,26 @@ def mix_check(setting: str, world: Table, deals: int, fast: int = 300) -> Check:
                  thorough=1000)
 
 
+def summary_check(setting: str, world: Table, deals: int, chunk: int, fast: int = 100) -> Check:
+    """``simlab run``'s printed summary: running tallies over chunks of ``chunk`` games (a deal split
+    between two chunks waits for its other rotations), win rates by strategy clustered by deal."""
+    def play(reps: int, seed: int) -> dict[str, np.ndarray]:
+        truth = dict(zip(world.strategies, world.slot_win_by_deal().mean(axis=(0, 1))))
+        rng = np.random.default_rng(seed)
+        hits = {f"win rate of {k}": np.zeros(reps, bool) for k in truth}
+        for i in range(reps):
+            score, nobody, rotation, deal = world.play(rng, deals, "duplicate")
+            f = world.frame(score[0], nobody[0], rotation, deal)
+            s = Summary()
+            for first in range(0, f["game"].max() + 1, chunk)[::-1]:        # chunks in any order
+                s.add(f[(f["game"] >= first) & (f["game"] < first + chunk)], "rounds")
+            for r in s.rows():
+                if r["seat"] is None:
+                    hits[f"win rate of {r['strategy']}"][i] = covered(*r["win_rate"][1:], truth[r["strategy"]])
+        return hits
+    return Check("the run summary (core.summary, simlab run)", setting, COVERAGE, play, fast=fast, thorough=1000)
+
+
 # ---------------------------------------------------------------------------------------------
 # the list
 # ---------------------------------------------------------------------------------------------
@@ -399,6 +420,8 @@ CHECKS: list[Check] = [
               Table((0.3, 0.0, -0.2), seat=(0.15, 0.0, 0.0), deal_strategy=1.5, names=("a", "b", "c")), 700),
     mix_check("2 strategies, duplicate, the deal decides", Table((0.3, 0.0), deal_strategy=1.0, chance=0.0,
               names=("a", "b")), 1000),
+    summary_check("3 strategies in duplicate, rotations correlated about 0.5, deals split between chunks",
+                  Table((0.3, 0.0, -0.2), seat=(0.15, 0.0, 0.0), deal_strategy=1.5, names=("a", "b", "c")), 700, 250),
     best_check("2 options, equal", Table((0.0, 0.0)), 2000),
     best_check("4 options, equal", Table((0.0, 0.0, 0.0, 0.0)), 2000),
     best_check("5 options, equal", Table((0.0,) * 5), 2000),

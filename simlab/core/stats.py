@@ -19,6 +19,21 @@ def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def effective_wilson(p: float, var: float, clusters: int, rows: float, z: float, trials: float = 1.0) -> tuple[float, float]:
+    """Wilson's interval for a share p of ``rows`` in ``clusters`` clusters with cluster-robust
+    variance ``var``, at Korn and Graubard's effective sample size n_eff = p (1 - p) / var: fewer
+    trials than rows where a cluster's rows go together, more where they pull against each other.
+    With no event (or nothing but events) the clusters count as the trials, all a cluster of
+    perfectly correlated rows is worth; with a variance of 0 and 0 < p < 1, rows x ``trials``."""
+    if not 0 < p < 1:
+        n_eff = float(clusters)
+    elif var > 0:
+        n_eff = p * (1 - p) / var
+    else:
+        n_eff = rows * trials
+    return wilson(p * n_eff, n_eff, z)
+
+
 def mean_ci(total: float, total_sq: float, n: float, z: float = Z95) -> tuple[float, float, float]:
     """Mean with a normal-approximation interval from running sums (fine for n in the hundreds+)."""
     if n <= 0:
