@@ -341,40 +341,37 @@ def sequential_check(setting: str, a: Table, b: Table, target: float, fast: int 
 # rates and means of a duplicate mix (measures.strategy_rates)
 # ---------------------------------------------------------------------------------------------
 
-def mix_check(setting: str, world: Table, deals: int, fast: int = 300) -> Check:
-    """Each strategy's win rate in a mix played in duplicate: a deal's rotations are one cluster."""
+def mix_check(setting: str, world: Table, deals: int, fast: int = 300, rates=None,
+              estimator: str = "win rate by strategy in a mix (measures.strategy_rates)") -> Check:
+    """Each strategy's win rate in a mix played in duplicate: a deal's rotations are one cluster.
+    ``rates(frame)`` gives strategy -> (lo, hi); by default :func:`measures.strategy_rates`'."""
     def play(reps: int, seed: int) -> dict[str, np.ndarray]:
         truth = dict(zip(world.strategies, world.slot_win_by_deal().mean(axis=(0, 1))))
         rng = np.random.default_rng(seed)
         hits = {f"win rate of {k}": np.zeros(reps, bool) for k in truth}
         for i in range(reps):
             score, nobody, rotation, deal = world.play(rng, deals, "duplicate")
-            t = M.strategy_rates(world.frame(score[0], nobody[0], rotation, deal)).set_index("strategy")
+            bounds = (rates or strategy_rates)(world.frame(score[0], nobody[0], rotation, deal))
             for k, v in truth.items():
-                hits[f"win rate of {k}"][i] = covered(t.loc[k, "lo"], t.loc[k, "hi"], v)
+                hits[f"win rate of {k}"][i] = covered(*bounds[k], v)
         return hits
-    return Check("win rate by strategy in a mix (measures.strategy_rates)", setting, COVERAGE, play, fast=fast,
-                 thorough=1000)
+    return Check(estimator, setting, COVERAGE, play, fast=fast, thorough=1000)
 
 
-def summary_check(setting: str, world: Table, deals: int, chunk: int, fast: int = 100) -> Check:
-    """``simlab run``'s printed summary: running tallies over chunks of ``chunk`` games (a deal split
-    between two chunks waits for its other rotations), win rates by strategy clustered by deal."""
-    def play(reps: int, seed: int) -> dict[str, np.ndarray]:
-        truth = dict(zip(world.strategies, world.slot_win_by_deal().mean(axis=(0, 1))))
-        rng = np.random.default_rng(seed)
-        hits = {f"win rate of {k}": np.zeros(reps, bool) for k in truth}
-        for i in range(reps):
-            score, nobody, rotation, deal = world.play(rng, deals, "duplicate")
-            f = world.frame(score[0], nobody[0], rotation, deal)
-            s = Summary()
-            for first in range(0, f["game"].max() + 1, chunk)[::-1]:        # chunks in any order
-                s.add(f[(f["game"] >= first) & (f["game"] < first + chunk)], "rounds")
-            for r in s.rows():
-                if r["seat"] is None:
-                    hits[f"win rate of {r['strategy']}"][i] = covered(*r["win_rate"][1:], truth[r["strategy"]])
-        return hits
-    return Check("the run summary (core.summary, simlab run)", setting, COVERAGE, play, fast=fast, thorough=1000)
+def strategy_rates(frame: pd.DataFrame) -> dict[str, tuple[float, float]]:
+    t = M.strategy_rates(frame).set_index("strategy")
+    return {k: (t.loc[k, "lo"], t.loc[k, "hi"]) for k in t.index}
+
+
+def run_summary(chunk: int):
+    """``simlab run``'s printed summary: running tallies over chunks of ``chunk`` games, fed in reverse
+    order (a deal split between two chunks waits for its other rotations)."""
+    def rates(frame: pd.DataFrame) -> dict[str, tuple[float, float]]:
+        s = Summary()
+        for first in range(0, frame["game"].max() + 1, chunk)[::-1]:
+            s.add(frame[(frame["game"] >= first) & (frame["game"] < first + chunk)], "rounds")
+        return {r["strategy"]: r["win_rate"][1:] for r in s.rows() if r["seat"] is None}
+    return rates
 
 
 # ---------------------------------------------------------------------------------------------
@@ -420,8 +417,9 @@ CHECKS: list[Check] = [
               Table((0.3, 0.0, -0.2), seat=(0.15, 0.0, 0.0), deal_strategy=1.5, names=("a", "b", "c")), 700),
     mix_check("2 strategies, duplicate, the deal decides", Table((0.3, 0.0), deal_strategy=1.0, chance=0.0,
               names=("a", "b")), 1000),
-    summary_check("3 strategies in duplicate, rotations correlated about 0.5, deals split between chunks",
-                  Table((0.3, 0.0, -0.2), seat=(0.15, 0.0, 0.0), deal_strategy=1.5, names=("a", "b", "c")), 700, 250),
+    mix_check("3 strategies in duplicate, rotations correlated about 0.5, deals split between chunks",
+              Table((0.3, 0.0, -0.2), seat=(0.15, 0.0, 0.0), deal_strategy=1.5, names=("a", "b", "c")), 700, fast=100,
+              rates=run_summary(250), estimator="the run summary (core.summary, simlab run)"),
     best_check("2 options, equal", Table((0.0, 0.0)), 2000),
     best_check("4 options, equal", Table((0.0, 0.0, 0.0, 0.0)), 2000),
     best_check("5 options, equal", Table((0.0,) * 5), 2000),
