@@ -94,14 +94,14 @@ def analyse(ctx: Context):
     changes = join([f"{s} {fmt_points(x.value, x.lo, x.hi)}" for s, x in stronger.items()]) if stronger else ""
     ghost, plain = (fmt_share(e[k].value, e[k].lo, e[k].hi) for k in ("ghost", "plain"))
     rep.bottom_line += [
-        f"Over mirror matches of {join(heuristics)}, the start player wins {ghost} of 2-player games with the ghost "
-        f"ship and {plain} without it (fair: 50%).",
-        f"The ghost ship changes the start player's distance from 50% by {fmt_points(d.value, d.lo, d.hi)}, "
-        f"paired game by game on common random numbers (negative: fairer).",
-        f"So, for these heuristics, the ghost ship {verdict}"
-        + (f"; with stronger play this {strength.agreement(verdict, readings, games, words=lambda a: 'it ' + a)} "
-           f"(change in distance: {changes})" if stronger else "") + ".",
-    ]
+        f"For these heuristics the ghost ship {verdict}: the start player's distance from 50% changes by "
+        f"{fmt_points(d.value, d.lo, d.hi)} (negative: fairer).",
+        f"Over mirror matches of {join(heuristics)}, the start player wins {ghost} of 2-player games with it and "
+        f"{plain} without.",
+    ] + ([f"With stronger play this {strength.agreement(verdict, readings, games, words=lambda a: 'it ' + a)}."]
+         if stronger else [])
+    if stronger:
+        rep.findings.append(f"Stronger play, the change in the start player's distance from 50%: {changes}.")
     rep.table("Start player's win share by mirror", formatted(pd.DataFrame(rows), {
         "mirror": "mirror", "measure": lambda r: {"ghost": "with ghost ship", "plain": "without",
                                                   "distance": "change in distance from 50%"}[r["arm"]],

@@ -31,7 +31,7 @@ from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import ci, formatted, num, pct
 from simlab.analysis.stats import Estimate, mean, paired_difference, proportion
 from simlab.analysis.wording import (CHANGE, NUMBER, POINTS, TIE, Band, best_of, compare, fmt_estimate, fmt_number,
-                                    fmt_ratio, fmt_share, join)
+                                     fmt_ratio, fmt_share, join)
 
 STRONG, SECOND, WEAK = "hunter", "collector", "random"
 MIRRORS = (STRONG, SECOND, "cautious")   # every heuristic, each in a mirror match: the only fair test of seats
@@ -390,7 +390,15 @@ def analyse(ctx: Context):
     w0 = weights.set_index("weight").loc[0.0]
     pays = w0["hi"] < w0["fair"]
     best = best_of({f"{r.weight:g}": Estimate(r.win_rate, r.lo, r.hi, r.seats, "Wilson") for r in weights.itertuples()})
-    rep.bottom_line = [
+    said = {"smaller": "by less than 2 points", "larger": "by more than 2 points", "unsettled": "by an unsettled amount"}
+    answer = ("Removing Allen moves the 2-player start player " + "; ".join(
+        f"{said[k]} with {join(v)}" for k, v in groups.items() if v) + " (mirror matches).")
+    richer_safer = (f"He makes the game richer and safer: scores {fmt_number(-sc['difference'], -sc['hi'], -sc['lo'])} "
+                    f"gold higher, eliminations {fmt_ratio(out_off, out_on)} with him.")
+    pay = (("Playing his cards pays" if pays else "Whether playing his cards pays is not settled")
+           + f"; allen_weight {join(sorted(best.tied, key=float))} "
+           + ("is best" if len(best.tied) == 1 else "are tied for best") + ".")
+    rep.findings[:0] = [
         f"With Allen the start player wins {join(shares)} of 2-player mirror matches (fair: 50%); removing him "
         f"changes that {moved} ({changes}).",
         f"Allen makes the 2-player game richer and safer: in the {STRONG} mirror, scores are "
@@ -402,6 +410,7 @@ def analyse(ctx: Context):
         f"against a default {STRONG}, and allen_weight {join(sorted(best.tied, key=float))} "
         + ("is best" if len(best.tied) == 1 else "are statistically tied for best") + ".",
     ]
+    rep.bottom_line = [answer, richer_safer, pay]
     # the same conclusions as values, so that simlab robust can tell whether an assumption changes them
     for st in ests:
         rep.claim(f"Removing Allen, {st} mirror: the change in the start player's win share against "

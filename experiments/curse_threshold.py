@@ -235,6 +235,26 @@ def binds_sentence(n_from: Mapping[int, int | None], each: Mapping[int, Mapping[
     return text[:1].upper() + text[1:]
 
 
+def compact_n(n_heed: Mapping[int, int | None]) -> str:
+    """The answer, short: 'The threshold stops binding the players who heed it from 12 up at 2 players,
+    14 at 3, 17 at 4 and 16 at 5', without the full stop."""
+    parts = [f"{v} at {n}" if v is not None else f"never up to {THRESHOLDS[-1]} at {n}" for n, v in sorted(n_heed.items())]
+    return "The threshold stops binding heeding players from " + join(parts).replace(" at ", " up at ", 1) + \
+        " players"
+
+
+def compact_m(m_from: Mapping[int, int | None]) -> str:
+    """'Greed pays at every threshold at 5 players, from 14 up at 4 and at none at 2 and 3', without the
+    full stop (greed: an appetite greedier than the default hunter among the best responses)."""
+    groups: dict[str, list[int]] = {}
+    for n, m in sorted(m_from.items()):
+        key = "none" if m is None else "every" if m == THRESHOLDS[0] else f"from {m} up"
+        groups.setdefault(key, []).append(n)
+    said = {"none": "at no threshold", "every": "at every threshold"}
+    return ("Greed (a greedier appetite than the default hunter among the best) pays "
+            + join([f"{said.get(k, k)} at {counts(ns)}" for k, ns in groups.items()]))
+
+
 def heed_sentence(n_heed: Mapping[int, int | None]) -> str:
     """'For the players who heed it, the threshold stops binding from 14 up at 2 and 3 players and from
     12 up at 4 and 5 players', without the full stop."""
@@ -393,7 +413,7 @@ def analyse(ctx: Context):
                             f"{n} players " + (spans({k: " + ".join(SHORT[x] for x in v)
                                                       for k, v in heed_moved[n].items() if v}) or "nowhere")
                             for n in PLAYERS) + ".")
-    rep.bottom_line = [
+    rep.findings[:0] = [
         heed_sentence(n_heed) + " (their cubes and curse eliminations match a game without one); counting the "
         "threshold-blind risk taker, " + _lower_first(binds_sentence(n_from, each))
         + f": at {THRESHOLDS[-1]} curses still eliminate the blind risk taker in "
@@ -412,6 +432,16 @@ def analyse(ctx: Context):
            f"({'it binds' if heed_moved[few][PRINTED] else 'it does not bind'} the heeding hunters): "
            + strength.agreement(bool(heed_moved[few][PRINTED]), {s: (bool(m), True) for s, (_, m) in stronger.items()},
                                 words=lambda b: "it binds" if b else "it does not bind") if strong else "") + ".",
+    ]
+    rechecked = (f"; stronger play at {few} players: " + strength.agreement(
+        bool(heed_moved[few][PRINTED]), {s: (bool(m), True) for s, (_, m) in stronger.items()},
+        words=lambda b: "it binds" if b else "it does not bind")) if strong else ""
+    rep.bottom_line = [
+        compact_n(n_heed) + ".",
+        compact_m(m_from) + ".",
+        f"At the printed {PRINTED}, curses eliminate {fmt_estimate(estimate(at.loc[many], 'heed_curse'))} of heeding "
+        f"players and the ASSUMED healer fee {fmt_estimate(estimate(at.loc[many], 'fee_out'))} at {many} players"
+        + rechecked + ".",
     ]
     # the same conclusions as values, so that simlab robust can tell whether an assumption changes them
     for n in PLAYERS:

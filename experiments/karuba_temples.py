@@ -430,7 +430,7 @@ def analyse(ctx: Context):
               pd.concat([allp[["reading"]], listing(allp)], axis=1), show=False, name="pairs")
 
     c, free = counts, R["temple_step 0"]
-    rep.bottom_line = [
+    rep.findings[:0] = [
         f"Played well ({STRONG} in every seat; such games play alike at every player count), an explorer reaches its "
         f"temple in {fmt_estimate(d['reach'])} of cases on the average drawn pair, and {c['outside']} of the {len(t)} "
         f"legal beach-temple pairs lie wholly outside a quality band of ±{QUALITY_HALF_WIDTH * 100:g} points around "
@@ -452,6 +452,18 @@ def analyse(ctx: Context):
         f"{-changes['temple_step 0']['length'].value:.2f} rounds [{-changes['temple_step 0']['length'].hi:.2f}, "
         f"{-changes['temple_step 0']['length'].lo:.2f}] and {pairs_word(free['counts']['outside'])} instead of "
         f"{c['outside']} lie outside the band.",
+    ]
+    holds = ("; with stronger play this " + strength.agreement(
+        True, {s: (v["decides"], v["decided"]) for s, v in stronger.items()}, words=lambda b: "distance does not decide")
+        if stronger else "")
+    rep.bottom_line = [
+        f"Distance decides: each square between an explorer and its temple costs "
+        f"{-slope.value * 100:.1f} points [{-slope.hi * 100:.1f}, {-slope.lo * 100:.1f}] of its chance to reach it.",
+        f"So {c['outside']} of the {len(t)} legal pairs lie outside a ±{QUALITY_HALF_WIDTH * 100:g}-point quality band "
+        f"around the average pair's {fmt_estimate(d['reach'])} reach ({c['below']} harder, {c['above']} easier){holds}.",
+        f"A free step into the temple (`temple_step` 0) raises reach by "
+        f"{fmt_estimate(changes['temple_step 0']['reach'], POINTS)} and leaves {pairs_word(free['counts']['outside'])} "
+        "outside the band.",
     ]
     rep.rests_on = sections.rests_on(ctx.runs, " (mirror games, one heuristic in every seat)",
                                      only=("distance_rule", "beach_step", "temple_step")) + [

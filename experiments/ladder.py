@@ -303,26 +303,25 @@ def difference(lad: dict, i: int, j: int) -> Estimate:
 
 
 def write_bottom_line(rep, table: pd.DataFrame, lad: dict, names: list[str], searchers: set[str], title: str) -> None:
-    """Who is strongest and by how much; the search player against the best heuristic; the anchor."""
+    """Who is strongest and by how much; the search player against the best heuristic; the anchor
+    (the top entrant's own rating and every place go to the findings)."""
     top = table.iloc[0]
     i = int(top["index"])
     tied = [top["entrant"]] + [n for n in table["entrant"][1:] if
                                lad["diff_lo"][i, names.index(n)] <= 0 <= lad["diff_hi"][i, names.index(n)]]
     below = table[~table["entrant"].isin(tied)]
-    head = (f"{md_escape(top['entrant'])} is strongest, every other entrant statistically below it: it" if len(tied) == 1 else
-            f"{md_escape(join(tied))} are tied for strongest (the simultaneous 95% interval of each one's rating "
-            f"difference from {md_escape(top['entrant'])}, the best point estimate, includes 0): "
-            f"{md_escape(top['entrant'])}")
-    lead = ""
+    head = (f"{md_escape(top['entrant'])} is strongest" if len(tied) == 1 else
+            f"{md_escape(join(tied))} are tied for strongest")
     if len(below):
         nxt = below.iloc[0]
         d = difference(lad, i, int(nxt["index"]))
-        lead = (f", {fmt_number(d.value, d.lo, d.hi, digits=0)} points above the best of the rest, "
-                f"{md_escape(nxt['entrant'])} ({md_escape(top['entrant'])} finishes ahead of it in about "
-                f"{fmt_share(1 / (1 + 10 ** (-d.value / 400)), digits=0)} of games, by the ratings)")
-    rep.bottom_line.append(f"{head} rates "
-                           f"{fmt_number(top['rating'], top['lo'], top['hi'], digits=0)} points with random play at 0"
-                           f"{lead}.")
+        head += (f", {fmt_number(d.value, d.lo, d.hi, digits=0)} points above the best of the rest, "
+                 f"{md_escape(nxt['entrant'])}")
+    rep.bottom_line.append(head + ".")
+    rep.findings.append(f"{md_escape(top['entrant'])} rates {fmt_number(top['rating'], top['lo'], top['hi'], digits=0)} "
+                        "points with random play at 0" + (" (every other entrant statistically below it)" if len(tied) == 1
+                        else f" (tied with {md_escape(join(tied[1:]))}: the simultaneous 95% interval of each one's rating "
+                        "difference from it includes 0)") + ".")
     rep.claim("strongest", join(tied), decided=len(tied) == 1)
     plain = table[table["kind"].isin(["heuristic", "tuned set"])]
     search = table[table["kind"] == "search"]
@@ -331,10 +330,9 @@ def write_bottom_line(rep, table: pd.DataFrame, lad: dict, names: list[str], sea
         d = difference(lad, int(s["index"]), int(h["index"]))
         word = "above" if d.lo > 0 else "below" if d.hi < 0 else "level with (a statistical tie)"
         tuned = " (a tuned set)" if h["kind"] == "tuned set" else ""
-        rep.bottom_line.append(f"The stronger search entrant, {md_escape(s['entrant'])}, rates "
-                               f"{fmt_number(s['rating'], s['lo'], s['hi'], digits=0)}: "
-                               f"{fmt_number(d.value, d.lo, d.hi, digits=0, signed=True)} points against the best "
-                               f"heuristic{tuned}, {md_escape(h['entrant'])}, so it plays {word} it.")
+        rep.bottom_line.append(f"The stronger search entrant, {md_escape(s['entrant'])}, plays {word} the best "
+                               f"heuristic{tuned}, {md_escape(h['entrant'])}: "
+                               f"{fmt_number(d.value, d.lo, d.hi, digits=0, signed=True)} points.")
         rep.claim("search vs best heuristic", word.split(" (")[0], decided=word != "level with (a statistical tie)")
     elif not searchers:
         rep.bottom_line.append(f"No search player is registered for {title} yet: the ladder holds random play, the "
@@ -362,8 +360,7 @@ def rating_chart(rep, table: pd.DataFrame) -> None:
                  what="{} rating")
     ax.axhline(0, color="black", ls="--", lw=1, label="random play (0)")
     for t in ax.get_xticklabels():
-        t.set_rotation(30)
-        t.set_ha("right")
+        t.set(rotation=30, ha="right", rotation_mode="anchor")
     ax.legend(fontsize=7)
     rep.chart("ladder", fig, "Bradley-Terry ratings from heads-up round-robin play, strongest first, with 95% bootstrap "
               "intervals; the dashed line is random play (0)", title="The ladder")

@@ -49,12 +49,14 @@ def analyse(ctx: Context):
     ctx.ahead([job for s in heuristics + stronger for job in mirror_runs[s]] + mix_runs + pair_runs)
     mirrors = {s: measures.combine([ctx.run(*job).frame() for job in mirror_runs[s]]) for s in heuristics + stronger}
     shares = sections.mirror_seats(rep, mirrors)
-    rep.bottom_line.append(sections.mirror_bottom_line(shares, tuple(stronger), games, spec.seats_alike))
+    rep.bottom_line.append(sections.mirror_bottom_line(shares, tuple(stronger), spec.seats_alike))
+    rep.findings.insert(0, sections.mirror_detail(shares, tuple(stronger), games, spec.seats_alike))
 
     # 2. length, scores, ties, usage and luck: the default mix in duplicate (every deal in every
     # seat rotation) at every player count
     mix_runs = [ctx.run(*job) for job in mix_runs]
     table = measures.combine([r.frame() for r in mix_runs], [r.point for r in mix_runs])
+    sections.key_outcomes(rep, table, spec)
     sections.ties(rep, table)
     sections.lengths_and_scores(rep, table, spec.length_column)
     sections.strategy_mix(rep, table)

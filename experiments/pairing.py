@@ -95,14 +95,17 @@ def analyse(ctx: Context):
     rep.bottom_line.append(
         f"Pairing the arms on common random numbers narrows the win-share interval to "
         f"{fmt_number(win['ratio'].min(), digits=2)}-{fmt_number(win['ratio'].max(), digits=2)} of the unpaired width "
-        f"across {len(win)} comparisons, so a comparison needs {pct(win['ratio'].min() ** 2)}-{pct(win['ratio'].max() ** 2)} "
-        "of the games an unpaired one would.")
+        f"across {len(win)} comparisons.")
+    rep.bottom_line.append(f"So a comparison needs {pct(win['ratio'].min() ** 2)} to {pct(win['ratio'].max() ** 2)} of "
+                           "the games an unpaired one would.")
     if len(short):
-        rep.bottom_line.append(f"The target of {TARGET:g} is met on {len(met)} of {len(win)} comparisons; not on "
-                               + "; ".join(f"{r.comparison.split(':')[0]} ({r.ratio:.2f}, correlation {r.correlation:.2f})"
-                                           for r in short.itertuples()) + ".")
+        rep.bottom_line[-1] = rep.bottom_line[-1][:-1] + (f"; the target of {TARGET:g} is met on {len(met)} of {len(win)} "
+                                                          "comparisons.")
+        rep.findings.insert(0, "The target is not met on " + "; ".join(
+            f"{r.comparison.split(':')[0]} ({r.ratio:.2f}, correlation {r.correlation:.2f})" for r in short.itertuples())
+            + ".")
     else:
-        rep.bottom_line.append(f"The target of {TARGET:g} is met on all {len(win)} comparisons.")
+        rep.bottom_line[-1] = rep.bottom_line[-1][:-1] + f"; the target of {TARGET:g} is met on all of them."
     fig, axes = new_figure(11, 4.2)
     ax = axes[0][0]
     for i, column in enumerate(("win_share", "score")):

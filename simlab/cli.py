@@ -71,6 +71,12 @@ def games(game, strategy_files):
             click.echo(f"      {verdict_phrase(validation)}")
         if record.get("warning"):
             click.echo(f"      WARNING: {record['warning']}")
+    if spec.outcomes:
+        click.echo("\nKey outcomes (every report tables them; `simlab tune --target \"KEY in [LO, HI]\"`):")
+        for o in spec.outcomes:
+            click.echo(f"  {o.key:<20}{o.name} (column {o.column} {o.test})")
+    if spec.assumed_data:
+        click.echo(f"\nCOMPONENT DATA ASSUMED: {spec.assumed_data}.")
     click.echo("\nParameters (--set name=value, or [params] in a --config TOML file):")
     for p in spec.params.params:
         click.echo(f"  {p.name} = {p.describe_value(p.default)}   [{p.status.upper()}]")

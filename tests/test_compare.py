@@ -2,6 +2,7 @@
 much, with intervals on the paired differences, read against the minimum effect that matters."""
 import re
 
+import pandas as pd
 import pytest
 
 from simlab.analysis.compare import Arm, run_compare
@@ -35,8 +36,6 @@ def mix(tmp_path_factory):
 
 
 def table(out):
-    import pandas as pd
-
     return pd.read_csv(out / "every-measure-in-both-arms-and-its-paired-change.csv")
 
 
@@ -44,8 +43,8 @@ def test_a_comparison_of_mirrors_is_rechecked_with_the_stronger_player_in_every_
     """--strong plays both arms again with rollout in every seat (20 games per arm) and the verdict says
     how its reading compares; a mix is not rechecked (a stronger mirror would measure seats instead)."""
     out, rep, paths = mirror
-    assert re.search(r"with stronger play in every seat of both arms this (holds|differs|is not settled) with rollout",
-                     rep.bottom_line[-1])
+    assert any(re.search(r"with stronger play in every seat of both arms the change in who wins (holds|differs|is not "
+                         r"settled) with rollout", f, re.I) for f in rep.findings)
     assert any("rollout in every seat (20 games per arm)" in v.subject for v in rep.verdicts)
     assert (out / "runs" / "strong-rollout-2p-b").is_dir()
     assert "--strong rollout --strong-games 20" in paths["markdown"].read_text()     # the reproduce line
@@ -62,8 +61,11 @@ def test_mirror_reports_the_start_players_share_in_each_arm_and_its_paired_chang
     r = table(out).set_index("measure").loc["start player's win share"]
     assert r["A [95% CI]"].startswith(f"{share['a'] * 100:.1f}%") and r["B [95% CI]"].startswith(f"{share['b'] * 100:.1f}%")
     assert r["change B - A [95% CI]"].startswith(f"{(share['b'] - share['a']) * 100:+.1f} points")
-    assert "start player of a balanced mirror wins" in rep.bottom_line[0]
+    assert re.match(r"(B makes the game|Whether B makes the game fairer)", rep.bottom_line[0])   # fairness, answered first
+    assert "the start player wins" in rep.findings[0] and "the seats' distance from fair changes by" in rep.findings[0]
     assert any(v.subject.startswith("Change in start player's win share") and v.band is not None for v in rep.verdicts)
+    seats = pd.read_csv(out / "every-seat-s-win-share-in-both-arms-mirror-matches.csv")     # every seat, not only the first
+    assert list(seats["seat"]) == [1, 2] and (out / "seats-in-both-arms.svg").exists()
 
 
 def test_paired_change_equals_the_difference_of_the_arms_means(mix):
@@ -90,13 +92,45 @@ def test_mix_is_played_in_duplicate_and_compares_win_rates_by_strategy_not_seats
     assert {"win rate of builder", "win rate of racer", "win rate of collector", "mean score"} <= measures
     assert "start player's win share" not in measures
     assert any("seat fairness is not read" in f and "--seats NAME" in f for f in rep.findings)
-    assert "for builder" in rep.bottom_line[0] and "tokens_4p=6,4,2,1" in rep.bottom_line[0]
+    # Karuba's heuristics never read the token values: they play every game the same, and the report says so
+    assert rep.bottom_line[0].startswith("The strategies ignore this change")
+    assert re.search(r"(The lead passes from|\S+( and \S+)* (leads|share the lead) in both arms)", rep.findings[0])
+    assert "for builder" in rep.findings[0] and "tokens_4p=6,4,2,1" in rep.findings[0]
+
+
+def test_a_change_the_strategies_ignore_is_said_first_and_its_key_outcomes_are_tabled(tmp_path):
+    """Threshold-blind hunters make the same decisions whatever the curse threshold: the report says so
+    first, and still tables eliminations by cause, the one thing the threshold is for, and says how
+    they change (the rules eliminate at scoring, not the players' play)."""
+    rep, paths = run_compare("loot-island", (3,), Arm("A", seats="hunter:heed_threshold=0"),
+                             Arm("B", sets=("curse_threshold=6",), seats="hunter:heed_threshold=0"), games=300,
+                             out=tmp_path, executor="serial", progress=False, log=quiet)
+    assert rep.bottom_line[0].startswith("The strategies ignore this change: they make the same decisions")
+    t = table(tmp_path).set_index("measure")
+    assert "players eliminated by curses" in t.index      # (an outcome equal in every game of both arms is left out)
+    a, b = load(tmp_path / "runs" / "compare-3p-base"), load(tmp_path / "runs" / "compare-3p-b")
+    want = (b["eliminated"] == 1).mean() - (a["eliminated"] == 1).mean()
+    assert t.loc["players eliminated by curses", "change B - A [95% CI]"].startswith(f"{want * 100:+.1f} points")
+    assert "Players eliminated by curses rise by" in rep.bottom_line[1]
+    changed = pd.read_csv(tmp_path / "did-the-strategies-play-differently.csv")
+    assert changed["games whose decisions differ [95% CI]"].iloc[0].startswith("0.0%")
+
+
+def test_several_mirrors_in_one_command_give_one_combined_verdict_with_every_seat(tmp_path):
+    rep, paths = run_compare("jamaica", (2,), Arm("A"), Arm("B", ("no-ghost",)), games=200, out=tmp_path,
+                             executor="serial", progress=False, log=quiet, mirrors=("balanced", "racer"))
+    assert re.match(r"(B makes the game .*all 2 mirrors agree|Whether B makes the game fairer is undecided \(all 2 "
+                    r"mirrors agree\)|The mirrors disagree: with balanced B is .*, with racer B is )", rep.bottom_line[0])
+    seats = pd.read_csv(tmp_path / "every-seat-s-win-share-in-both-arms-mirror-matches.csv")
+    assert set(zip(seats["mirror"], seats["seat"])) == {("balanced", 1), ("balanced", 2), ("racer", 1), ("racer", 2)}
+    assert (tmp_path / "runs" / "compare-2p-balanced-base").is_dir() and (tmp_path / "runs" / "compare-2p-racer-b").is_dir()
+    assert "--mirrors balanced,racer" in paths["markdown"].read_text()
 
 
 @pytest.mark.parametrize("which", ["mirror", "mix"])
 def test_report_bottom_line_ends_with_the_minimum_effect(which, request):
     out, rep, paths = request.getfixturevalue(which)
-    assert "minimum effect that matters (2 points)" in rep.bottom_line[-1] or "no measure" in rep.bottom_line[-1]
+    assert "the 2 points that matter" in rep.bottom_line[-1] or "No measure" in rep.bottom_line[-1]
     md = paths["markdown"].read_text()
     assert (out / "paired-changes.svg").stat().st_size > 1000 and "simlab compare" in md
     assert ("a statistical tie" in md) == any(r.startswith("a statistical tie") for r in table(out)["reading"])
@@ -140,7 +174,7 @@ def test_sweep_pairs_every_point_with_the_first_and_charts_each_measure(swept):
     want = frames[2].loc[frames[2]["strategy"] == "racer", "win"].mean() - frames[0].loc[frames[0]["strategy"] == "racer", "win"].mean()
     assert racer.iloc[2]["change from the first point [95% CI]"].startswith(f"{want * 100:+.1f} points")
     assert (out / "sweep-4p.svg").stat().st_size > 1000
-    assert "racer's win rate runs from" in rep.bottom_line[0]
+    assert rep.bottom_line[0].startswith("Over 3 points on the same deals,") and "racer's win rate runs from" in rep.findings[0]
 
 
 @pytest.mark.parametrize("args, message", [
@@ -159,6 +193,12 @@ def test_sweep_pairs_every_point_with_the_first_and_charts_each_measure(swept):
     (["compare", "karuba", "-s", "racer", "--b-set", "tokens_4p=6,4,2,1", "--strong", "rollout", "--strong-games", "0"],
      "--option strong-games=0: at least 1"),
     (["compare", "karuba", "-p", "4", "-p", "3", "--b-set", "tokens_3p=1,2,3"], "arm B: illegal setup"),
+    (["compare", "karuba", "--mirrors", "racer,builder", "--seats", "racer", "--b-set", "tokens_4p=6,4,2,1"],
+     "--mirrors names the seats of both arms"),
+    (["compare", "karuba", "--mirrors", ",", "--b-set", "tokens_4p=6,4,2,1"], "--mirrors needs one or more"),
+    (["compare", "karuba", "--mirrors", "racer,foo", "--b-set", "tokens_4p=6,4,2,1"], "unknown strategy 'foo'"),
+    (["compare", "karuba", "--mirrors", "racer", "--strong", "rollout", "--b-set", "tokens_4p=6,4,2,1"],
+     "--mirrors and --strong do not go together"),
     (["sweep", "karuba"], "name at least one --param"),
     (["sweep", "karuba", "--param", "tokenz=1,2"], "unknown parameter 'tokenz'"),
     (["sweep", "karuba", "--param", "tokens_4p=5,4,3,2"], "at least two points"),

@@ -29,11 +29,16 @@ def test_curse_threshold_report_opens_with_a_short_bottom_line_and_splits_elimin
                                    "## Caveats", "## Reproduce")]
     assert order == sorted(order)
     binds, greed, printed = report.bottom_line
-    assert re.search(r"(threshold stops binding at|threshold binds all the way to 20 at) [2-5]", binds)
-    assert re.search(r"(greed no longer pays|greed pays at no threshold up to 20|greed pays at every threshold)", greed)
-    assert printed.startswith("At the printed 13 greed pays at") and "ASSUMED healer cards" in printed
+    assert re.match(r"The threshold stops binding heeding players from (\d+ up|never up to 20) at 2, ", binds)
+    assert re.match(r"Greed \(a greedier appetite than the default hunter among the best\) pays ", greed)
+    assert printed.startswith("At the printed 13, curses eliminate") and "ASSUMED healer fee" in printed
+    assert re.search(r"stronger play at 2 players: (holds|differs) with cautious@tuned", printed)
+    details = " ".join(report.findings[:3])                    # the whole reading, in the findings
+    assert re.search(r"(threshold stops binding at|threshold binds all the way to 20 at) [2-5]", details)
+    assert re.search(r"(greed no longer pays|greed pays at no threshold up to 20|greed pays at every threshold)", details)
+    assert "At the printed 13 greed pays at" in details and "ASSUMED healer cards" in details
     assert re.search(r"with stronger players in every seat \(2 players\) whether the printed 13 binds \(it (binds|does "
-                     r"not bind) the heeding hunters\): (holds|differs) with cautious@tuned", printed)
+                     r"not bind) the heeding hunters\): (holds|differs) with cautious@tuned", details)
     assert any(f.startswith("2 players, cautious@tuned in every seat: the printed 13 ") for f in report.findings)
     assert "balanced" not in md                                # the old criterion is gone
     rests = md[md.index("## What it rests on"):md.index("## Contents")]

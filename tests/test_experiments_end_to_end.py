@@ -33,7 +33,7 @@ def test_overview_report_opens_with_bottom_line_then_findings_charts_tables_cave
     bottom = md[md.index("## Bottom line"):md.index("## What it rests on")]
     assert "Seat fairness holds by construction" in bottom      # Karuba: no seat order in its rules
     assert "strongest" in bottom and "Elo above random play heads-up" in bottom
-    assert "the strategy a player holds explains" in bottom and "not how much skill the game rewards" in bottom
+    assert "the default mix's strategies explain" in bottom and "a trait of that mix rather than of the game" in bottom
     verdicts = md[md.index("## Findings"):md.index("## Charts")]
     for n in (2, 3, 4):   # each mirror gives a seat verdict, or says why it cannot
         for strategy in ("builder", "racer", "collector"):
@@ -57,7 +57,8 @@ def test_overview_says_seat_fairness_holds_by_construction_where_the_rules_treat
     """Karuba's players act at the same time and no rule reads the seat order: no mirror measures its seat
     fairness, not even the search player's (whose seat difference would come from the order it is asked in)."""
     out, report, paths = overview
-    assert report.bottom_line[0].startswith("Seat fairness holds by construction: every player acts at the same time")
+    assert report.bottom_line[0].startswith("Seat fairness holds by construction: the rules treat every seat alike")
+    assert report.findings[0].startswith("Seat fairness holds by construction: every player acts at the same time")
     assert not (out / "runs" / "mirror-rollout-2p").exists()
     assert any(r.startswith("No stronger player plays a mirror: Karuba's rules treat every seat alike") for r in
                report.rests_on)

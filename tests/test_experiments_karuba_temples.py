@@ -95,7 +95,8 @@ def test_karuba_temples_report_frames_game_quality(tmp_path):
                                    log=lambda m: None, options={"strong-games": "20"})
     md = paths["markdown"].read_text()
     bottom = md[md.index("## Bottom line"):md.index("## What it rests on")]
-    assert "quality band" in bottom and "R² =" in bottom and "`temple_step` 0" in bottom
+    assert bottom.split("\n\n")[1].startswith("Distance decides: each square between an explorer and its temple")
+    assert "quality band" in bottom and "`temple_step` 0" in bottom and "R² =" in md
     assert "legal beach-temple pairs, " in md and "have a reach rate whose whole interval lies outside the quality band" in md
     assert "The rule behind hard pairs: every square between" in md
     assert "temple_step 0 instead of the default: builder's reach rate changes by" in md
@@ -110,5 +111,6 @@ def test_karuba_temples_report_frames_game_quality(tmp_path):
     assert (pairs["squares apart"] >= 1).all()
     assert "- Strategies: builder, collector, racer, rollout (mirror games" in md   # no random play in the seats
     # the headline rule rechecked with the search player in every seat, 20 games
+    assert re.search(r"with stronger play this (holds|differs|is not settled) with rollout", bottom)
     assert re.search(r"with stronger play the rule (holds|differs|is not settled) with rollout.*rollout in every seat, "
-                     r"20 games: reach", bottom)
+                     r"20 games: reach", md)

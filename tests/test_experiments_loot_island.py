@@ -32,10 +32,13 @@ def test_allen_effect_report_files_and_verdicts(allen):
                                    "## Caveats", "## Reproduce")]
     assert order == sorted(order)
     bottom = md[md.index("## Bottom line"):md.index("## What it rests on")]
-    assert "With Allen the start player wins" in bottom and " points [" in bottom
-    assert "healer fee" in bottom and "allen_weight=0" in bottom
-    assert "(cautious@tuned)" in bottom and "(rollout)" in bottom            # the stronger players' mirrors
-    assert re.search(r"stronger play: richer (holds|differs|is not settled) with", bottom)
+    assert "Removing Allen moves the 2-player start player" in bottom and "He makes the game richer and safer" in bottom
+    assert "allen_weight" in bottom
+    findings = md[md.index("## Findings"):md.index("## Charts")]       # the numbers behind it, in the findings
+    assert "With Allen the start player wins" in findings and " points [" in findings
+    assert "healer fee" in findings and "allen_weight=0" in findings
+    assert "(cautious@tuned)" in findings and "(rollout)" in findings            # the stronger players' mirrors
+    assert re.search(r"stronger play: richer (holds|differs|is not settled) with", findings)
     rests = md[md.index("## What it rests on"):md.index("## Contents")]
     assert "`healer_per_cube`" in rests and "hunter" in rests
     verdicts = md[md.index("## Findings"):md.index("## Charts")]
@@ -46,8 +49,8 @@ def test_allen_effect_report_files_and_verdicts(allen):
     for s in ("hunter", "collector", "cautious"):     # seats only from mirror matches, judged once at 2 players
         assert re.search(rf"Allen off, {s} mirror: change in the start player's win share .*paired by game: "
                          rf"{points}; {effect}", verdicts)
-        assert re.search(rf"Start player's win share, 2 players with Allen, {s} mirror: {pct}; fair reference 50.0%; "
-                         "fairness band", verdicts)
+        assert re.search(rf"Start player's win share, 2 players with Allen, {s} mirror: {pct}; fair reference "
+                         r"(50.0|4\d.\d)%; fairness band", verdicts)       # (1 - games nobody wins) / 2
     assert "seat 2" not in verdicts
     changes = [line for line in verdicts.splitlines() if ": change in" in line]
     assert len(changes) >= 10 and not any("fairness" in c or "OUTSIDE" in c for c in changes)   # a change is not unfair

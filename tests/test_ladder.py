@@ -112,7 +112,8 @@ def test_entrants_whose_difference_interval_includes_zero_are_called_tied():
     assert table.set_index("entrant").loc["calm", "tied"] == "random"
     rep = Report("t", "q")
     ladder.write_bottom_line(rep, table, lad, names, set(), "Toy")
-    assert rep.bottom_line[0].startswith("bold is strongest, every other entrant statistically below it")
+    assert rep.bottom_line[0].startswith("bold is strongest, ") and "points above the best of the rest, calm" in rep.bottom_line[0]
+    assert any("every other entrant statistically below it" in f for f in rep.findings)
     assert any("Statistical ties" in f and "calm and random" in f for f in rep.findings)
     assert rep.claims[0].key == "strongest" and rep.claims[0].decided
 

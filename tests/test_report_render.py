@@ -56,8 +56,8 @@ def written(tmp_path_factory):
     # plain text (titles, captions, table cells) is escaped by the report; Markdown text (the question,
     # bottom line, findings, ...) by its author, with md_escape
     rep = Report(f"Toy game: is {EVIL} favoured?", f"Seat 1 against the others, with {md_escape(EVIL)}.")
-    rep.bottom_line = ["The start player wins 27.3% [27.1%, 27.5%] against a fair 25.0%, outside the ±2-point "
-                       "fairness band.", "Seats 2-4 are a statistical tie."]
+    rep.bottom_line = ["The start player wins 27.3% [27.1%, 27.5%], outside the ±2-point fairness band around a fair "
+                       "quarter.", "Seats 2-4 are a statistical tie."]
     rep.rests_on = [f"Strategies: {md_escape(EVIL)}."]
     rep.verdict("Start player win rate, 4 players", Estimate(0.273, 0.271, 0.275, 40000, "Wilson"), 0.25,
                 Band.fairness(0.25, 0.02))
@@ -162,6 +162,34 @@ def test_rule_the_bottom_line_is_one_to_three_full_sentences(tmp_path, bottom):
         _report(bottom).write(tmp_path)
 
 
+LONG = "word " * 31
+
+
+@pytest.mark.parametrize("bottom, problem", [
+    ([LONG.strip() + "."], "its first sentence has 31 words (at most 30)"),
+    (["The start wins 27.3% [26.9%, 27.7%] of 1,000 games against 25.0% fair."], "its first sentence states 2 numbers"),
+    (["Short first.", "word " * 39 + "end.", "word " * 39 + "end."], "it has 82 words (at most 80)"),
+    (["Short first at 1.0% [0.5%, 1.5%].", "Then 2.0% [1.5%, 2.5%] and 3.0% [2.0%, 4.0%].", "And 4% and 5%."],
+     "it states 5 numbers (at most 4)"),
+])
+def test_rule_the_bottom_line_answers_in_a_minute(tmp_path, bottom, problem):
+    """Issue 30: the first sentence answers in at most 30 words and one measured number; the whole
+    bottom line at most 80 words and four numbers (an interval belongs to its number; a player count,
+    a band in brackets or a confidence level is no measurement)."""
+    with pytest.raises(ReportError, match=re.escape(problem)):
+        _report(bottom).write(tmp_path)
+
+
+def test_numbers_are_counted_as_a_reader_meets_them():
+    from simlab.analysis.wording import numbers_in, words_in
+
+    assert numbers_in("wins 51.3% [50.9%, 51.6%] of games at 2 players") == 1
+    assert numbers_in("keeps it in [2.0%, 10.0%] with 95% confidence") == 0
+    assert numbers_in("from 0.05% to 14.2% of players, `cap=14`") == 2
+    assert numbers_in("rated 685 [667, 703] Elo and +1.6 points [-1.2, +4.4]") == 2
+    assert words_in("wins 51.3% [50.9%, 51.6%] of games") == 4
+
+
 def test_a_broken_report_rule_is_an_experiment_bug_not_a_user_error(tmp_path):
     with pytest.raises(ReportError) as err:
         _report(["A full sentence with 27.3% [26.9%, 27.7%]."], rests=()).write(tmp_path)
@@ -205,3 +233,20 @@ def test_a_click_on_a_column_heading_sorts_by_number_and_a_second_click_reverses
     assert seats(twice) == ["10", "2", "1"] and 'aria-sort="descending"' in twice
     by_rate = _browse(page, tmp_path, "document.querySelectorAll('table.sortable th')[2].click();")
     assert seats(by_rate) == ["2", "1", "10"]                                        # 9.0%, 27.3%, 100.0%
+
+
+def test_every_committed_report_answers_in_a_minute():
+    """Issue 30: every report in reports/ opens with a bottom line a designer reads in a minute."""
+    from pathlib import Path
+
+    from simlab.analysis.report import sentences
+    from simlab.analysis.wording import bottom_line_problems
+
+    pages = sorted((Path(__file__).resolve().parent.parent / "reports").rglob("report.md"))
+    assert len(pages) >= 20
+    for page in pages:
+        if "runs" in page.parts:
+            continue
+        md = page.read_text()
+        bottom = md[md.index("## Bottom line") + len("## Bottom line"):md.index("## What it rests on")].strip()
+        assert not bottom_line_problems(sentences(bottom)), (page, bottom_line_problems(sentences(bottom)))

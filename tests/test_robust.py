@@ -53,9 +53,11 @@ def test_an_alternative_that_flips_a_claim_is_named_in_the_bottom_line_and_matte
             ("karuba", "gold_shortage", "draw", _report("higher"), True)]
     rep, summary = robust_report("exp", "Exp", base, rows, ["karuba"], 100, 200, 2)
     text = " ".join(rep.bottom_line)
-    assert "'start player's edge' flips from higher to lower when distance_rule = label30" in text
-    assert "flip a conclusion: `distance_rule`" in text and "the other 1 flip none" in text
-    assert "1 of the 3 alternatives change no game at all in these runs" in text
+    assert text.startswith("The answer does not hold everywhere: 1 of its 1 claims flip under `distance_rule`.")
+    assert "1 of the 3 alternatives change no game at all" in text
+    details = " ".join(rep.findings)        # the details, in the findings
+    assert "'start player's edge' from higher to lower when distance_rule = label30" in details
+    assert "flip a conclusion: `distance_rule`" in details and "the other 1 flip none" in details
     k = summary["by_game"]["karuba"]
     assert k["checked"] == ["distance_rule", "gold_shortage"] and k["alternatives"] == 3
     assert list(k["matters"]) == ["distance_rule"] and "label30" in k["matters"]["distance_rule"]
@@ -67,9 +69,10 @@ def test_an_alternative_that_flips_a_claim_is_named_in_the_bottom_line_and_matte
 def test_a_claim_that_only_loses_its_decision_is_fragile_and_names_no_assumption_that_matters():
     rows = [("karuba", "distance_rule", "ring4", _report("a statistical tie", decided=False), False)]
     rep, summary = robust_report("exp", "Exp", _report("higher"), rows, ["karuba"], 100, 200, 2)
-    assert "or only loses its decision" in rep.bottom_line[0]
-    assert rep.bottom_line[1] == ("Fragile, near its band's edge: 'start player's edge' becomes unsettled under 1 of "
-                                  "the 1 alternatives (`distance_rule`).")
+    assert "its claim reads the same under all 1 alternatives of 1 assumptions, or only loses its decision" in rep.bottom_line[0]
+    assert rep.bottom_line[1] == "Near a band's edge, 1 claim becomes unsettled under some alternatives of `distance_rule`."
+    assert ("Fragile, near its band's edge: 'start player's edge' becomes unsettled under 1 of the 1 alternatives "
+            "(`distance_rule`).") in rep.findings
     assert summary["by_game"]["karuba"]["matters"] == {}
     assert summary["by_game"]["karuba"]["weakens"] == {"distance_rule": "'start player's edge' becomes unsettled"}
 
@@ -81,7 +84,8 @@ def test_a_claim_the_check_reads_otherwise_than_the_report_is_left_out_as_not_re
     rep, summary = robust_report("exp", "Exp", _report("higher"), rows, ["karuba"], 100, 200, 2,
                                  reported={"start player's edge": "a statistical tie"})
     assert summary["by_game"]["karuba"]["matters"] == {} and summary["unresolved_claims"] == ["start player's edge"]
-    assert "1 more claims left out: at 100 games per run they read otherwise than in the report" in rep.bottom_line[0]
+    assert any("1 more claims are left out: at 100 games per run they read otherwise than in the report" in f
+               for f in rep.findings)
     assert any("a statistical tie in the report, higher at 100 games" in f for f in rep.findings)
     rep2, summary2 = robust_report("exp", "Exp", _report("higher"), rows, ["karuba"], 100, 200, 2,
                                    reported={"start player's edge": "higher"})
@@ -101,7 +105,7 @@ def test_a_long_table_alternative_is_described_by_the_entries_it_changes():
 def test_when_nothing_changes_the_bottom_line_says_the_answer_holds_under_every_assumption():
     rows = [("karuba", "distance_rule", "ring4", _report("higher"), False)]
     rep, summary = robust_report("exp", "Exp", _report("higher"), rows, ["karuba"], 100, 200, 2)
-    assert rep.bottom_line[0].startswith("No plausible alternative flips the bottom line: each of its 1 claims")
+    assert rep.bottom_line[0].startswith("No plausible alternative flips the bottom line: its claim reads the same")
     assert summary["by_game"]["karuba"]["matters"] == {}
 
 

@@ -7,7 +7,7 @@ import pytest
 from simlab.analysis import strength
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import Report
-from simlab.analysis.sections import mirror_bottom_line, mirror_seats
+from simlab.analysis.sections import mirror_bottom_line, mirror_detail, mirror_seats
 from simlab.core.errors import SimlabError
 from simlab.core.tuned import tuned_sets
 from test_fairness_measures import synthetic
@@ -57,15 +57,18 @@ def test_mirror_bottom_line_reads_the_stronger_mirror_against_the_heuristics_ver
     favoured = {h: synthetic(6000, [0.6, 0.4], seed=i) for i, h in enumerate(("h1", "h2"))}
     mirrors = {**favoured, "big": synthetic(6000, [0.6, 0.4], seed=7), "small": synthetic(60, [0.5, 0.5], seed=8),
                "even": synthetic(40000, [0.5, 0.5], seed=9)}
-    line = mirror_bottom_line(mirror_seats(Report("t", "q"), mirrors), ("big", "small", "even"), {"small": 60})
+    shares = mirror_seats(Report("t", "q"), mirrors)
+    line = mirror_detail(shares, ("big", "small", "even"), {"small": 60})
     assert "favoured at 2 players (all 2 heuristic mirrors agree" in line
     assert "holds with big" in line and "differs with even (fair)" in line
     assert "is not settled with small (at 60 games)" in line
+    short = mirror_bottom_line(shares, ("big", "small", "even"))      # the answer: the heuristics' side, one edge
+    assert short.startswith("In mirror matches the start player is favoured at 2 players (up to +") and "big" not in short
 
 
 def test_when_every_heuristic_mirror_ends_level_only_the_stronger_mirror_judges():
     """Karuba's heuristics play the same game in every seat: only a stronger player's mirror can judge."""
     mirrors = {"h": synthetic(300, [0.5, 0.5], seed=1, tie_rate=1.0), "big": synthetic(6000, [0.6, 0.4], seed=2)}
-    line = mirror_bottom_line(mirror_seats(Report("t", "q"), mirrors), ("big",))
+    line = mirror_detail(mirror_seats(Report("t", "q"), mirrors), ("big",))
     assert line.startswith("In mirror matches the start player is favoured at 2 players (only the big mirror can judge")
     assert "stronger play" not in line

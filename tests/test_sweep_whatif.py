@@ -90,7 +90,7 @@ def test_one_entry_per_point_whose_numbers_are_the_reports_table(mixed):
     for e in d["entries"]["4"][1:]:
         mine = [v["html"] for v in e["verdicts"]]
         assert mine == [md_inline(v.sentence()) for v in rep.verdicts if f"to `{e['label']}`" in v.subject]
-        assert mine and "Paired on the same deals" in e["summary"]
+        assert mine and "paired game by game on the same deals" in e["summary"]
     assert d["entries"]["4"][0]["verdicts"] == []
 
 

@@ -127,6 +127,8 @@ def _arm_options(fn):
 @click.option("--players", "-p", type=int, multiple=True, help="player count; repeat for several (default: the most)")
 @click.option("--seats", "-s", help="both arms' seats unless --a-seats/--b-seats (one name: a mirror match; "
                                     "default: the game's heuristic mix)")
+@click.option("--mirrors", metavar="A,B,...", help="several mirror matches in one comparison: each strategy in every seat "
+                                                    "of both arms, on the same deals, read together")
 @_arm_options
 @click.option("--games", "-n", "games_n", type=int, default=10_000, show_default=True, help="games per arm")
 @click.option("--seed", type=int, default=1, show_default=True, help="root seed of both arms (common random numbers)")
@@ -142,15 +144,16 @@ def _arm_options(fn):
               help="games per arm for a search player in --strong (at most --games)")
 @click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress")
-def compare(game, players, seats, a_sets, a_variants, a_seats, b_sets, b_variants, b_seats, games_n, seed,
+def compare(game, players, seats, mirrors, a_sets, a_variants, a_seats, b_sets, b_variants, b_seats, games_n, seed,
             min_effect, out, runs, strong, strong_games, workers, quiet):
     """Compare two arms of GAME (variants, rule parameters or seats) played on the same deals."""
-    from .compare import Arm, run_compare
+    from .compare import Arm, parse_mirrors, run_compare
 
     arm_a = Arm("A", tuple(a_variants), tuple(a_sets), a_seats or seats)
     arm_b = Arm("B", tuple(b_variants), tuple(b_sets), b_seats or seats)
     _ad_hoc(run_compare, quiet, game, tuple(players), arm_a, arm_b, games=games_n, seed=seed, min_effect=min_effect,
-            out=out, runs=runs, workers=workers, strong=strong, strong_games=strong_games)
+            out=out, runs=runs, workers=workers, strong=strong, strong_games=strong_games,
+            mirrors=parse_mirrors(mirrors, seats or a_seats or b_seats, strong))
 
 
 @click.command()

@@ -30,13 +30,15 @@ from simlab.core.runner import RunConfig, prepared
 
 from .charts import dot_interval, new_figure
 from .experiment import Context, Experiment, run_experiment
-from .fairness import clustered_mean, deal_of, win_share
+from .fairness import clustered_mean, clustered_means, deal_of, seat_shares, spread_change, win_share
+from . import outcomes
 from .measures import decode_bits, seat_columns
 from .report import Report, ci, formatted, md_escape
 from .sections import is_share
-from .stats import LEVEL, Estimate
+from .stats import LEVEL, Estimate, paired_column_difference
 from . import strength
-from .wording import CHANGE, NUMBER, POINTS, SHARE, TIE, Band, fmt_estimate, fmt_points, fmt_share, join
+from .wording import (CHANGE, NUMBER, POINTS, SHARE, TIE, Band, best_of, bottom_line_problems, fmt_estimate, fmt_points,
+                      fmt_ratio, fmt_share, join)
 
 
 @dataclass(frozen=True)
@@ -110,29 +112,35 @@ def arm_configs(ctx: Context, spec: GameSpec, players: int, a: Arm, b: Arm) -> t
 # measures: one value per game, so that a paired change is a mean of per-game differences
 # ---------------------------------------------------------------------------------------------
 
-def game_measures(frame: pd.DataFrame, spec: GameSpec) -> dict[str, tuple[pd.Series, bool]]:
-    """measure -> (value per game indexed by game id, whether it is a share). Seat fairness (the
-    start player's win share) only in a mirror; win rates by strategy otherwise; then mean score,
-    shared wins, length and the game's own countable columns."""
+WIN, OUTCOME, OTHER = "win", "outcome", "other"     # what a measure is: who wins, a key outcome, the rest
+
+
+def game_measures(frame: pd.DataFrame, spec: GameSpec) -> dict[str, tuple[pd.Series, bool, str, float | None]]:
+    """measure -> (value per game indexed by game id, whether it is a share, its kind, the smallest
+    change that matters for a key outcome). Seat fairness (the start player's win share) only in a
+    mirror; win rates by strategy otherwise; the game's key outcomes (:mod:`.outcomes`); then mean
+    score, shared wins, length and the game's own countable columns."""
     f = decode_bits(frame, spec).assign(win_share=win_share(frame))
     by_game = f.groupby("game", sort=True)
-    out: dict[str, tuple[pd.Series, bool]] = {}
+    out: dict[str, tuple[pd.Series, bool, str, float | None]] = {}
     strategies = sorted(f["strategy"].astype(str).unique())
     if len(strategies) == 1:
-        out["start player's win share"] = (f[f["seat"] == 0].set_index("game")["win_share"].sort_index(), True)
+        out["start player's win share"] = (f[f["seat"] == 0].set_index("game")["win_share"].sort_index(), True, WIN, None)
     else:
         for s in strategies:
             rows = f[f["strategy"].astype(str) == s]
-            out[f"win rate of {s}"] = (rows.groupby("game", sort=True)["win"].mean(), True)
-    out["mean score"] = (by_game["score"].mean(), False)
-    out["shared win"] = (by_game["shared_win"].max().astype(float), True)
+            out[f"win rate of {s}"] = (rows.groupby("game", sort=True)["win"].mean(), True, WIN, None)
+    for o in spec.outcomes:
+        out[o.name] = (outcomes.per_game(f, spec, o), o.test.startswith(("==", ">")), OUTCOME, o.effect)
+    out["mean score"] = (by_game["score"].mean(), False, OTHER, None)
+    out["shared win"] = (by_game["shared_win"].max().astype(float), True, OTHER, None)
     first = f[f["seat"] == 0].set_index("game").sort_index()
-    out[f"length ({spec.length_column})"] = (first[spec.length_column].astype(float), False)
+    out[f"length ({spec.length_column})"] = (first[spec.length_column].astype(float), False, OTHER, None)
     for col in seat_columns(spec):
-        out[f"{col} (mean per player)"] = (by_game[col].mean(), is_share(f[col]))
+        out[f"{col} (mean per player)"] = (by_game[col].mean(), is_share(f[col]), OTHER, None)
     for c in spec.columns:
         if c.per == "game" and c.kind == "count" and c.name != spec.length_column:
-            out[c.name] = (first[c.name].astype(float), is_share(first[c.name]))
+            out.setdefault(c.name, (first[c.name].astype(float), is_share(first[c.name]), OTHER, None))
     return out
 
 
@@ -141,10 +149,10 @@ def paired_measures(a: pd.DataFrame, b: pd.DataFrame, spec: GameSpec, family: in
     when not played in duplicate). Measures that take one value in every game of both arms, and
     win rates of a strategy that plays in only one arm, are left out (nothing to pair).
 
-    ``family``: how many win measures one verdict reads together (the bottom line's "every change in
-    who wins is smaller than the minimum effect" speaks of all of them, at every player count):
-    ``family_lo``/``family_hi`` (and ``b_family_lo``/``b_family_hi`` of B's value) are their intervals at
-    level 1 - 0.05 / family (Bonferroni), so the verdict holds with 95% confidence as a whole."""
+    ``family``: how many measures the bottom line reads together (every win measure and key outcome
+    at every player count): ``family_lo``/``family_hi`` (and ``b_family_lo``/``b_family_hi`` of B's
+    value) are their intervals at level 1 - 0.05 / family (Bonferroni), so the verdict holds with 95%
+    confidence as a whole."""
     ma, mb = game_measures(a, spec), game_measures(b, spec)
     deals = a[a["seat"] == 0].set_index("game").sort_index()
     deals = deal_of(deals) if "deal" in deals else pd.Series(deals.index, index=deals.index)
@@ -152,7 +160,7 @@ def paired_measures(a: pd.DataFrame, b: pd.DataFrame, spec: GameSpec, family: in
     for name in ma:
         if name not in mb:
             continue
-        (va, share), (vb, share_b) = ma[name], mb[name]
+        (va, share, kind, effect), (vb, share_b, _, _) = ma[name], mb[name]
         j = pd.concat({"a": va, "b": vb, "deal": deals}, axis=1, join="inner").dropna()
         if j["a"].nunique() == 1 and j["b"].nunique() == 1 and j["a"].iloc[0] == j["b"].iloc[0]:
             continue
@@ -160,7 +168,8 @@ def paired_measures(a: pd.DataFrame, b: pd.DataFrame, spec: GameSpec, family: in
         d = clustered_mean(j["b"] - j["a"], j["deal"], method="paired, clustered by deal")
         together = 1 - (1 - LEVEL) / family
         fd, fb = clustered_mean(j["b"] - j["a"], j["deal"], together), clustered_mean(j["b"], j["deal"], together)
-        rows.append({"measure": name, "share": bool(share and share_b), "games": len(j), "same": bool((j["a"] == j["b"]).all()),
+        rows.append({"measure": name, "kind": kind, "effect": effect, "share": bool(share and share_b),
+                     "games": len(j), "same": bool((j["a"] == j["b"]).all()),
                      "a": ea.value, "a_lo": ea.lo, "a_hi": ea.hi, "b": eb.value, "b_lo": eb.lo, "b_hi": eb.hi,
                      "change": d.value, "lo": d.lo, "hi": d.hi, "family_lo": fd.lo, "family_hi": fd.hi,
                      "b_family_lo": fb.lo, "b_family_hi": fb.hi})
@@ -169,7 +178,12 @@ def paired_measures(a: pd.DataFrame, b: pd.DataFrame, spec: GameSpec, family: in
 
 def headline(measures: pd.DataFrame) -> pd.DataFrame:
     """The win measures the minimum effect is read against: the start player's share or win rates by strategy."""
-    return measures[measures["measure"].str.startswith(("start player's", "win rate of"))]
+    return measures[measures["kind"] == WIN] if len(measures) else measures
+
+
+def key_outcomes(measures: pd.DataFrame) -> pd.DataFrame:
+    """The game's key outcomes (eliminations, games nobody wins, ...), each read against its own effect."""
+    return measures[measures["kind"] == OUTCOME] if len(measures) else measures
 
 
 def named(measure: str) -> str:
@@ -192,60 +206,127 @@ def _tie(r) -> str:
 # the report
 # ---------------------------------------------------------------------------------------------
 
-def analyse_comparison(ctx: Context, players: tuple[int, ...], a: Arm, b: Arm, min_effect: float) -> Report:
+@dataclass
+class Pair:
+    """One pair of arms played on the same deals: at ``players``, the strategy ``mirror`` in every
+    seat of both (None: the arms' own seats), every measure's paired change, and what the bottom
+    line reads from it."""
+
+    players: int
+    mirror: str | None
+    table: pd.DataFrame
+    changed: Estimate | None            # the share of games whose decisions differ (None: not traced)
+    seats: pd.DataFrame | None = None   # a mirror: every seat's share in A and B and its change
+    fairness: tuple[str, str] = ("", "")    # a mirror: each arm read against the fairness band
+    distance: Estimate | None = None    # a mirror: the change in the seats' distance from fair (B - A)
+    leaders: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())   # a mix: each arm's leaders
+
+
+def analyse_comparison(ctx: Context, players: tuple[int, ...], a: Arm, b: Arm, min_effect: float,
+                       mirrors: tuple[str, ...] = ()) -> Report:
     spec = ctx.spec
     effect = Band.effect(min_effect / 100)
     la, lb = f"A ({a.describe(spec, b)})", f"B ({b.describe(spec, a)})"
-    seated = f", seats {a.seats}" if a.seats == b.seats and a.seats else ""
+    seated = (f", mirror matches of {join(list(mirrors))}" if mirrors else
+              f", seats {a.seats}" if a.seats == b.seats and a.seats else "")
+    rounded = any(ctx.games % n for n in players) and not mirrors and not all(
+        is_mirror_seats(a.seat_list(spec, n)) and is_mirror_seats(b.seat_list(spec, n)) for n in players)
     rep = ctx.report(f"{spec.title}: {lb} against {la}",
-                     f"What changes in {spec.title} from arm {la} to arm {lb}? {ctx.games:,} games per arm at "
+                     f"What changes in {spec.title} from arm {la} to arm {lb}? {ctx.games:,} games per arm"
+                     + (" (rounded up to whole deals: a mix plays every deal in every seat rotation)" if rounded else "")
+                     + " at "
                      f"{join([str(n) for n in players])} players{seated}, both arms on the same deals (common random "
                      "numbers).")
-    tables, mirrors = {}, {}
-    configs = {n: arm_configs(ctx, spec, n, a, b) for n in players}   # check every count before playing any
-    stronger = strength.strong_players(ctx)                             # and the stronger players' names
-    family = family_size({n: (ca.seats, cb.seats) for n, (ca, cb) in configs.items()})
-    for n in players:
-        ca, cb = configs[n]
-        arms = ctx.paired(f"compare-{n}p", ca, cb, label="b")
-        tables[n] = paired_measures(arms.base.frame(), arms.variant.frame(), spec, family).assign(players=n)
-        mirrors[n] = ca.seats[0] if is_mirror_seats(ca.seats) and is_mirror_seats(cb.seats) else None
-        if mirrors[n] is None:
-            rep.findings.append(f"At {n} players the seats are a mix, so seat fairness is not read (a seat effect "
-                                "would be confounded with who sits there): pass `--seats NAME` for a mirror match "
-                                "(every seat that strategy). Win rates by strategy are compared instead, each arm "
-                                "in duplicate (every deal in every seat rotation).")
-    table = pd.concat(tables.values(), ignore_index=True)
-    where = (lambda n: f", {n} players") if len(players) > 1 else (lambda n: "")
-    for r in table.itertuples(index=False):
-        row = r._asdict()
-        win = row["measure"].startswith(("start player's", "win rate of"))
-        if win or row["measure"] in ("mean score", "shared win") or row["measure"].startswith("length"):
-            rep.verdict(f"Change in {md_escape(row['measure'])}{where(row['players'])}, B - A, paired",
-                        _est(row), 0.0, effect if win else None, unit=POINTS if row["share"] else CHANGE)
+    arms = {(n, m): (replace(a, seats=m), replace(b, seats=m)) if m else (a, b)
+            for n in players for m in (mirrors or (None,))}
+    configs = {k: arm_configs(ctx, spec, k[0], *v) for k, v in arms.items()}   # check every pair before playing any
+    stronger = strength.strong_players(ctx) if not mirrors else []
+    family = family_size({k: (ca.seats, cb.seats) for k, (ca, cb) in configs.items()}, spec)
+    pairs = [play_pair(ctx, spec, n, m, ca, cb, family, effect) for (n, m), (ca, cb) in configs.items()]
+    table = pd.concat([p.table for p in pairs], ignore_index=True)
+    for p in pairs:
+        if p.mirror is None and not is_mirror_seats(configs[p.players, None][0].seats):
+            rep.findings.append(f"At {p.players} players the seats are a mix, so seat fairness is not read (a seat "
+                                "effect would be confounded with who sits there): pass `--seats NAME` (or `--mirrors "
+                                "A,B,C`) for mirror matches. Win rates by strategy are compared instead, each arm in "
+                                "duplicate (every deal in every seat rotation).")
+    _verdicts(rep, pairs, effect)
     _chart(rep, table, players, effect, min_effect)
-    rep.table("Every measure in both arms and its paired change", formatted(table, {
-        "players": "players", "measure": "measure", "games": "games",
-        "A [95% CI]": lambda r: ci(r, "a", "a_lo", "a_hi", unit=SHARE if r["share"] else NUMBER),
-        "B [95% CI]": lambda r: ci(r, "b", "b_lo", "b_hi", unit=SHARE if r["share"] else NUMBER),
-        "change B - A [95% CI]": lambda r: ci(r, "change", unit=POINTS if r["share"] else CHANGE),
-        "reading": lambda r: TIE if r["lo"] <= 0 <= r["hi"] else "higher in B" if r["lo"] > 0 else "lower in B"}),
-        note="One value per game (a share: the per-game mean of a 0/1 quantity); the change is the mean of the "
-             "per-game differences B - A, so it equals B's mean minus A's, with a normal interval clustered by deal. "
-             "Measures equal in every game of both arms are left out.")
-    rep.bottom_line = bottom_line(table, mirrors, min_effect, effect, spec, la, lb)
-    rep.rests_on = rests_on(ctx, spec, players, a, b)
-    if stronger and all(mirrors.values()):
+    _seat_chart(rep, pairs)
+    _tables(rep, table, pairs)
+    rep.bottom_line = bottom_line(pairs, min_effect, effect, spec)
+    rep.findings.insert(0, detail(pairs, la, lb, spec))
+    rep.rests_on = rests_on(ctx, spec, players, a, b, mirrors)
+    if stronger and all(p.mirror or is_mirror_seats(configs[p.players, None][0].seats) for p in pairs):
         checks = {s: stronger_reading(ctx, rep, spec, players, a, b, s, effect) for s in stronger}
         reading = size(headline(table), effect)
-        rep.bottom_line[-1] = rep.bottom_line[-1][:-1] + ("; with stronger play in every seat of both arms this "
-                                                          + strength.agreement(reading, checks, words=SIZE_WORDS.get)
-                                                          + ".")
+        said = strength.agreement(reading, checks, words=SIZE_WORDS.get)
+        last = rep.bottom_line[-1][:-1] + f"; with stronger play in every seat this {said}."
+        rep.bottom_line[-1] = last if not bottom_line_problems(rep.bottom_line[:-1] + [last]) else rep.bottom_line[-1]
+        rep.findings.append(f"With stronger play in every seat of both arms the change in who wins {said}.")
         rep.rests_on.append(strength.rests_on(stronger, spec.name, ctx))
     elif stronger:
         rep.findings.append("Not rechecked with stronger play: the arms are not both mirror matches, and a stronger "
                             "player in every seat would measure the seats, not the strategies these arms compare.")
     return rep
+
+
+def play_pair(ctx: Context, spec: GameSpec, n: int, mirror: str | None, ca: RunConfig, cb: RunConfig, family: int,
+              effect: Band) -> Pair:
+    """Play one pair of arms and read it: the paired changes, whether decisions changed, and either
+    every seat against the fairness band (a mirror) or each arm's leaders (a mix)."""
+    point = f"compare-{n}p" + (f"-{strength.run_tag(mirror)}" if mirror else "")
+    played = ctx.paired(point, ca, cb, label="b")
+    fa, fb = played.base.frame(), played.variant.frame()
+    table = paired_measures(fa, fb, spec, family).assign(players=n, mirror=mirror or "")
+    pair = Pair(n, mirror, table, outcomes.play_changed(ca, cb))
+    if is_mirror_seats(ca.seats) and is_mirror_seats(cb.seats):
+        pair.mirror = ca.seats[0]
+        sa, sb = seat_shares(fa), seat_shares(fb)
+        change = paired_column_difference(fa.assign(ws=win_share(fa)), fb.assign(ws=win_share(fb)), "ws", by="seat")
+        pair.seats = pd.DataFrame({"players": n, "mirror": mirror or ca.seats[0], "seat": sa["seat"],
+                                   "a": sa["win_share"], "a_lo": sa["lo"], "a_hi": sa["hi"], "fair": sa["fair"],
+                                   "b": sb["win_share"], "b_lo": sb["lo"], "b_hi": sb["hi"],
+                                   "change": change["difference"].to_numpy(), "lo": change["lo"].to_numpy(),
+                                   "hi": change["hi"].to_numpy()})
+        pair.fairness = (fair_reading(sa, effect), fair_reading(sb, effect))
+        pair.distance = spread_change(fa, fb, seed=ctx.seed)
+    else:
+        pair.leaders = (leaders(fa), leaders(fb))
+    return pair
+
+
+def fair_reading(shares: pd.DataFrame, effect: Band) -> str:
+    """An arm of mirror matches read against the fairness band (the fair share +- the minimum
+    effect): fair when every seat lies inside it, else the seat furthest outside, else not settled."""
+    sides = [(r.seat, Band.fairness(r.fair, effect.hi).judge(Estimate(r.win_share, r.fair_lo, r.fair_hi, 0, "")).css,
+              r.edge) for r in shares.itertuples()]
+    out = [(seat, edge) for seat, css, edge in sides if css == "out"]
+    if out:
+        seat, edge = max(out, key=lambda x: abs(x[1]))
+        who = "the start player" if seat == 1 else f"seat {seat}"
+        return f"{who} {'favoured' if edge > 0 else 'handicapped'}"
+    return "fair" if all(css == "in" for _, css, _ in sides) else "not settled"
+
+
+def leaders(frame: pd.DataFrame) -> tuple[str, ...]:
+    """The strategies tied for the best win rate in one arm (comparisons held together, seats at one
+    table read with their covariance)."""
+    f = frame.assign(strategy=frame["strategy"].astype(str))
+    names = sorted(f["strategy"].unique())
+    mu, cov = clustered_means(f["win"].astype(float), f["strategy"], deal_of(f), names)
+    return best_of({k: Estimate(m, m, m, 0, "") for k, m in zip(names, mu)}, covariance=cov).tied
+
+
+def distance_word(d: Estimate, effect: Band) -> str:
+    """The change in the seats' distance from fair, against the minimum effect."""
+    if d.hi < effect.lo:
+        return "fairer"
+    if d.lo > effect.hi:
+        return "less fair"
+    if effect.lo <= d.lo and d.hi <= effect.hi:
+        return "no fairer or less fair"
+    return "undecided"
 
 
 SIZE_WORDS = {"smaller": "smaller than the minimum effect", "larger": "larger than the minimum effect",
@@ -260,10 +341,12 @@ def size(h: pd.DataFrame, effect: Band) -> str:
     return "smaller" if ((effect.lo <= h["family_lo"]) & (h["family_hi"] <= effect.hi)).all() else "undecided"
 
 
-def family_size(seats: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]) -> int:
-    """How many win measures a comparison's verdict reads together: per player count the start
-    player's share (two mirrors) or one win rate per strategy the arms share."""
-    return sum(1 if is_mirror_seats(a) and is_mirror_seats(b) else len(set(a) & set(b)) for a, b in seats.values())
+def family_size(seats: dict, spec: GameSpec) -> int:
+    """How many measures a comparison's bottom line reads together: per pair of arms (``seats``: the
+    two arms' seats per pair) the start player's share (two mirrors) or one win rate per strategy
+    the arms share, and the game's key outcomes."""
+    return sum((1 if is_mirror_seats(a) and is_mirror_seats(b) else len(set(a) & set(b))) + len(spec.outcomes)
+               for a, b in seats.values())
 
 
 def stronger_reading(ctx: Context, rep: Report, spec: GameSpec, players, a: Arm, b: Arm, player: str,
@@ -297,7 +380,8 @@ def _chart(rep: Report, table: pd.DataFrame, players, effect: Band, min_effect: 
         dot_interval(ax, list(g["measure"]), g["change"], g["lo"], g["hi"], unit=POINTS, xlabel="measure",
                      ylabel="change B - A", reference=0.0, reference_label="no change", band=effect,
                      what=f"{n} players, {{}}")
-        ax.tick_params(axis="x", labelrotation=60, labelsize=7)
+        for label in ax.get_xticklabels():         # the label's end under its tick, not its middle
+            label.set(rotation=60, ha="right", rotation_mode="anchor", fontsize=7)
         ax.set_title(f"{n} players")
         ax.legend(fontsize=7)
     rep.chart("paired-changes", fig, "Paired change B - A in every share measure (win shares and rates, shared wins, "
@@ -305,63 +389,200 @@ def _chart(rep: Report, table: pd.DataFrame, players, effect: Band, min_effect: 
               title="Paired changes")
 
 
-def bottom_line(table: pd.DataFrame, mirrors: dict, min_effect: float, effect: Band, spec: GameSpec, la: str,
-                lb: str) -> list[str]:
-    """Three sentences: the win measures' change per player count, score and length, and whether the
-    change matters against the minimum effect."""
-    first, second = [], []
-    for n, mirror in mirrors.items():
-        t = table[table["players"] == n]
-        h = headline(t)
-        if mirror and h.empty:
-            first.append(f"at {n} players every game of the {md_escape(mirror)} mirror ends with all seats level in "
-                         "both arms, so it cannot judge the seats (try another strategy with --seats)")
-        elif mirror:
-            r = h.iloc[0]
-            first.append(f"at {n} players the start player of a {md_escape(mirror)} mirror wins "
-                         f"{fmt_share(r['a'], r['a_lo'], r['a_hi'])} in A and {fmt_share(r['b'], r['b_lo'], r['b_hi'])}"
-                         f" in B (fair: {fmt_share(1 / n)}), a change of {fmt_estimate(_est(r), POINTS)}{_tie(r)}")
-        else:
-            first.append(f"at {n} players the win rates change by " + ", ".join(
-                f"{fmt_points(r['change'], r['lo'], r['hi'])} for {md_escape(r['measure'][len('win rate of '):])}"
-                f"{_tie(r)}" for _, r in h.iterrows()))
-        rest = t[t["measure"].isin(["mean score", f"length ({spec.length_column})"])]
-        second.append(f"at {n} players " + " and ".join(
-            f"{'the mean score' if r['measure'] == 'mean score' else 'the length in ' + spec.length_column} "
-            + (f"is the same in both arms, game by game ({r['a']:.2f})" if r["same"] else
-               f"changes by {fmt_estimate(_est(r), CHANGE)} ({r['a']:.2f} -> {r['b']:.2f}){_tie(r)}")
-            for _, r in rest.iterrows()))
-    # the verdict speaks of every win measure at once: read from their intervals held together
-    smaller = [effect.lo <= r["family_lo"] and r["family_hi"] <= effect.hi for _, r in headline(table).iterrows()]
-    larger = [named(r["measure"]) for _, r in headline(table).iterrows()
-              if r["family_lo"] > effect.hi or r["family_hi"] < effect.lo]
-    together = (f" (the {len(headline(table))} win measures' intervals held to 95% together)"
-                if len(headline(table)) > 1 else "")
-    undecided = [named(r["measure"]) for (_, r), small in zip(headline(table).iterrows(), smaller)
-                 if not small and named(r["measure"]) not in larger]
-    if larger:
-        verdict = (f"So the change is larger than the minimum effect that matters ({min_effect:g} points) for "
-                   f"{join([md_escape(m) for m in dict.fromkeys(larger)])}"
-                   + (f" (undecided for {join([md_escape(m) for m in dict.fromkeys(undecided)])})" if undecided else "")
-                   + f"{together}.")
-    elif headline(table).empty:
-        verdict = "So no measure of who wins could be compared here."
-    elif all(smaller):
-        verdict = (f"So every change in who wins is smaller than the minimum effect that matters ({min_effect:g} "
-                   f"points), for these heuristics{together}.")
+def bottom_line(pairs: list[Pair], min_effect: float, effect: Band, spec: GameSpec) -> list[str]:
+    """The answer in a minute: whether play changed at all, the key outcome that moved most, seat
+    fairness (mirrors, their consensus) or the leaders (a mix), and who wins against the minimum
+    effect; every number and every pair's own reading are in :func:`detail`'s finding."""
+    table = pd.concat([p.table for p in pairs], ignore_index=True)
+    traced = [p.changed for p in pairs if p.changed is not None]
+    still = traced and all(c.value == 0 for c in traced) and len(traced) == len(pairs)
+    sentences = []
+    if still:
+        sentences.append("The strategies ignore this change: they make the same decisions in every sampled game of "
+                         "both arms, so only what the rules make of them can differ.")
+    elif all(p.seats is not None for p in pairs):
+        sentences.append(_fairness_sentence(pairs, effect))
     else:
-        verdict = (f"So whether the change in who wins reaches the minimum effect that matters ({min_effect:g} points)"
-                   f" is undecided{together}: some intervals hold changes both smaller and larger; more games would "
-                   "settle it.")
-    second = "; ".join(second)
-    return [f"Paired on the same deals, {lb} against {la}: " + "; ".join(first) + ".",
-            second[0].upper() + second[1:] + ".", verdict]
+        sentences.append(_leader_sentence(pairs))
+    outcome = outcome_sentence(table, spec)
+    sentences += [outcome] if outcome else []
+    sentences.append(who_wins_sentence(table, min_effect, effect, still, traced))
+    while bottom_line_problems(sentences) and len(sentences) > 2 and outcome.startswith("No key outcome"):
+        sentences.pop(1)                    # the key outcomes that did not move are in the table
+    return sentences
 
 
-def rests_on(ctx: Context, spec: GameSpec, players, a: Arm, b: Arm) -> list[str]:
+def outcome_sentence(table: pd.DataFrame, spec: GameSpec) -> str:
+    """The key outcome that moved most beyond its own smallest change that matters (held together
+    with every other measure the bottom line reads), or that none did; "" when the game has none."""
+    moved = key_outcomes(table)
+    if not len(moved):
+        return ""
+    moved = moved[(moved["family_lo"] > moved["effect"]) | (moved["family_hi"] < -moved["effect"])]
+    if not len(moved):
+        return f"No key outcome ({join([md_escape(o.name) for o in spec.outcomes])}) moves by more than what matters."
+    r = moved.loc[moved["change"].abs().idxmax()]
+    at = f" at {r['players']} players" if table["players"].nunique() > 1 else ""
+    ratio = f" ({fmt_ratio(r['a'], r['b'])})" if r["share"] else ""
+    size_ = _est(r) if r["change"] > 0 else Estimate(-r["change"], -r["hi"], -r["lo"], int(r["games"]), "")
+    return (f"{r['measure'][0].upper()}{r['measure'][1:]}{at} {'rise' if r['change'] > 0 else 'fall'} by "
+            f"{fmt_estimate(size_, POINTS).replace('+', '')}{ratio}"
+            + (f", and {len(moved) - 1} more key outcome{'s' if len(moved) > 2 else ''} move" if len(moved) > 1 else "")
+            + ".")
+
+
+def _fairness_sentence(pairs: list[Pair], effect: Band) -> str:
+    """Mirrors: does B make the game fairer (the seats' distance from fair), and do the mirrors agree."""
+    words = [(p, distance_word(p.distance, effect)) for p in pairs]
+    if len({w for _, w in words}) == 1:
+        word = words[0][1]
+        p = max(pairs, key=lambda q: abs(q.distance.value))
+        who = f"all {len(pairs)} mirrors agree" if len(pairs) > 1 else f"the {md_escape(p.mirror or 'mirror')} mirror"
+        if word == "no fairer or less fair":
+            return (f"B makes the game no fairer or less fair by the {effect.hi * 100:g} points that matter ({who}; "
+                    f"the seats' distance from fair changes by {fmt_estimate(p.distance, POINTS)}).")
+        if word == "undecided":
+            return f"Whether B makes the game fairer is undecided ({who}): more games would settle it."
+        return (f"B makes the game {word} ({who}: the seats' distance from fair changes by "
+                f"{fmt_estimate(p.distance, POINTS)}).")
+    return "The mirrors disagree: " + ", ".join(
+        f"with {md_escape(p.mirror or '')} B is {w}" + (f" at {p.players} players" if len({q.players for q in pairs}) > 1
+                                                      else "") for p, w in words) + "."
+
+
+def _leader_sentence(pairs: list[Pair]) -> str:
+    """A mix: each arm's leaders, and whether the lead changed hands."""
+    parts = []
+    for p in pairs:
+        la, lb = (join([md_escape(x) for x in t]) for t in p.leaders)
+        at = f" at {p.players} players" if len(pairs) > 1 else ""
+        if p.leaders[0] == p.leaders[1]:
+            parts.append(f"{la} {'leads' if len(p.leaders[0]) == 1 else 'share the lead'} in both arms{at}")
+        else:
+            parts.append(f"the lead passes from {la} (A) to {lb} (B){at}")
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + "."
+
+
+def who_wins_sentence(table: pd.DataFrame, min_effect: float, effect: Band, still: bool = False,
+                      traced: tuple = ()) -> str:
+    """Who wins against the minimum effect (the win measures held together), and how often decisions differ."""
+    heads = headline(table)
+    if heads.empty:
+        return "No measure of who wins could be compared here."
+    reading = size(heads, effect)
+    if reading == "larger":
+        text = (f"Who wins changes by more than the {min_effect:g} points that matter, for "
+                + join([md_escape(named(r['measure'])) for _, r in heads.iterrows()
+                        if r['family_lo'] > effect.hi or r['family_hi'] < effect.lo]))
+    elif reading == "smaller":
+        text = f"Every change in who wins is smaller than the {min_effect:g} points that matter"
+    else:
+        text = f"Whether who wins changes by the {min_effect:g} points that matter is undecided"
+    if traced and not still:
+        changed = max(traced, key=lambda c: c.value)
+        text += f"; decisions differ in {fmt_share(changed.value)} of games"
+    return text + "."
+
+
+def detail(pairs: list[Pair], la: str, lb: str, spec: GameSpec) -> str:
+    """Every pair's reading with its numbers (a finding; the bottom line keeps to the answer)."""
+    parts = []
+    lead = _leader_sentence([p for p in pairs if p.seats is None])[:-1] if any(p.seats is None for p in pairs) else ""
+    for p in pairs:
+        at = f"at {p.players} players" + (f", {md_escape(p.mirror)} mirror" if p.mirror else "")
+        h = headline(p.table)
+        if p.seats is not None and len(h):
+            r = h.iloc[0]
+            parts.append(f"{at} the start player wins {fmt_share(r['a'], r['a_lo'], r['a_hi'])} in A and "
+                         f"{fmt_share(r['b'], r['b_lo'], r['b_hi'])} in B (A {p.fairness[0]}, B {p.fairness[1]}; "
+                         f"the seats' distance from fair changes by {fmt_estimate(p.distance, POINTS)})")
+        elif len(h):
+            parts.append(f"{at} the win rates change by " + ", ".join(
+                f"{fmt_points(r['change'], r['lo'], r['hi'])} for {md_escape(r['measure'][len('win rate of '):])}{_tie(r)}"
+                for _, r in h.iterrows()))
+        if p.changed is not None:
+            parts.append(f"{at} the strategies' decisions differ in {fmt_estimate(p.changed)} of the first "
+                         f"{p.changed.n:,} games")
+    if lead:
+        parts.append(lead[0].lower() + lead[1:])
+    return f"Paired on the same deals, {lb} against {la}: " + "; ".join(parts) + "."
+
+
+def _verdicts(rep: Report, pairs: list[Pair], effect: Band) -> None:
+    """A finding per win measure (against the minimum effect), key outcome (against its own), score,
+    shared wins and length, for every pair."""
+    several = len(pairs) > 1
+    for p in pairs:
+        where = (f", {p.players} players" if several else "") + (f", {md_escape(p.mirror)} mirror" if p.mirror else "")
+        for row in p.table.to_dict("records"):
+            kind = row["kind"]
+            if kind == WIN or kind == OUTCOME or row["measure"] in ("mean score", "shared win") or \
+                    row["measure"].startswith("length"):
+                band = effect if kind == WIN else Band.effect(row["effect"]) if kind == OUTCOME else None
+                rep.verdict(f"Change in {md_escape(row['measure'])}{where}, B - A, paired", _est(row), 0.0, band,
+                            unit=POINTS if row["share"] else CHANGE)
+
+
+def _tables(rep: Report, table: pd.DataFrame, pairs: list[Pair]) -> None:
+    several = table["mirror"].nunique() > 1
+    rep.table("Every measure in both arms and its paired change", formatted(table, {
+        "players": "players", **({"mirror": "mirror"} if several else {}), "measure": "measure", "games": "games",
+        "A [95% CI]": lambda r: ci(r, "a", "a_lo", "a_hi", unit=SHARE if r["share"] else NUMBER),
+        "B [95% CI]": lambda r: ci(r, "b", "b_lo", "b_hi", unit=SHARE if r["share"] else NUMBER),
+        "change B - A [95% CI]": lambda r: ci(r, "change", unit=POINTS if r["share"] else CHANGE),
+        "reading": lambda r: TIE if r["lo"] <= 0 <= r["hi"] else "higher in B" if r["lo"] > 0 else "lower in B"}),
+        note="One value per game (a share: the per-game mean of a 0/1 quantity); the change is the mean of the "
+             "per-game differences B - A, so it equals B's mean minus A's, with an interval clustered by deal. A win "
+             "rate counts a shared win as a win for each winner, so the strategies' rates can add up to more than "
+             "100%. The "
+             "key outcomes (eliminations, games nobody wins, ...) are the game's own (simlab games GAME). Measures "
+             "equal in every game of both arms are left out.")
+    seats = [p.seats for p in pairs if p.seats is not None]
+    if seats:
+        rep.table("Every seat's win share in both arms (mirror matches)", formatted(pd.concat(seats, ignore_index=True), {
+            "players": "players", "mirror": "mirror", "seat": "seat", "fair": lambda r: fmt_share(r["fair"]),
+            "A [95% CI]": lambda r: ci(r, "a", "a_lo", "a_hi"), "B [95% CI]": lambda r: ci(r, "b", "b_lo", "b_hi"),
+            "change B - A [95% CI]": lambda r: ci(r, "change", unit=POINTS)}),
+            note="Win share: a shared win split between the winners, so the fair share is 1/n where somebody always "
+                 "wins. Seat 1 is the start player.")
+    changed = [p for p in pairs if p.changed is not None]
+    if changed:
+        rep.table("Did the strategies play differently?", formatted(pd.DataFrame([{
+            "players": p.players, "mirror": p.mirror or "", "games": p.changed.n, "value": p.changed.value,
+            "lo": p.changed.lo, "hi": p.changed.hi} for p in changed]), {
+            "players": "players", **({"mirror": "mirror"} if several else {}), "games compared": "games",
+            "games whose decisions differ [95% CI]": lambda r: ci(r, "value")}),
+            note="The first games of both arms replayed with their event logs: a game differs when any seat's decision "
+                 "does. None differing means the strategies ignore the change: only what the rules make of the same "
+                 "decisions (the scoring) can differ, and a strategy that plays for the change is needed to judge it.")
+
+
+def _seat_chart(rep: Report, pairs: list[Pair]) -> None:
+    """Every seat's win share in A and B (mirror matches), one panel per pair."""
+    seats = [p for p in pairs if p.seats is not None]
+    if not seats:
+        return
+    fig, axes = new_figure(min(4.2 * len(seats), 14), 3.8, ncols=len(seats))
+    for ax, p in zip(axes[0], seats):
+        g = p.seats
+        for i, (arm, col) in enumerate((("A", "a"), ("B", "b"))):
+            dot_interval(ax, [str(k) for k in g["seat"]], g[col], g[f"{col}_lo"], g[f"{col}_hi"], ylabel="win share",
+                         xlabel="seat (1 = start player)", label=f"arm {arm}", offset=(i - 0.5) * 0.18,
+                         reference=float(g["fair"].iloc[0]) if i == 0 else None, what=f"arm {arm}, seat {{}}")
+        ax.set_title(f"{p.players} players" + (f", {p.mirror}" if p.mirror else ""), fontsize=9)
+        ax.legend(fontsize=7)
+    rep.chart("seats-in-both-arms", fig, "Every seat's win share in mirror matches of both arms (a shared win split), "
+              "95% intervals; the dashed line is the fair share", title="Every seat in both arms")
+
+
+def rests_on(ctx: Context, spec: GameSpec, players, a: Arm, b: Arm, mirrors: tuple[str, ...] = ()) -> list[str]:
     """Strategies of both arms and the ASSUMED parameters either arm changes (their values in each)."""
     out = []
-    for arm in (a, b):
+    if mirrors:
+        out.append(f"mirror matches of {join([md_escape(m) for m in mirrors])} (every seat that strategy) in both arms "
+                   "(built-in or given heuristics, not expert human play)")
+    for arm in (a, b) if not mirrors else ():
         seats = {n: arm.seat_list(spec, n) for n in players}
         out.append(f"arm {arm.name}: seats " + "; ".join(f"{', '.join(s)} at {n} players" for n, s in seats.items())
                    + " (built-in or given heuristics, not expert human play)")
@@ -373,8 +594,12 @@ def rests_on(ctx: Context, spec: GameSpec, players, a: Arm, b: Arm) -> list[str]
         p = spec.params[k]
         out.append(f"`{k}` is an ASSUMPTION ({p.meaning}): A {p.describe_value(va[k])}, B {p.describe_value(vb[k])}")
     facts = [k for k in touched if k not in assumed]
+    variants = [v for arm in (a, b) for v in arm.variants]
     if facts:
-        out.append("the arms change rule parameters read from the rules (FACT): " + ", ".join(f"`{k}`" for k in facts))
+        out.append("the arms change rule parameters read from the rules (FACT): " + ", ".join(f"`{k}`" for k in facts)
+                   + ("; what each variant then plays rests on the readings the game's rules document marks "
+                      f"ASSUMED ({join([f'`{v}`' for v in variants])})" if variants and any(
+                          p.status == ASSUMPTION for p in spec.params.params) else ""))
     return out
 
 
@@ -393,9 +618,26 @@ def checked_players(spec: GameSpec, players: tuple[int, ...], min_effect: float)
     return players
 
 
+def parse_mirrors(text: str | None, seats: str | None, strong: str) -> tuple[str, ...]:
+    """``--mirrors A,B,C``: the strategies, each played as a mirror in both arms; refused beside seats
+    of the arms' own or a stronger-play recheck (the list already names the players)."""
+    if not text:
+        return ()
+    names = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+    if not names:
+        raise SimlabError("--mirrors needs one or more strategy names, comma-separated")
+    if seats:
+        raise SimlabError("--mirrors names the seats of both arms: leave out --seats, --a-seats and --b-seats")
+    if strong != "none":
+        raise SimlabError("--mirrors and --strong do not go together: put the stronger player in the mirror list")
+    return names
+
+
 def compare_command(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: int, seed: int,
-                    min_effect: float, strong: str = "none", strong_games: int = 500) -> str:
+                    min_effect: float, strong: str = "none", strong_games: int = 500,
+                    mirrors: tuple[str, ...] = ()) -> str:
     parts = ["simlab", "compare", game] + [x for n in players for x in ("--players", str(n))]
+    parts += ["--mirrors", ",".join(mirrors)] if mirrors else []
     for arm in (a, b):
         k = arm.name.lower()
         parts += [x for v in arm.variants for x in (f"--{k}-variant", v)]
@@ -409,20 +651,23 @@ def compare_command(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: 
 def run_compare(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: int = 10_000, seed: int = 1,
                 min_effect: float = 2.0, out=None, runs=None, workers: int | None = None,
                 executor: str = "processes", progress: bool = True, log=print, strong: str = "none",
-                strong_games: int = 500):
+                strong_games: int = 500, mirrors: tuple[str, ...] = ()):
     """Check the arms, play them paired and write the report; returns the report and its paths.
-    ``strong``: the stronger players that recheck a comparison of mirrors (``none``, ``auto`` or names)."""
+    ``strong``: the stronger players that recheck a comparison of mirrors (``none``, ``auto`` or names);
+    ``mirrors``: strategies each played as a mirror in both arms, read together."""
     spec = get_game(game)
     players = checked_players(spec, players, min_effect)
     for n in players:
-        if a.params(spec) == b.params(spec) and a.seat_list(spec, n) == b.seat_list(spec, n):
+        if a.params(spec) == b.params(spec) and (mirrors or a.seat_list(spec, n) == b.seat_list(spec, n)):
             raise SimlabError(f"the arms are identical at {n} players (same rule parameters and seats): give B (or A) "
                               "a --b-set, --b-variant or --b-seats that differs")
     exp = Experiment("compare", f"{spec.title}: compare two arms", "", game=spec.name, players=players,
-                     analyse=lambda ctx: analyse_comparison(ctx, players, a, b, min_effect), options=strength.OPTIONS)
+                     analyse=lambda ctx: analyse_comparison(ctx, players, a, b, min_effect, mirrors),
+                     options=strength.OPTIONS)
     runs = Path(runs) if runs else Path(out, "runs") if out else Path("runs", "compare", spec.name)
     out = Path(out) if out else Path("reports", "compare", spec.name)
     return run_experiment(exp, games=games, out=out, runs=runs, seed=seed,
                           workers=workers, executor=executor, progress=progress, log=log,
-                          command=compare_command(spec.name, players, a, b, games, seed, min_effect, strong, strong_games),
+                          command=compare_command(spec.name, players, a, b, games, seed, min_effect, strong, strong_games,
+                                                  mirrors),
                           options={"strong": strong, "strong-games": str(strong_games)})

@@ -701,6 +701,11 @@ def add_caveats(report: Report, runs: list[Run], command: str, robustness: dict 
     those that change a conclusion are named."""
     if not runs:
         return
+    for g in sorted({r.config.game for r in runs}, reverse=True):     # placeholder data is said first, not last
+        spec = get_game(g)
+        said = f"The component data of {spec.title} is ASSUMED: {spec.assumed_data}"
+        if spec.assumed_data and said not in report.rests_on:
+            report.rests_on.insert(0, said)
     provs = [r.provenance for r in runs]
     games = sorted({r.config.game for r in runs})
     strategies: dict[str, dict] = {}

@@ -252,6 +252,28 @@ def seat_spread(mirrors: Mapping[str, pd.DataFrame], reps: int = 400, seed: int 
     return pd.DataFrame(rows)
 
 
+def spread_change(base: pd.DataFrame, variant: pd.DataFrame, reps: int = 1000, seed: int = 0,
+                  level: float = LEVEL) -> Estimate:
+    """How much further from fair the seats are in ``variant`` than in ``base`` (two mirror matches of
+    one player count on the same games): the change in the seat spread (:func:`seat_spread`), negative
+    when the variant is fairer. The interval resamples the games of both arms together (they are
+    paired: the same deals), so it keeps what pairing buys."""
+    n = int(base["players"].iloc[0])
+    shares = [f.assign(win_share=win_share(f)).pivot(index="game", columns="seat", values="win_share")
+              for f in (base, variant)]
+    games = shares[0].index.intersection(shares[1].index)
+    a, b = (x.loc[games].to_numpy(np.float64) for x in shares)
+
+    def spread(weights, w):
+        return np.sqrt(np.maximum(_excess_square(weights, w, n), 0.0))
+
+    point = float(spread(np.ones((1, len(games))), b)[0] - spread(np.ones((1, len(games))), a)[0])
+    weights = np.random.default_rng(seed).poisson(1.0, size=(reps, len(games))).astype(np.float64)
+    boots = spread(weights, b) - spread(weights, a)
+    lo, hi = np.quantile(boots, [(1 - level) / 2, 1 - (1 - level) / 2])
+    return Estimate(point, float(lo), float(hi), len(games), "paired bootstrap over games of the seat spread")
+
+
 def _excess_square(weights, w, n: int):
     """Per row of ``weights`` (one per resample, one column per game): the seats' mean squared
     distance from the fair share minus its sampling variance, from the per-game share vectors

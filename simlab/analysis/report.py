@@ -3,8 +3,10 @@
 Every report answers its question first and details it after:
 
 1. the title and the question;
-2. **Bottom line**: at most three sentences answering the question in plain words, with the key
-   numbers and their intervals (:meth:`Report.write` refuses a report without one);
+2. **Bottom line**: at most three sentences, the first answering the question in plain words (at
+   most 30 words and one measured number), the whole at most 80 words and four numbers with their
+   intervals (:meth:`Report.write` refuses a report without one, or with a longer one:
+   :func:`~.wording.bottom_line_problems`);
 3. **What it rests on**: the strategies and the assumed data that matter to the answer;
 4. a table of contents (links to every section, chart and table);
 5. findings: each a number, its 95% interval, its reference and what its band says, worded by
@@ -26,7 +28,8 @@ import pandas as pd
 
 from .charts import render_svg
 from .stats import Estimate
-from .wording import CHANGE, POINTS, SHARE, Band, ReportError, Verdict, fmt_number, fmt_points, fmt_share
+from .wording import (CHANGE, POINTS, SHARE, Band, ReportError, Verdict, bottom_line_problems, fmt_number, fmt_points,
+                      fmt_share)
 
 MAX_BOTTOM_LINE = 3
 CLAIMS = "claims.json"       # the bottom line's claims as values, beside the report
@@ -125,6 +128,10 @@ class Report:
         for s in self.bottom_line:
             if len(sentences(s)) != 1 or not s.rstrip().endswith((".", "!", "?")):
                 raise ReportError(f"report {self.title!r}: each bottom-line item is one full sentence: {s!r}")
+        problems = bottom_line_problems(self.bottom_line)
+        if problems:
+            raise ReportError(f"report {self.title!r}: the bottom line is not a one-minute answer: {'; '.join(problems)}: "
+                              f"{' '.join(self.bottom_line)!r}")
         if not self.rests_on:
             raise ReportError(f"report {self.title!r}: say what the answer rests on (strategies, assumptions)")
 

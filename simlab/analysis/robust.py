@@ -246,30 +246,40 @@ def robust_report(exp_name: str, exp_title: str, base: Report, rows: list, games
             g, param = alt_of[alt]
             weak.setdefault(g, {}).setdefault(param, []).append(f"'{k[1]}' becomes unsettled")
 
-    if flips["claim"]:
-        first = "The answer does not hold everywhere: " + "; ".join(
-            f"'{k[1]}' flips from {ref[k].value} to {seen[(k, alt)]} when {alt}" for k, alt in flips["claim"][:4]) + (
-            f" (and {len(flips['claim']) - 4} more)" if len(flips["claim"]) > 4 else "") + "."
-    else:
-        first = (f"No plausible alternative flips the bottom line: each of its {n_claims} claims reads the same under "
-                 f"all {n_alt} alternatives of {len(params)} assumptions"
-                 + (", or only loses its decision" if fragile else "") + ".")
-    if unresolved:
-        first = first[:-1] + (f" ({len(unresolved)} more claims left out: at {games_per_run:,} games per run they "
-                              "read otherwise than in the report itself, so these games cannot test them).")
-    rep.bottom_line.append(first)
-    if fragile:
-        rep.bottom_line.append("Fragile, near its band's edge: " + "; ".join(
-            f"'{claim}' becomes unsettled under {len(ps)} of the {n_alt} alternatives "
-            f"({join(sorted({f'`{p}`' for p in ps}))})" for claim, ps in fragile.items()) + ".")
     names = sorted({p for g in matter for p in matter[g]})
     finding_flips = len(flips["finding"])
+    # the answer, short (every claim and alternative in the findings, the details first among them)
+    if flips["claim"]:
+        movers = sorted({alt_of[alt][1] for _, alt in flips["claim"]})
+        rep.bottom_line.append(f"The answer does not hold everywhere: {len({k for k, _ in flips['claim']})} of its "
+                               f"{n_claims} claims flip under {join([f'`{p}`' for p in movers])}.")
+        detail = "The claims that flip: " + "; ".join(f"'{k[1]}' from {ref[k].value} to {seen[(k, alt)]} when {alt}"
+                                                      for k, alt in flips["claim"]) + "."
+    else:
+        claims = "its claim reads" if n_claims == 1 else f"its {n_claims} claims read"
+        rep.bottom_line.append(f"No plausible alternative flips the bottom line: {claims} the same under all {n_alt} "
+                               f"alternatives of {len(params)} assumptions"
+                               + (f", or only lose{'s its' if n_claims == 1 else ' their'} decision" if fragile else "")
+                               + ".")
+        detail = ""
+    if fragile:
+        rep.bottom_line.append(f"Near a band's edge, {len(fragile)} claim{'s' if len(fragile) > 1 else ''} become"
+                               f"{'' if len(fragile) > 1 else 's'} unsettled under some alternatives of "
+                               f"{join(sorted({f'`{p}`' for ps in fragile.values() for p in ps}))}.")
     rep.bottom_line.append(
+        (f"Findings judged against a band flip under {join([f'`{n}`' for n in names])}" if finding_flips else
+         f"No alternative flips any of the {n_findings} findings judged against a band")
+        + (f", and {idle} of the {n_alt} alternatives change no game at all." if idle else "."))
+    rep.findings[:0] = [x for x in (
+        detail,
+        ("Fragile, near its band's edge: " + "; ".join(
+            f"'{claim}' becomes unsettled under {len(ps)} of the {n_alt} alternatives "
+            f"({join(sorted({f'`{p}`' for p in ps}))})" for claim, ps in fragile.items()) + ".") if fragile else "",
         (f"The assumptions that flip a conclusion: {join([f'`{n}`' for n in names])} ("
          + (f"{finding_flips} of the {n_findings * n_alt} readings of findings judged against a band flip"
-            if finding_flips else "claims only") + f"); the other {len(params) - len(names)} flip none"
-         if names else f"No alternative flips any of the {n_findings} findings judged against a band either")
-        + (f", and {idle} of the {n_alt} alternatives change no game at all in these runs." if idle else "."))
+            if finding_flips else "claims only") + f"); the other {len(params) - len(names)} flip none.") if names else "",
+        (f"{len(unresolved)} more claims are left out: at {games_per_run:,} games per run they read otherwise than in "
+         "the report itself, so these games cannot test them.") if unresolved else "") if x]
     rep.rests_on.append(f"The experiment `{exp_name}` at {games_per_run:,} games per run ({n_runs} runs, "
                         f"{total_games:,} games) as the rules stand, and once more per alternative: "
                         f"{n_alt + 1} plays of it in all, one assumption changed at a time, every play on the same seed.")
@@ -334,7 +344,7 @@ def _status_chart(rep: Report, keys: list, ref: dict, rows: list, cells: dict) -
                   edgecolors="white", linewidth=1.5)
     ax.invert_yaxis()
     ax.set_xticks(np.arange(len(alts)) + 0.5, [a if len(a) <= 40 else a[:37] + "..." for a in alts], rotation=70, ha="right",
-                  fontsize=7)
+                  rotation_mode="anchor", fontsize=7)
     ax.set_yticks(np.arange(len(shown)) + 0.5, [("claim: " if k[0] == "claim" else "") + (k[1] if len(k[1]) <= 70 else
                                                                                  k[1][:67] + "...") for k in shown],
                   fontsize=7)

@@ -15,7 +15,8 @@ from . import measures as M
 from .charts import dot_interval, integer_histogram, new_figure, tip
 from .report import Report, ci, formatted, md_escape, num, pct
 from .stats import Estimate, paired_column_difference
-from .wording import CHANGE, NUMBER, POINTS, Band, best_of, fmt_count, fmt_estimate, fmt_number, fmt_ratio, fmt_share, join
+from .wording import (CHANGE, FIRST_WORDS, NUMBER, POINTS, Band, best_of, fmt_count, fmt_estimate, fmt_number,
+                      fmt_points, fmt_ratio, fmt_share, join, words_in)
 
 SEAT_BAND = 0.02       # a seat is "fair" if its win rate is within 2 points of the fair rate
 USAGE_FLAG = 0.5       # standardized winners-vs-others difference above which a column is flagged
@@ -56,6 +57,24 @@ def ties(rep: Report, frame: pd.DataFrame) -> None:
                     Estimate(r["tie_rate"], r["lo"], r["hi"], int(r["games"]), "Wilson"))
     rep.table("Shared wins", formatted(t, {"players": "players", "games": "games",
                                            "shared-win rate [95% CI]": lambda r: ci(r, "tie_rate")}))
+
+
+def key_outcomes(rep: Report, frame: pd.DataFrame, spec) -> pd.DataFrame:
+    """The game's key outcomes (eliminations by cause, games nobody wins, ...: ``GameSpec.outcomes``)
+    per player count, each with its interval clustered by deal: a finding each and a table."""
+    from .outcomes import table
+
+    t = table(frame, spec)
+    for r in t.itertuples():
+        rep.verdict(f"{r.outcome[0].upper()}{r.outcome[1:]} ({r.key}), {r.players} players",
+                    Estimate(r.rate, r.lo, r.hi, int(r.games), "clustered by deal"))
+    if len(t):
+        rep.table("Key outcomes", formatted(t, {"players": "players", "outcome": "outcome", "key": "key",
+                                                "share of": "of", "rate [95% CI]": lambda r: ci(r, "rate"),
+                                                "games": "games"}),
+                  note="What a designer watches besides who wins, as the game declares it (simlab games GAME); the key "
+                       "names the outcome for `simlab tune --target`.")
+    return t
 
 
 def _dist_table(d: pd.DataFrame, extra: dict | None = None) -> pd.DataFrame:
@@ -107,7 +126,7 @@ def strategy_matrix(rep: Report, h2h: pd.DataFrame, names: list[str], note: str 
     fig, axes = new_figure(1.2 * len(names) + 2.5, 1.0 * len(names) + 1.5)
     ax = axes[0][0]
     im = ax.imshow(mat.to_numpy(dtype=float), cmap="RdBu", vmin=0, vmax=1)
-    ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
+    ax.set_xticks(range(len(names)), names, rotation=45, ha="right", rotation_mode="anchor")
     ax.set_yticks(range(len(names)), names)
     for i in range(len(names)):
         for j in range(len(names)):
@@ -152,11 +171,14 @@ def strategies(rep: Report, frame: pd.DataFrame) -> pd.DataFrame | None:
 
 
 def strategies_bottom_line(rank: pd.DataFrame) -> str:
-    """One sentence: the strongest strategy, or the strategies tied for strongest, with their shares."""
+    """One short sentence: the strongest strategy, or those tied for strongest, and the best one's
+    share of meetings ahead (every tied one's share is in the findings)."""
     best = _strongest(rank)
-    return (f"Head to head, {md_escape(best.sentence('strongest'))}: " + join([f"{md_escape(k)} finishes ahead of another strategy in "
-                                                              f"{fmt_estimate(best.estimates[k])} of meetings"
-                                                              for k in best.tied]) + ".")
+    share = fmt_estimate(best.estimates[best.best])
+    if len(best.tied) == 1:
+        return f"Head to head, {md_escape(best.best)} is strongest, ahead of another strategy in {share} of meetings."
+    return (f"Head to head, {md_escape(join(best.tied))} are tied for strongest ({md_escape(best.best)} ahead in "
+            f"{share} of meetings).")
 
 
 def strategy_mix(rep: Report, frame: pd.DataFrame) -> None:
@@ -165,7 +187,9 @@ def strategy_mix(rep: Report, frame: pd.DataFrame) -> None:
     rep.table("Win rate by strategy in the default mix, by player count", formatted(rates, {
         "players": "players", "strategy": "strategy", "seats played": "seats_played",
         "win rate [95% CI]": lambda r: ci(r, "win_rate"), "fair": lambda r: pct(r["fair"]),
-        "mean score [95% CI]": lambda r: ci(r, "mean_score", "score_lo", "score_hi", NUMBER)}))
+        "mean score [95% CI]": lambda r: ci(r, "mean_score", "score_lo", "score_hi", NUMBER)}),
+        note="A win rate counts a shared win as a win for each winner, so the rates at one player count can add up "
+             "to more than 100% (the fair rate is their average).")
 
 
 def usage(rep: Report, frame: pd.DataFrame, spec) -> None:
@@ -342,31 +366,66 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return shares
 
 
-def mirror_bottom_line(shares: pd.DataFrame, strong: tuple[str, ...] = (), games: dict[str, int] | None = None,
-                       alike: str = "") -> str:
-    """One sentence: the start player in the mirror matches, and whether the strategies agree; the
-    ``strong`` mirrors (stronger players, :mod:`.strength`) are read against the heuristics' verdict.
-    Where the rules treat every seat alike (``alike`` says why), fairness holds by construction: a
-    mirror's seat difference could only come from the order in which the engine asks the seats."""
-    from .strength import agreement
-
-    if alike:
-        return (f"Seat fairness holds by construction: {alike}, so no mirror match measures it (a seat difference "
-                "there could only come from the order in which the engine asks the seats to choose).")
-
+def _mirror_sides(shares: pd.DataFrame) -> tuple[dict[int, dict[str, tuple[str, Estimate]]], list[int]]:
+    """Per player count and mirror: the start player's side of the fairness band (fair, favoured,
+    handicapped, not yet settled) with the share read against it; and the counts at which some mirror
+    ended level in every game (it judges nothing)."""
     verdicts: dict[int, dict[str, tuple[str, Estimate]]] = {}
     blind = sorted({int(n) for n in shares.loc[shares["all_level"] == 1.0, "players"]})
     for r in shares[(shares["seat"] == 1) & (shares["all_level"] < 1.0)].itertuples():
         e = Estimate(r.win_share, r.fair_lo, r.fair_hi, int(r.games), "clustered")
         css = Band.fairness(r.fair, SEAT_BAND).judge(e).css
-        side = "inside" if css == "in" else "undecided" if css == "und" else (
+        side = "fair" if css == "in" else "not yet settled" if css == "und" else (
             "favoured" if r.win_share > r.fair else "handicapped")
         verdicts.setdefault(int(r.players), {})[r.strategy] = (side, e)
-    word = {"inside": "fair", "undecided": "not yet settled", "favoured": "favoured", "handicapped": "handicapped"}
+    return verdicts, blind
+
+
+ALIKE = ("Seat fairness holds by construction: the rules treat every seat alike, so no mirror match measures "
+         "it.")
+
+
+def mirror_bottom_line(shares: pd.DataFrame, strong: tuple[str, ...] = (), alike: str = "") -> str:
+    """The answer in one short sentence: the start player's side of the fairness band at every player
+    count where the heuristics' mirrors agree, where they disagree, and the largest edge. The
+    stronger players (``strong``) and every mirror's own reading are in :func:`mirror_detail`."""
+    if alike:
+        return ALIKE
+    verdicts, _ = _mirror_sides(shares)
+    if not verdicts:
+        return "No mirror match could judge the seats: in every one all seats ended level in every game."
+    groups: dict[str, list[int]] = {}
+    for n, every in sorted(verdicts.items()):
+        by = {s: v for s, v in every.items() if s not in strong} or every
+        sides = {side for side, _ in by.values()}
+        groups.setdefault(sides.pop() if len(sides) == 1 else "disputed", []).append(n)
+    said = [f"{side} at {join([str(n) for n in ns])} players" for side, ns in groups.items() if side != "disputed"]
+    text = "In mirror matches the start player is " + (join(said) if said else "judged differently at every count")
+    if said and "disputed" in groups:
+        text += f"; the heuristics disagree at {join([str(n) for n in groups['disputed']])}"
+    edges = shares[(shares["seat"] == 1) & (shares["all_level"] < 1.0) & ~shares["strategy"].isin(strong)]
+    if len(edges):
+        r = edges.loc[edges["edge"].abs().idxmax()]
+        longer = text + f" (up to {fmt_points(r['edge'], r['edge_lo'], r['edge_hi'])} at {int(r['players'])} players)"
+        text = longer if words_in(longer + ".") <= FIRST_WORDS else text
+    return text + "."
+
+
+def mirror_detail(shares: pd.DataFrame, strong: tuple[str, ...] = (), games: dict[str, int] | None = None,
+                  alike: str = "") -> str:
+    """Every mirror's reading in one sentence (a finding): per player count the start player's side of
+    the band, whether the strategies agree, the furthest share, and the ``strong`` mirrors (stronger
+    players, :mod:`.strength`) read against the heuristics' verdict."""
+    from .strength import agreement
+
+    if alike:
+        return (f"Seat fairness holds by construction: {alike}, so no mirror match measures it (a seat difference "
+                "there could only come from the order in which the engine asks the seats to choose).")
+    verdicts, blind = _mirror_sides(shares)
     parts = []
     for n, every in sorted(verdicts.items()):
         by = {s: v for s, v in every.items() if s not in strong}
-        stronger = {s: (side, side != "undecided") for s, (side, _) in every.items() if s in strong}
+        stronger = {s: (side, side != "not yet settled") for s, (side, _) in every.items() if s in strong}
         only_strong = not by      # every other mirror ended level in every game: only these judge
         by = by or every
         sides = {side for side, _ in by.values()}
@@ -377,13 +436,13 @@ def mirror_bottom_line(shares: pd.DataFrame, strong: tuple[str, ...] = (), games
             agree = (f"only the {join([md_escape(s) for s in by])} mirror{'s' if len(by) > 1 else ''} can judge" if only_strong
                      else f"the {md_escape(next(iter(by)))} mirror" if len(by) == 1
                      else f"all {len(by)} {'heuristic ' if stronger else ''}mirrors agree")
-            parts.append(f"{word[side]} at {n} players ({agree}; {'furthest ' if len(by) > 1 else ''}"
+            parts.append(f"{side} at {n} players ({agree}; {'furthest ' if len(by) > 1 else ''}"
                          f"{fmt_estimate(worst[1][1])} with {md_escape(worst[0])}"
-                         + (f"; stronger play: {agreement(side, stronger, games, word.get)}"
-                            if stronger and not only_strong else "") + ")")
+                         + (f"; stronger play: {agreement(side, stronger, games)}" if stronger and not only_strong
+                            else "") + ")")
         else:
             parts.append(f"judged differently by the strategies at {n} players ("
-                         + ", ".join(f"{word[side]} with {md_escape(s)}" for s, (side, _) in sorted(every.items())) + ")")
+                         + ", ".join(f"{side} with {md_escape(s)}" for s, (side, _) in sorted(every.items())) + ")")
     if not parts:
         return ("No mirror match could judge the seats: in every one all seats ended level in every game "
                 "(each strategy plays the same game in every seat), so seat fairness is not measured here.")
@@ -461,18 +520,15 @@ def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong:
 
 def luck_bottom_line(s: pd.DataFrame, strong: str) -> str:
     """One sentence: the heads-up rating gap (or the pairwise share at the fewest players), and how
-    much the default mix's strategies explain, said as what it is: a trait of the mix."""
+    much the default mix's strategies explain at the most players, said as a trait of the mix."""
     first, last = s.iloc[0], s.iloc[-1]
     if first.heads_up:
-        gap = (f"{md_escape(strong)} is rated {fmt_number(first.elo_gap, first.elo_lo, first.elo_hi, 0)} Elo above "
-               "random play heads-up")
+        gap = f"{md_escape(strong)} is {fmt_number(first.elo_gap, first.elo_lo, first.elo_hi, 0)} Elo above random play heads-up"
     else:
-        gap = (f"{md_escape(strong)} finishes ahead of a random player in {fmt_share(first.ahead, first.ahead_lo, first.ahead_hi)} "
-               f"of meetings at {int(first.players)} players")
-    return (f"{gap}; in the default mix ({md_escape(first.mix)}), the strategy a player holds explains "
-            f"{fmt_share(last.skill_share, last.skill_lo, last.skill_hi)} of the variance of its result at "
-            f"{int(last.players)} players, the deal and the seat the rest: that says how close these strategies are "
-            "to one another, not how much skill the game rewards.")
+        gap = (f"{md_escape(strong)} finishes ahead of a random player in "
+               f"{fmt_share(first.ahead, first.ahead_lo, first.ahead_hi)} of meetings at {int(first.players)} players")
+    return (f"{gap}; the default mix's strategies explain {fmt_share(last.skill_share, last.skill_lo, last.skill_hi)} of "
+            f"a player's result at {int(last.players)} players, a trait of that mix rather than of the game.")
 
 
 def unfolding(rep: Report, configs, games: int = 1000) -> pd.DataFrame:

@@ -29,12 +29,15 @@ def report_run(run_dir: str | Path, out: str | Path | None = None) -> tuple[Repo
                             f"`simlab run ... --out {run_dir} --resume`.")
     mirror = len(set(config.seats)) == 1
     if mirror:   # seat fairness is read only where every seat plays the same strategy
-        rep.bottom_line.append(sections.mirror_bottom_line(sections.mirror_seats(rep, {config.seats[0]: frame})))
+        shares = sections.mirror_seats(rep, {config.seats[0]: frame})
+        rep.bottom_line.append(sections.mirror_bottom_line(shares))
+        rep.findings.insert(0, sections.mirror_detail(shares))
     else:
         rep.findings.append("No seat verdict: seat fairness is read only from a mirror match (every seat the same "
                             "strategy), and this run mixes " + ", ".join(md_escape(s) for s in sorted(set(config.seats)))
                             + f"; e.g. `simlab run {config.game} --players {config.players} --seats "
                             + ",".join([config.seats[0]] * config.players) + "`.")
+    sections.key_outcomes(rep, frame, spec)
     sections.ties(rep, frame)
     sections.lengths_and_scores(rep, frame, spec.length_column)
     rank = sections.strategies(rep, frame)

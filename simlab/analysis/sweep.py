@@ -23,10 +23,10 @@ from simlab.core.runner import prepared
 from . import whatif
 from .charts import interval_band, new_figure
 from .compare import Arm, checked_players, family_size, headline, is_mirror_seats, named, paired_measures
-from .compare import bottom_line as compare_bottom_line
+from .compare import outcome_sentence, who_wins_sentence
 from .experiment import Context, Experiment, run_experiment
 from .report import Report, ci, formatted, md_escape
-from .wording import CHANGE, NUMBER, POINTS, SHARE, Band, Verdict, fmt_share, join
+from .wording import CHANGE, NUMBER, POINTS, SHARE, WORDS, Band, Verdict, fmt_share, join, words_in
 from .stats import Estimate
 
 RANGE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:/\s*(\d+)\s*)?")
@@ -98,7 +98,7 @@ def analyse_sweep(ctx: Context, players: tuple[int, ...], base: Arm, points: lis
             except SimlabError as exc:
                 raise SimlabError(f"point {labels[i]}: {exc}") from None
     # the bottom line reads every win measure at every point and player count at once
-    family = len(points) * family_size({n: (configs[n, 0].seats,) * 2 for n in players})
+    family = len(points) * family_size({n: (configs[n, 0].seats,) * 2 for n in players}, spec)
     rows = []
     for n in players:
         frames = [ctx.run(f"sweep-{n}p-{i:02d}", configs[n, i]).frame() for i in range(len(points))]
@@ -125,6 +125,7 @@ def analyse_sweep(ctx: Context, players: tuple[int, ...], base: Arm, points: lis
             + (f", {row['players']} players" if len(players) > 1 else ""),
             Estimate(row["change"], row["lo"], row["hi"], int(row["games"]), "paired"), 0.0, effect, unit=POINTS))
     rep.bottom_line = bottom_line(table, players, labels, min_effect, effect)
+    rep.findings.insert(0, ranges(table, players, labels))
     seats = {n: base.seat_list(spec, n) for n in players}
     rep.rests_on = [f"seats {', '.join(seats[n])} at {n} players (heuristics, not expert human play)" for n in players]
     for k in sorted(set(points[0]) | set(base.params(spec))):
@@ -167,9 +168,10 @@ def point_words(table: pd.DataFrame, labels, seats: dict, min_effect: float, eff
     for (n, i), t in table.groupby(["players", "point"], sort=True):
         mirror = seats[n][0] if is_mirror_seats(seats[n]) else None
         summaries[n, i] = (f"The first point ({code(labels[0])}): every change on this page is read from it, paired "
-                           "game by game on the same deals." if i == 0 else " ".join(compare_bottom_line(
-                               t, {n: mirror}, min_effect, effect, spec, f"A ({code(labels[0])}, the first point)",
-                               f"B ({code(labels[i])})")))
+                           "game by game on the same deals." if i == 0 else
+                           f"Against the first point ({code(labels[0])}), paired game by game on the same deals: "
+                           + " ".join(x for x in (outcome_sentence(t, spec), who_wins_sentence(t, min_effect, effect))
+                                      if x))
         verdicts[n, i] = [Verdict(f"The start player's win share at {code(labels[i])}, {n} players",
                                   Estimate(r["b"], r["b_lo"], r["b_hi"], int(r["games"]), ""), 1 / n,
                                   Band.fairness(1 / n, min_effect / 100))
@@ -190,7 +192,7 @@ def _charts(rep: Report, table: pd.DataFrame, labels, panels: dict) -> None:
             interval_band(ax, list(g["point"]), g["b"], g["b_lo"], g["b_hi"], p.measure, unit=unit, what="point {}")
             if p.band:
                 ax.axhspan(p.band.lo, p.band.hi, color="green", alpha=0.13, lw=0, label=p.band.describe())
-            ax.set_xticks(x, labels, rotation=60, fontsize=7, ha="right")
+            ax.set_xticks(x, labels, rotation=60, fontsize=7, ha="right", rotation_mode="anchor")
             ax.set_xlabel("point")
             ax.set_ylabel(p.measure + (" (%)" if unit == SHARE else ""))
             ax.set_title(p.measure, fontsize=9)
@@ -199,45 +201,74 @@ def _charts(rep: Report, table: pd.DataFrame, labels, panels: dict) -> None:
 
 
 def bottom_line(table: pd.DataFrame, players, labels, min_effect: float, effect: Band) -> list[str]:
-    """Where each win measure lies over the points; where it crosses a stated band; score and length."""
-    ranges, crossings, other = [], [], []
-    for n in players:
-        t = table[table["players"] == n]
-        at = f" at {n} players" if len(players) > 1 else ""
-        for m, g in headline(t).groupby("measure", sort=False):
-            lo, hi = g.loc[g["b"].idxmin()], g.loc[g["b"].idxmax()]
-            ranges.append(f"{named(m)}{at} runs from {fmt_share(lo['b'], lo['b_lo'], lo['b_hi'])} "
-                          f"({code(lo['label'])}) to {fmt_share(hi['b'], hi['b_lo'], hi['b_hi'])} "
-                          f"({code(hi['label'])})")
-            if m.startswith("start player's"):
+    """The answer: which win measures move by more than the minimum effect from the first point, and
+    where (their intervals held together); the one that moves most; the start player against the
+    fairness band; score and length. Every measure's range is in the findings."""
+    heads = headline(table)
+    n_measures = heads[["players", "measure"]].drop_duplicates().shape[0]
+    moved: dict[tuple[int, str], list[str]] = {}
+    for _, r in heads[heads["point"] > 0].iterrows():
+        if r["family_lo"] > effect.hi or r["family_hi"] < effect.lo:
+            moved.setdefault((r["players"], r["measure"]), []).append(r["label"])
+    where = sorted({x for pts in moved.values() for x in pts}, key=labels.index)
+    others = len(labels) - 1
+    if not moved:
+        first = (f"Over {len(labels)} points on the same deals, no win measure moves by more than the minimum effect "
+                 f"({min_effect:g} points) from the first point.")
+    elif len(moved) == n_measures and all(len(p) == others for p in moved.values()):
+        first = (f"Over {len(labels)} points on the same deals, every win measure moves by more than {min_effect:g} points "
+                 "from the first point, at every other point.")
+    else:
+        first = (f"Over {len(labels)} points on the same deals, {len(moved)} of {n_measures} win measures move by more "
+                 f"than {min_effect:g} points from the first point, at {join([code(x) for x in where])}.")
+    out = [first]
+    spread = heads.assign(width=heads.groupby(["players", "measure"])["b"].transform(lambda v: v.max() - v.min()))
+    if len(spread):
+        top = spread.loc[spread["width"].idxmax()]
+        g = spread[(spread["players"] == top["players"]) & (spread["measure"] == top["measure"])]
+        lo, hi = g.loc[g["b"].idxmin()], g.loc[g["b"].idxmax()]
+        at = f" at {top['players']} players" if len(players) > 1 else ""
+        text = (f"{named(top['measure'])}{at} moves most, from {fmt_share(lo['b'])} ({code(lo['label'])}) to "
+                f"{fmt_share(hi['b'])} ({code(hi['label'])})")
+        inside = {}
+        for n in players:
+            g = heads[(heads["players"] == n) & heads["measure"].str.startswith("start player's")]
+            if len(g):
                 fair = Band.fairness(1 / n, min_effect / 100)
-                sides: dict[str, list] = {}
-                for _, r in g.iterrows():
-                    css = fair.judge(Estimate(r["b"], r["b_family_lo"], r["b_family_hi"], int(r["games"]), "")).css
-                    sides.setdefault({"in": "within", "out": "outside", "und": "undecided (more games would settle it)"}
-                                     [css], []).append(code(r["label"]))
-                crossings.append(f"against the fairness band (1/n ± {min_effect:g} points) the start player{at} is "
-                                 + ", ".join(f"{side} at {join(where)}" for side, where in sides.items()))
-            moved = [r["label"] for _, r in g.iterrows()
-                     if r["point"] > 0 and (r["family_lo"] > effect.hi or r["family_hi"] < effect.lo)]
-            if moved:
-                crossings.append(f"{named(m)}{at} moves by more than the minimum effect that matters ({min_effect:g} "
-                                 f"points) from the first point ({code(labels[0])}) at "
-                                 f"{join([code(x) for x in moved])}")
+                inside[n] = [code(r["label"]) for _, r in g.iterrows() if fair.judge(
+                    Estimate(r["b"], r["b_family_lo"], r["b_family_hi"], int(r["games"]), "")).css == "in"]
+        if inside and not any(inside.values()):
+            text += "; the start player is within the fairness band at no point"
+        for n, pts in inside.items():
+            if pts:
+                text += (f"; the start player{' at ' + str(n) + ' players' if len(players) > 1 else ''} is within the "
+                         f"fairness band at {join(pts)}")
+        out.append(text[0].upper() + text[1:] + ".")
+    other = []
+    for n in players[:1]:
+        t = table[table["players"] == n]
         for m in ("mean score",) + tuple(x for x in t["measure"].unique() if x.startswith("length (")):
             g = t[t["measure"] == m]
             if len(g):
-                what = f"{'the mean score' if m == 'mean score' else 'the ' + m}{at}"
                 lo, hi = g["b"].min(), g["b"].max()
+                what = "the mean score" if m == "mean score" else "the " + m
                 other.append(f"{what} is {lo:.2f} at every point" if lo == hi else f"{what} ranges from {lo:.2f} to {hi:.2f}")
-    if not crossings:
-        crossings = [f"no win measure moves by more than the minimum effect that matters ({min_effect:g} points) from "
-                     f"the first point ({code(labels[0])}) at any point"]
-    first = "; ".join(ranges) if ranges else "no measure of who wins could be compared (all seats level in every game)"
-    crossing = "; ".join(crossings) + (" (every win measure at every point read together, its intervals held to 95% "
-                                       "together)" if len(headline(table)) > 1 else "")
-    return [f"Over {len(labels)} points on the same deals, {first}.", crossing[0].upper() + crossing[1:] + ".",
-            "Across the points " + " and ".join(other) + "."]
+    if other and words_in(" ".join(out + other)) + 3 <= WORDS:
+        out.append("Across the points " + " and ".join(other) + ".")
+    return out
+
+
+def ranges(table: pd.DataFrame, players, labels) -> str:
+    """Where each win measure lies over the points (a finding)."""
+    parts = []
+    for n in players:
+        at = f" at {n} players" if len(players) > 1 else ""
+        for m, g in headline(table[table["players"] == n]).groupby("measure", sort=False):
+            lo, hi = g.loc[g["b"].idxmin()], g.loc[g["b"].idxmax()]
+            parts.append(f"{named(m)}{at} runs from {fmt_share(lo['b'], lo['b_lo'], lo['b_hi'])} ({code(lo['label'])}) "
+                         f"to {fmt_share(hi['b'], hi['b_lo'], hi['b_hi'])} ({code(hi['label'])})")
+    text = "; ".join(parts) if parts else "no measure of who wins could be compared (all seats level in every game)"
+    return f"Over {len(labels)} points on the same deals, {text}."
 
 
 def sweep_command(game: str, players, base: Arm, params: tuple[str, ...], games: int, seed: int,

@@ -29,6 +29,7 @@ from simlab.core.runner import MAX_GAMES, prepared
 from .charts import dot_interval, new_figure
 from .compare import Arm, checked_players, is_mirror_seats
 from .experiment import Context, Experiment, run_experiment
+from . import outcomes
 from .fairness import clustered_mean, clustered_proportion, deal_of, win_share
 from .measures import decode_bits, seat_columns
 from .report import Report, ci, formatted
@@ -91,6 +92,10 @@ def measure(spec: GameSpec, name: str, seats: tuple[str, ...]) -> Measure:
         raise SimlabError("curse_elimination_rate is Loot Island's (eliminated with too many curse cubes)")
     if name in MEASURES:
         return MEASURES[name]
+    for o in spec.outcomes:        # the game's key outcomes by their key: curse_out, temple_reach, ...
+        if name == o.key:
+            return Measure(o.key, SHARE, lambda f, s, o=o: outcomes.per_game(f, s, o), o.name,
+                           of_players=outcomes.of_seats(spec, o))
     if name.startswith("win:"):
         who = name[4:]
         if who not in seats:
@@ -104,7 +109,8 @@ def measure(spec: GameSpec, name: str, seats: tuple[str, ...]) -> Measure:
     if name in columns and columns[name].per == "game" and columns[name].kind == "count":
         return Measure(name, NUMBER, lambda f, s: f[f["seat"] == 0].set_index("game").sort_index()[name]
                        .astype(float), name)
-    raise SimlabError(f"unknown measure {name!r} for {spec.name}; known: {', '.join(MEASURES)}, win:STRATEGY, or a "
+    raise SimlabError(f"unknown measure {name!r} for {spec.name}; known: {', '.join(MEASURES)}, the game's key outcomes "
+                      f"({', '.join(o.key for o in spec.outcomes) or 'none'}), win:STRATEGY, or a "
                       "countable column of the game (see simlab tune --help)")
 
 
@@ -249,7 +255,9 @@ def analyse_tune(ctx: Context, players: int, base: Arm, name: str, values: list,
         f"(the 5% error split over {len(values)} values x {looks(batch, max_games)} looks, Bonferroni), so all "
         "verdicts hold together with at least 95% confidence" + ("." if mirror else "; the seats are a mix, played "
         "in duplicate (every deal in every seat rotation)."))
-    rep.bottom_line = bottom_line(table, name, meas, (lo, hi), band_text, max_games, batch, len(values))
+    rep.bottom_line = bottom_line(table, name, meas, (lo, hi), band_text, max_games, batch, len(values), values)
+    rep.findings.insert(0, f"{int(table['games'].sum()):,} games in all, in batches of {batch:,} to the values still "
+                           f"open, up to {max_games:,} per value.")
     rep.rests_on = [f"seats {', '.join(seats)} at {players} players (heuristics, not expert human play)"]
     for k in sorted({name} | set(base.params(spec))):
         q = spec.params[k]
@@ -268,21 +276,38 @@ def _chart(rep: Report, table: pd.DataFrame, name: str, meas: Measure, lo: float
               "target band", title=f"{meas.name} over {name}")
 
 
-def bottom_line(table: pd.DataFrame, name: str, meas: Measure, band: tuple[float, float], band_text: str,
-                max_games: int, batch: int, values: int) -> list[str]:
-    def which(rows: pd.DataFrame) -> str:
-        return join([f"`{x}`" for x in rows["value"]]) if len(rows) else "none"
+def spans(values: list) -> str:
+    """Values as a reader takes them in: runs of consecutive whole numbers as ranges (`4`-`10`)."""
+    parts, run = [], []
+    for v in values:
+        if run and isinstance(v, int) and isinstance(run[-1], int) and v == run[-1] + 1:
+            run.append(v)
+            continue
+        parts += [f"`{run[0]}`-`{run[-1]}`"] if len(run) > 2 else [f"`{x}`" for x in run]
+        run = [v]
+    parts += [f"`{run[0]}`-`{run[-1]}`"] if len(run) > 2 else [f"`{x}`" for x in run]
+    return join(parts)
 
+
+def bottom_line(table: pd.DataFrame, name: str, meas: Measure, band: tuple[float, float], band_text: str,
+                max_games: int, batch: int, values: int, raw: list) -> list[str]:
+    """Which values keep the measure in the band (the answer), which lie on which side, what is
+    still open, and what the verdicts rest on; ``raw``: the values in the table's order."""
+    def which(verdict: str, rows=None) -> list:
+        rows = table[table["verdict"] == verdict] if rows is None else rows
+        return [v for v, label in zip(raw, table["value"]) if label in set(rows["value"])]
+
+    inside = which(IN)
     out = table[table["verdict"] == OUT]
-    below, above = out[out["hi"] < band[0]], out[out["lo"] > band[1]]
-    sides = " and ".join(f"{which(rows)} ({side} the band)" for side, rows in (("below", below), ("above", above))
-                         if len(rows)) or "none"
-    return [f"The values of {name} whose {meas.name} lies in {band_text} with 95% confidence: "
-            f"{which(table[table['verdict'] == IN])}; outside: {sides}; undecided after {max_games:,} "
-            f"games: {which(table[table['verdict'] == UNDECIDED])}.",
-            f"{int(table['games'].sum()):,} games in all, in batches of {batch:,} to the values still open; the "
-            f"intervals are corrected for {values} values x {looks(batch, max_games)} looks (Bonferroni), so the "
-            "verdicts hold together."]
+    sides = [f"{spans(which(OUT, rows))} {side} it" for side, rows in (("below", out[out["hi"] < band[0]]),
+                                                                     ("above", out[out["lo"] > band[1]])) if len(rows)]
+    head = (f"{spans(inside)} {'keeps' if len(inside) == 1 else 'keep'} {meas.name} in {band_text}" if inside else
+            f"No value of {name} keeps {meas.name} in {band_text}")
+    first = head + (f"; {join(sides)}" if sides else "") + "."
+    open_ = which(UNDECIDED)
+    return [first] + ([f"Still undecided after {max_games:,} games: {spans(open_)}."] if open_ else []) + [
+        f"The verdicts hold together with 95% confidence ({values} values x {looks(batch, max_games)} looks, "
+        f"Bonferroni; {int(table['games'].sum()):,} games in all)."]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ A designer reads the words, so every number a report states goes through these r
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -134,6 +135,49 @@ def join(items: Sequence[str]) -> str:
     """'a', 'a and b', 'a, b and c'."""
     items = [str(i) for i in items]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# ---------------------------------------------------------------------------------------------
+# the bottom line: an answer a designer reads in a minute
+# ---------------------------------------------------------------------------------------------
+
+FIRST_WORDS, WORDS = 30, 80          # the first sentence answers the question; the whole bottom line stays short
+FIRST_NUMBERS, NUMBERS = 1, 4         # measured numbers: the first sentence one at most, the whole four
+_MEASURED = r"[+-]?\d[\d,]*(?:\.\d+)?\s*(?:%|points?|Elo)?\s*\[[^\]]*\]"
+
+
+def numbers_in(text: str) -> int:
+    """The measured numbers a text states: a value with its interval counts once (the interval is
+    part of it), and so does a bare percentage; a player count, a parameter's value (in backticks),
+    a band in brackets or a confidence level is not a measurement."""
+    plain = re.sub(r"`[^`]*`", "", text)
+    with_interval = len(re.findall(_MEASURED, plain))
+    rest = re.sub(r"\[[^\]]*\]", "", re.sub(_MEASURED, "", plain))       # a band's edges in brackets are no measurement
+    return with_interval + len(re.findall(r"[+-]?\d[\d,]*(?:\.\d+)?%(?!\s*(?:confidence|interval|together))", rest))
+
+
+def words_in(text: str) -> int:
+    """Words as a reader counts them: an interval's bracket belongs to its number."""
+    return len(re.sub(r"\[[^\]]*\]", "", text).split())
+
+
+def bottom_line_problems(items: Sequence[str]) -> list[str]:
+    """What keeps a bottom line from being read in a minute: a first sentence (the answer) over
+    FIRST_WORDS words or with more than FIRST_NUMBERS measured number, or the whole over WORDS words
+    or NUMBERS numbers. Detail belongs in the findings."""
+    if not items:
+        return ["no bottom line"]
+    text = " ".join(items)
+    out = []
+    if words_in(items[0]) > FIRST_WORDS:
+        out.append(f"its first sentence has {words_in(items[0])} words (at most {FIRST_WORDS})")
+    if numbers_in(items[0]) > FIRST_NUMBERS:
+        out.append(f"its first sentence states {numbers_in(items[0])} numbers (at most {FIRST_NUMBERS})")
+    if words_in(text) > WORDS:
+        out.append(f"it has {words_in(text)} words (at most {WORDS})")
+    if numbers_in(text) > NUMBERS:
+        out.append(f"it states {numbers_in(text)} numbers (at most {NUMBERS})")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

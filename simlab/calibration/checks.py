@@ -243,7 +243,8 @@ def seat_check(setting: str, world: Table, games: int, fast: int = 100) -> Check
 # a paired comparison of two arms on the same deals (compare.paired_measures)
 # ---------------------------------------------------------------------------------------------
 
-SPEC = SimpleNamespace(columns=(), length_column="rounds")    # what compare reads of a game: no columns of its own
+# what compare reads of a game: no columns or key outcomes of its own
+SPEC = SimpleNamespace(columns=(), length_column="rounds", outcomes=())
 
 
 def arm_truth(world: Table, mirror: bool) -> float:
@@ -273,6 +274,31 @@ def paired_check(setting: str, a: Table, b: Table, deals: int, fast: int = 300) 
     return Check("paired change B - A (compare.paired_measures)", setting, COVERAGE, play, fast=fast, thorough=1000)
 
 
+def fairness_change_check(setting: str, a: Table, b: Table, games: int, fast: int = 150) -> Check:
+    """Mirror arms on common random numbers: the change in the seats' distance from fair
+    (:func:`~simlab.analysis.fairness.spread_change`, a paired bootstrap over games), which a
+    comparison of mirrors reads as "fairer" or "less fair"."""
+    a, b = (replace(w, names=("mirror",) * w.players) for w in (a, b))
+
+    def spread(world: Table) -> float:
+        p = world.seat_win()
+        return float(np.sqrt(((p - p.mean()) ** 2).mean()))
+
+    def play(reps: int, seed: int) -> dict[str, np.ndarray]:
+        truth = spread(b) - spread(a)
+        hit = np.zeros(reps, bool)
+        for i in range(reps):
+            frames = []
+            for world in (a, b):
+                score, nobody, rotation, _ = world.play(np.random.default_rng((seed, i)), games, "fixed")
+                frames.append(world.frame(score[0], nobody[0], rotation, None))
+            e = F.spread_change(*frames, reps=400, seed=i)
+            hit[i] = covered(e.lo, e.hi, truth)
+        return {"change in the seats' distance from fair": hit}
+    return Check("a mirror comparison's fairness change (fairness.spread_change)", setting, COVERAGE, play, fast=fast,
+                 thorough=1000)
+
+
 def compare_family_check(setting: str, a: Table, b: Table, deals: int, fast: int = 300) -> Check:
     """The bottom line of ``simlab compare`` reads every win measure at once against the minimum
     effect: "larger for X" must be right for every X it names. The minimum effect is set at the
@@ -283,7 +309,7 @@ def compare_family_check(setting: str, a: Table, b: Table, deals: int, fast: int
     def play(reps: int, seed: int) -> dict[str, np.ndarray]:
         change = b.slot_win_by_deal().mean(axis=(0, 1)) - a.slot_win_by_deal().mean(axis=(0, 1))
         effect = Band.effect(float(np.abs(change).max()))
-        family = family_size({a.players: (names, names)})
+        family = family_size({a.players: (names, names)}, SPEC)
         wrong = np.zeros(reps, bool)
         for i in range(reps):
             frames = []
@@ -405,6 +431,10 @@ CHECKS: list[Check] = [
                  Table((0.3, 0.0, -0.1), seat=(0.1, 0.0, 0.0), deal_strategy=1.2, chance=0.5, names=("a", "b", "c")),
                  Table((0.4, 0.0, -0.1), seat=(0.1, 0.0, 0.0), deal_strategy=1.2, chance=0.5, names=("a", "b", "c")),
                  700),
+    fairness_change_check("3 players, B halves the start player's edge", Table((0.0,) * 3, seat=(0.3, 0.0, -0.1),
+                          deal_seat=0.5), Table((0.0,) * 3, seat=(0.15, 0.0, -0.05), deal_seat=0.5), 3000),
+    fairness_change_check("2 players, B moves the edge from the first seat to the second",
+                          Table((0.0, 0.0), seat=(0.2, 0.0)), Table((0.0, 0.0), seat=(0.0, 0.1)), 3000),
     compare_family_check("3 strategies in duplicate, two changes on the minimum effect's edge",
                          Table((0.3, 0.0, -0.3), deal_strategy=0.8, names=("a", "b", "c")),
                          Table((-0.3, 0.0, 0.3), deal_strategy=0.8, names=("a", "b", "c")), 700),

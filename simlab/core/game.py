@@ -6,8 +6,14 @@ only ever talk to a game through it, so adding a game never touches the common c
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
+import sys
+import threading
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from .errors import SimlabError
@@ -40,6 +46,32 @@ COLUMN_KINDS = ("count", "when", "code", "mask")
 
 
 @dataclass(frozen=True)
+class Outcome:
+    """An outcome a designer watches (an elimination, a game nobody wins, a ship home), read from
+    one column as a rate: per row, ``test`` is ``"== k"`` (the column holds code k), ``"> k"`` or
+    ``"/ k"`` (the column as a share of k: 3 of 4 explorers home is 0.75). A seat column gives a
+    share of players, a game column a share of games. ``key`` names it on the command line
+    (``simlab tune --target "KEY in [...]"``); ``effect`` is the smallest change that matters."""
+
+    key: str
+    name: str            # as the reports say it: "players eliminated by curses"
+    column: str
+    test: str
+    effect: float = 0.01
+
+    def __post_init__(self):
+        op, _, k = self.test.partition(" ")
+        if op not in ("==", ">", "/") or not k.lstrip("-").isdigit() or (op == "/" and int(k) <= 0):
+            raise ValueError(f"outcome {self.key}: test {self.test!r} is not '== k', '> k' or '/ k'")
+
+    def rate(self, values):
+        """Each row's value of the outcome, from its column's values (a numpy array)."""
+        op, _, k = self.test.partition(" ")
+        k = int(k)
+        return (values == k) * 1.0 if op == "==" else (values > k) * 1.0 if op == ">" else values / k
+
+
+@dataclass(frozen=True)
 class GameSpec:
     name: str                       # CLI name, e.g. "karuba", "loot-island"
     title: str
@@ -61,6 +93,9 @@ class GameSpec:
     # why the rules treat every seat alike (simultaneous play, no rule reading the seat order), or "":
     # then seat fairness holds by construction and no mirror can measure it
     seats_alike: str = ""
+    assumed_data: str = ""                   # component data with no public source: every report says so first
+    outcomes: tuple[Outcome, ...] = ()       # what a designer watches besides who wins, read by every report
+    decision_events: tuple[int, ...] = ()    # trace event kinds that record a seat's choice: did play change?
 
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]
@@ -85,4 +120,41 @@ def get_game(name: str) -> GameSpec:
     known = available_games()
     if key not in known:
         raise SimlabError(f"unknown game {name!r}; known: {', '.join(known)}")
-    return importlib.import_module(f"simlab.games.{key.replace('-', '_')}").GAME
+    module = f"simlab.games.{key.replace('-', '_')}"
+    if module not in sys.modules:
+        with compiling(module, key):
+            importlib.import_module(module)
+    return sys.modules[module].GAME
+
+
+@contextmanager
+def compiling(module: str, game: str):
+    """Say so, on a terminal, while numba compiles a module's kernels on their first run (it caches
+    them: later runs load them in a second), with the time so far every 15 s, so a first command
+    that works for a minute or two is not mistaken for one that hangs."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.origin or not sys.stderr.isatty():
+        yield
+        return
+    source = Path(spec.origin)
+    cached = (source.parent.rglob("*.nbi") if spec.submodule_search_locations else      # a package: any of its kernels
+              (source.parent / "__pycache__").glob(f"{source.stem}.*.nbi"))             # a module: its own
+    cold = not any(cached)
+    if not cold:
+        yield
+        return
+    start = time.monotonic()
+    print(f"compiling the {game} kernels ({module}): first run only, numba caches them; a minute or two ...",
+          file=sys.stderr, flush=True)
+    done = threading.Event()
+
+    def tick():
+        while not done.wait(15):
+            print(f"  still compiling the {game} kernels ({time.monotonic() - start:.0f} s)", file=sys.stderr, flush=True)
+
+    threading.Thread(target=tick, daemon=True).start()
+    try:
+        yield
+    finally:
+        done.set()
+        print(f"compiled the {game} kernels in {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)

@@ -27,6 +27,7 @@ from numba import njit, types
 from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
 
 from .errors import Interrupted, SimlabError
+from .game import compiling
 
 warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
 
@@ -164,7 +165,10 @@ def get_strategy(game: str, name: str) -> Strategy:
 
 
 def _load_builtin(game: str) -> None:
-    importlib.import_module(f"strategies.{game.replace('-', '_')}")
+    module = f"strategies.{game.replace('-', '_')}"
+    if module not in sys.modules:
+        with compiling(module, f"{game} strategies'"):
+            importlib.import_module(module)
 
 
 def load_strategy_file(path: str | Path) -> str:

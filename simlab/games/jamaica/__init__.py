@@ -1,7 +1,8 @@
 """Jamaica (Braff / Cathala / Pauchon, GameWorks 2007), 2-6 players, with the 2-player ghost ship."""
 from simlab.core.errors import SimlabError
-from simlab.core.game import Column, GameSpec
+from simlab.core.game import Column, GameSpec, Outcome
 
+from . import common
 from .step import play_game
 from .scoring import N_COLUMNS
 from .components import COMBAT_FACES, N_SPACES, PARAMS, PR
@@ -95,4 +96,10 @@ GAME = GameSpec(
               "steal-by-looking": {"steal_blind": False}},
     rules_file="docs/rules/jamaica.md",
     chance_streams=CHANCE_STREAMS,
+    outcomes=(Outcome("finish", "games a ship reaches Port Royal", "end_reason", "== 1"),
+              Outcome("round_cap", "games the round cap ends", "end_reason", "== 2"),
+              Outcome("ghost_ends", "games the ghost ship ends by reaching Port Royal first", "ender", "== 6"),
+              Outcome("ghost_wins", "games in which the ghost ship wins a battle", "ghost_wins", "> 0")),
+    decision_events=(common.EV_ROUND, common.EV_REVEAL, common.EV_LOAD, common.EV_ROLL, common.EV_LOOT,
+                     common.EV_GHOST_DIR),
 )

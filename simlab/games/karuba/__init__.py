@@ -1,6 +1,6 @@
 """Karuba (Rüdiger Dorn, HABA 2015) with the bonus-tile mini expansion, 2-4 players."""
 from simlab.core.errors import SimlabError
-from simlab.core.game import Column, GameSpec
+from simlab.core.game import Column, GameSpec, Outcome
 
 from . import rules, step
 from .components import COLOURS, PARAMS
@@ -72,4 +72,8 @@ GAME = GameSpec(
     chance_streams=CHANCE_STREAMS,
     seats_alike=("every player acts at the same time on an island of their own, same-round arrivals score alike "
                  "and no rule reads the seat order"),
+    outcomes=(Outcome("temple_reach", "explorers that reach their temple", "temples", "/ 4"),
+              Outcome("all_home", "games ended by a player with all explorers home", "end_reason", "== 2"),
+              Outcome("gold_short", "games in which the gold supply ran short", "gold_short", "> 0")),
+    decision_events=(rules.EV_PLACE, rules.EV_DISCARD, rules.EV_MOVE),
 )

@@ -4,7 +4,7 @@ The component data (discovery tiles, expedition cards, character boards, die fac
 public: the defaults are ASSUMED placeholder tables, every one overridable (docs/rules/legend_raiders.md).
 """
 from simlab.core.errors import SimlabError
-from simlab.core.game import Column, GameSpec
+from simlab.core.game import Column, GameSpec, Outcome
 
 from . import rules, step
 from .components import (DIE_3_2_1, N_BOARDS, N_TOOL_TYPES, PARAMS, RULES_FILE, SLOT_COINS_0_1_2, SLOT_COINS_1_2_3,
@@ -138,4 +138,11 @@ GAME = GameSpec(
               "die-3-2-1": {"die_faces": DIE_3_2_1}},
     rules_file=RULES_FILE,
     chance_streams=CHANCE_STREAMS,
+    assumed_data=("tile costs and symbols, the expedition cards, the boards' expertise and coins and the die faces "
+                  "have no public source; the defaults are placeholders, not the real game"),
+    outcomes=(Outcome("sixth_discovery", "games ended by a 6th discovery", "end_reason", "== 1"),
+              Outcome("stack_out", "games the tile stack runs out", "stack_out_round", "> 0"),
+              Outcome("deck_out", "games the expedition deck runs out", "deck_out_round", "> 0")),
+    decision_events=(rules.EV_CHANGE, rules.EV_VCARD, rules.EV_PREPARE, rules.EV_PLACE,
+                     rules.EV_DISCARD_TILE, rules.EV_RETURN_TOOL, rules.EV_TAKE_CARD, rules.EV_COMPLETE),
 )

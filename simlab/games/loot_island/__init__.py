@@ -1,8 +1,8 @@
 """Loot Island (Aaron Haag, What's Your Game? 2017), 2-5 players, with Allen for 2 players."""
 from simlab.core.errors import SimlabError
-from simlab.core.game import Column, GameSpec
+from simlab.core.game import Column, GameSpec, Outcome
 
-from . import rules, step
+from . import board, rules, step
 from .components import PARAMS, TYPE_NAMES
 from .state import CHANCE_STREAMS
 from .trace import narrate
@@ -93,4 +93,9 @@ GAME = GameSpec(
     bench_players=(4, 2),
     eliminated_column="eliminated",
     chance_streams=CHANCE_STREAMS,
+    outcomes=(Outcome("curse_out", "players eliminated by curses", "eliminated", "== 1"),
+              Outcome("fee_out", "players eliminated by the healer fee", "eliminated", "== 2"),
+              Outcome("no_winner", "games nobody wins", "no_winner", "== 1"),
+              Outcome("deck_out", "games the treasure deck runs dry", "deck_out", "== 1")),
+    decision_events=(board.EV_PLAY, board.EV_ISLET, board.EV_PASS, board.EV_TAKE, board.EV_B10_DISCARD),
 )
