@@ -106,5 +106,8 @@ def rests_on(players: list[str], game: str, ctx: Context) -> str:
         return "No rerun with stronger players (option strong=none): every verdict is the heuristics' only."
     parts = [f"{md_escape(p)} ({fmt_count(strong_games(ctx, game, p))} games per run, a search player)"
              if is_search(game, p) else f"{md_escape(p)} (a tuned parameter set)" for p in players]
+    search = any(is_search(game, p) for p in players)
     return (f"Stronger players, to check the headline with stronger play: {join(parts)}; each says whether the "
-            "heuristics' verdict holds, differs or is not settled at its sample.")
+            "heuristics' verdict holds, differs or is not settled at its sample"
+            + (" (a search player takes milliseconds a decision: rerun with `--option strong-games=2000` or more to "
+               "settle what is not settled, `--option strong=none` to skip the recheck)" if search else "") + ".")
