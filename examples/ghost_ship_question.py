@@ -53,7 +53,7 @@ def answer(d: Estimate) -> str:
     """The question's answer from the change in the start player's distance from 50%."""
     return ("makes the 2-player game fairer" if d.hi < 0 else "makes the 2-player game less fair" if d.lo > 0
             else "changes seat fairness by less than the 2 points that would matter" if MATTERS.lo < d.lo
-            and d.hi < MATTERS.hi else "may or may not change seat fairness: more games would settle it")
+            and d.hi < MATTERS.hi else "may or may not change seat fairness (more games would settle it)")
 
 
 def mirror(ctx: Context, s: str, games: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -94,12 +94,13 @@ def analyse(ctx: Context):
     changes = join([f"{s} {fmt_points(x.value, x.lo, x.hi)}" for s, x in stronger.items()]) if stronger else ""
     ghost, plain = (fmt_share(e[k].value, e[k].lo, e[k].hi) for k in ("ghost", "plain"))
     rep.bottom_line += [
-        f"For these heuristics the ghost ship {verdict}: the start player's distance from 50% changes by "
-        f"{fmt_points(d.value, d.lo, d.hi)} (negative: fairer).",
-        f"Over mirror matches of {join(heuristics)}, the start player wins {ghost} of 2-player games with it and "
-        f"{plain} without.",
+        f"For these heuristics the ghost ship {verdict}.",
+        f"Over mirror matches of {join(heuristics)}, the start player's distance from a fair half changes by "
+        f"{fmt_points(d.value, d.lo, d.hi)} (negative: fairer); the start player wins {ghost} with it, {plain} without.",
     ] + ([f"With stronger play this {strength.agreement(verdict, readings, games, words=lambda a: 'it ' + a)}."]
          if stronger else [])
+    rep.findings.append(f"The start player's distance from 50% with the ghost ship changes by "
+                        f"{fmt_points(d.value, d.lo, d.hi)} over all mirrors (negative: fairer).")
     if stronger:
         rep.findings.append(f"Stronger play, the change in the start player's distance from 50%: {changes}.")
     rep.table("Start player's win share by mirror", formatted(pd.DataFrame(rows), {

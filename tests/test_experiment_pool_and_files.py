@@ -118,7 +118,7 @@ def test_a_question_file_runs_end_to_end_from_the_command_line(cli_run, tmp_path
     assert "ghost ship" in text and "distance from 50%" in text
     assert f"simlab experiment run {example} --games 300" in text     # the reproduce line names the file
     assert len(list((tmp_path / "rep" / "runs").iterdir())) == 10      # 4 heuristics and rollout x (with, without)
-    assert "with stronger play this" in text and "rollout (20 games per run, a search player)" in text
+    assert "With stronger play this" in text and "rollout (20 games per run, a search player)" in text
 
 
 def test_runs_queued_ahead_play_the_same_games_as_runs_played_in_turn(tmp_path):
