@@ -177,7 +177,22 @@ def test_rule_the_bottom_line_answers_in_a_minute(tmp_path, bottom, problem):
     bottom line at most 80 words and four numbers (an interval belongs to its number; a player count,
     a band in brackets or a confidence level is no measurement)."""
     with pytest.raises(ReportError, match=re.escape(problem)):
-        _report(bottom).write(tmp_path)
+        _report(bottom).check()
+
+
+def test_a_bottom_line_the_data_make_too_long_keeps_its_answer_and_moves_the_rest_to_the_findings(tmp_path):
+    """The data decide how long a generated sentence runs (how many player counts or strategies it
+    names): a report never fails for it. The last sentences move, in order, to the top of the
+    findings until the bottom line fits; an answer that cannot fit alone is still refused."""
+    rep = _report(["Short first.", "word " * 39 + "end.", "Then 2.0% [1.5%, 2.5%] and " + "word " * 36 + "end."])
+    rep.findings = ["An old finding."]
+    rep.write(tmp_path)
+    assert rep.bottom_line == ["Short first.", "word " * 39 + "end."]
+    assert rep.findings[0].startswith("Then 2.0%") and rep.findings[1] == "An old finding."
+    md = (tmp_path / "report.md").read_text()
+    assert md.index("Then 2.0%") > md.index("## Findings")
+    with pytest.raises(ReportError, match="its first sentence has 31 words"):
+        _report([LONG.strip() + ".", "Two."]).write(tmp_path)
 
 
 def test_numbers_are_counted_as_a_reader_meets_them():

@@ -120,6 +120,15 @@ class Report:
         self.tables.append(Table(title, frame, note, _slug(name or title), show))
 
     # -----------------------------------------------------------------------------------------
+    def fit(self) -> None:
+        """Keep the bottom line a minute's reading whatever the data give: while it runs past its
+        limits, its last sentence moves to the top of the findings (nothing is lost). The first
+        sentence, the answer, must fit on its own: :meth:`check` refuses one that does not."""
+        moved = []
+        while len(self.bottom_line) > 1 and bottom_line_problems(self.bottom_line):
+            moved.insert(0, self.bottom_line.pop())
+        self.findings[:0] = moved
+
     def check(self) -> None:
         """The bottom line is one to three full sentences; what the answer rests on is stated."""
         if not 1 <= len(self.bottom_line) <= MAX_BOTTOM_LINE:
@@ -224,6 +233,7 @@ class Report:
 
     def write(self, out_dir: str | Path) -> dict[str, Path]:
         """Write report.md, report.html, one SVG per chart, one CSV per table and the extra pages into ``out_dir``."""
+        self.fit()
         self.check()
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
