@@ -7,6 +7,7 @@ from simlab.analysis.compare import Arm
 from simlab.analysis.stats import Estimate
 from simlab.analysis.tune import (IN, MEASURES, OUT, UNDECIDED, corrected_level, decide, interval, parse_target,
                                   run_tune, tune)
+from simlab.analysis.wording import bottom_line_problems
 from simlab.cli import main
 from simlab.core.game import get_game
 from simlab.core.results import load
@@ -47,6 +48,31 @@ def test_the_bottom_line_gives_runs_of_values_as_ranges():
     from simlab.analysis.tune import spans
     assert spans([4, 5, 6, 7, 9, 11, 12]) == "`4`-`7`, `9`, `11` and `12`"
     assert spans([13]) == "`13`" and spans(["ring4", "plain"]) == "`ring4` and `plain`"
+
+
+def test_the_bottom_line_answers_in_the_measures_own_words_and_says_which_side_the_rest_fall():
+    """Issue 30: the first sentence names the outcome (not its key) and the player count, and says
+    which values give less and which more; all values on one side read 'every one gives less'."""
+    from simlab.analysis.tune import bottom_line
+    meas = MEASURES["curse_elimination_rate"]
+
+    def table(rows):
+        return pd.DataFrame([{"value": str(v), "games": 2000, "estimate": e, "lo": lo, "hi": hi, "verdict": d}
+                             for v, e, lo, hi, d in rows])
+
+    mixed = table([(10, .2, .15, .25, OUT), (11, .05, .03, .07, IN), (12, .01, .005, .015, OUT),
+                   (13, .019, .012, .025, UNDECIDED)])
+    first, *rest = bottom_line(mixed, "curse_threshold", meas, (0.02, 0.10), "[2%, 10%]", 4000, 2000, 4,
+                               [10, 11, 12, 13], 4)
+    assert first == ("curse_threshold `11` keeps the share of players eliminated by curse cubes in [2%, 10%] at 4 "
+                     "players: `12` gives less and `10` gives more.")
+    assert rest[0] == "Still undecided after 4,000 games: `13`."
+    low = table([(v, .01, .005, .015, OUT) for v in (12, 13, 14)])
+    first = bottom_line(low, "curse_threshold", meas, (0.02, 0.10), "[2%, 10%]", 4000, 2000, 3, [12, 13, 14], 4)[0]
+    assert first == ("No value of curse_threshold (`12`-`14`) keeps the share of players eliminated by curse cubes "
+                     "in [2%, 10%] at 4 players: every one gives less.")
+    assert not bottom_line_problems(bottom_line(low, "curse_threshold", meas, (0.02, 0.10), "[2%, 10%]", 4000, 2000, 3,
+                                                [12, 13, 14], 4))
 
 
 def test_bonferroni_splits_the_five_percent_over_values_and_looks():

@@ -255,7 +255,8 @@ def analyse_tune(ctx: Context, players: int, base: Arm, name: str, values: list,
         f"(the 5% error split over {len(values)} values x {looks(batch, max_games)} looks, Bonferroni), so all "
         "verdicts hold together with at least 95% confidence" + ("." if mirror else "; the seats are a mix, played "
         "in duplicate (every deal in every seat rotation)."))
-    rep.bottom_line = bottom_line(table, name, meas, (lo, hi), band_text, max_games, batch, len(values), values)
+    rep.bottom_line = bottom_line(table, name, meas, (lo, hi), band_text, max_games, batch, len(values), values,
+                                  players)
     rep.findings.insert(0, f"{int(table['games'].sum()):,} games in all, in batches of {batch:,} to the values still "
                            f"open, up to {max_games:,} per value.")
     rep.rests_on = [f"seats {', '.join(seats)} at {players} players (heuristics, not expert human play)"]
@@ -290,20 +291,27 @@ def spans(values: list) -> str:
 
 
 def bottom_line(table: pd.DataFrame, name: str, meas: Measure, band: tuple[float, float], band_text: str,
-                max_games: int, batch: int, values: int, raw: list) -> list[str]:
-    """Which values keep the measure in the band (the answer), which lie on which side, what is
-    still open, and what the verdicts rest on; ``raw``: the values in the table's order."""
+                max_games: int, batch: int, values: int, raw: list, players: int) -> list[str]:
+    """Which values keep the measure in the band (the answer, in the measure's own words), which give
+    less or more, what is still open, and what the verdicts rest on; ``raw``: the values in the table's order."""
     def which(verdict: str, rows=None) -> list:
         rows = table[table["verdict"] == verdict] if rows is None else rows
         return [v for v, label in zip(raw, table["value"]) if label in set(rows["value"])]
 
     inside = which(IN)
     out = table[table["verdict"] == OUT]
-    sides = [f"{spans(which(OUT, rows))} {side} it" for side, rows in (("below", out[out["hi"] < band[0]]),
-                                                                     ("above", out[out["lo"] > band[1]])) if len(rows)]
-    head = (f"{spans(inside)} {'keeps' if len(inside) == 1 else 'keep'} {meas.name} in {band_text}" if inside else
-            f"No value of {name} keeps {meas.name} in {band_text}")
-    first = head + (f"; {join(sides)}" if sides else "") + "."
+    below, above = which(OUT, out[out["hi"] < band[0]]), which(OUT, out[out["lo"] > band[1]])
+    if inside:
+        head = f"{name} {spans(inside)} {'keeps' if len(inside) == 1 else 'keep'} {meas.words} in {band_text}"
+        sides = [f"{spans(v)} give{'s' if len(v) == 1 else ''} {word}" for v, word in ((below, "less"), (above, "more"))
+                 if v]
+    else:
+        head = f"No value of {name} ({spans(raw)}) keeps {meas.words} in {band_text}"
+        sides = ([f"every one gives {'less' if below else 'more'}"] if not (below and above) and (below or above)
+                 and len(below or above) == len(raw) else
+                 [f"{spans(v)} give{'s' if len(v) == 1 else ''} {word}" for v, word in ((below, "less"), (above, "more"))
+                  if v])
+    first = f"{head} at {players} players" + (f": {join(sides)}" if sides else "") + "."
     open_ = which(UNDECIDED)
     return [first] + ([f"Still undecided after {max_games:,} games: {spans(open_)}."] if open_ else []) + [
         f"The verdicts hold together with 95% confidence ({values} values x {looks(batch, max_games)} looks, "
