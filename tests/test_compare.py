@@ -94,6 +94,7 @@ def test_mix_is_played_in_duplicate_and_compares_win_rates_by_strategy_not_seats
     assert any("seat fairness is not read" in f and "--seats NAME" in f for f in rep.findings)
     # Karuba's heuristics never read the token values: they play every game the same, and the report says so
     assert rep.bottom_line[0].startswith("The strategies ignore this change")
+    assert re.search(r"(The lead passes from|(leads|share the lead) in both arms)", rep.bottom_line[1])  # the answer
     assert re.search(r"(The lead passes from|\S+( and \S+)* (leads|share the lead) in both arms)", rep.findings[0])
     assert "for builder" in rep.findings[0] and "tokens_4p=6,4,2,1" in rep.findings[0]
 
@@ -105,7 +106,7 @@ def test_a_change_the_strategies_ignore_is_said_first_and_its_key_outcomes_are_t
     rep, paths = run_compare("loot-island", (3,), Arm("A", seats="hunter:heed_threshold=0"),
                              Arm("B", sets=("curse_threshold=6",), seats="hunter:heed_threshold=0"), games=300,
                              out=tmp_path, executor="serial", progress=False, log=quiet)
-    assert rep.bottom_line[0].startswith("The strategies ignore this change: they make the same decisions")
+    assert rep.bottom_line[0].startswith("The strategies ignore this change: they decide alike")
     t = table(tmp_path).set_index("measure")
     assert "players eliminated by curses" in t.index      # (an outcome equal in every game of both arms is left out)
     a, b = load(tmp_path / "runs" / "compare-3p-base"), load(tmp_path / "runs" / "compare-3p-b")

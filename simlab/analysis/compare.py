@@ -398,8 +398,11 @@ def bottom_line(pairs: list[Pair], min_effect: float, effect: Band, spec: GameSp
     still = traced and all(c.value == 0 for c in traced) and len(traced) == len(pairs)
     sentences = []
     if still:
-        sentences.append("The strategies ignore this change: they make the same decisions in every sampled game of "
-                         "both arms, so only what the rules make of them can differ.")
+        sampled = min(c.n for c in traced)
+        sentences.append(f"The strategies ignore this change: they decide alike in all of the first {sampled:,} games "
+                         "of both arms, so any difference comes from the rules alone.")
+        if any(p.seats is None for p in pairs):
+            sentences.append(_leader_sentence([p for p in pairs if p.seats is None]))
     elif all(p.seats is not None for p in pairs):
         sentences.append(_fairness_sentence(pairs, effect))
     else:
@@ -407,8 +410,10 @@ def bottom_line(pairs: list[Pair], min_effect: float, effect: Band, spec: GameSp
     outcome = outcome_sentence(table, spec)
     sentences += [outcome] if outcome else []
     sentences.append(who_wins_sentence(table, min_effect, effect, still, traced))
-    while bottom_line_problems(sentences) and len(sentences) > 2 and outcome.startswith("No key outcome"):
-        sentences.pop(1)                    # the key outcomes that did not move are in the table
+    if bottom_line_problems(sentences) and outcome.startswith("No key outcome"):
+        sentences.remove(outcome)           # the key outcomes that did not move are in the table
+    while bottom_line_problems(sentences) and len(sentences) > 1:
+        sentences.pop()                     # the rest is in detail()'s finding and the tables
     return sentences
 
 
