@@ -41,8 +41,8 @@ from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.fairness import clustered_means
 from simlab.analysis.report import ci, formatted, num
 from simlab.analysis.stats import Estimate, mean, proportion
-from simlab.analysis.wording import (NUMBER, TIE, Band, best_of, compare, difference, fmt_estimate, fmt_points,
-                                     fmt_share, join)
+from simlab.analysis.wording import (NUMBER, TIE, Band, best_of, bottom_line_problems, compare, difference,
+                                     fmt_estimate, fmt_points, fmt_share, join)
 
 THRESHOLDS = tuple(range(4, 21))
 NO_THRESHOLD = 99                      # the parameter's top: nobody holds 99 cubes, the reference "without a threshold"
@@ -251,7 +251,7 @@ def compact_m(m_from: Mapping[int, int | None]) -> str:
         key = "none" if m is None else "every" if m == THRESHOLDS[0] else f"from {m} up"
         groups.setdefault(key, []).append(n)
     said = {"none": "at no threshold", "every": "at every threshold"}
-    return ("Greed (a greedier appetite than the default hunter among the best) pays "
+    return ("Greed pays "
             + join([f"{said.get(k, k)} at {counts(ns)}" for k, ns in groups.items()]))
 
 
@@ -436,13 +436,12 @@ def analyse(ctx: Context):
     rechecked = (f"; stronger play at {few} players: " + strength.agreement(
         bool(heed_moved[few][PRINTED]), {s: (bool(m), True) for s, (_, m) in stronger.items()},
         words=lambda b: "it binds" if b else "it does not bind")) if strong else ""
-    rep.bottom_line = [
-        compact_n(n_heed) + ".",
-        compact_m(m_from) + ".",
-        f"At the printed {PRINTED}, curses eliminate {fmt_estimate(estimate(at.loc[many], 'heed_curse'))} of heeding "
-        f"players and the ASSUMED healer fee {fmt_estimate(estimate(at.loc[many], 'fee_out'))} at {many} players"
-        + rechecked + ".",
-    ]
+    printed = (f"At the printed {PRINTED}, curses eliminate {fmt_estimate(estimate(at.loc[many], 'heed_curse'))} of "
+               f"heeding players and the ASSUMED healer fee {fmt_estimate(estimate(at.loc[many], 'fee_out'))} at {many} "
+               "players")
+    rep.bottom_line = [compact_n(n_heed) + ".", compact_m(m_from) + ".", printed + rechecked + "."]
+    if bottom_line_problems(rep.bottom_line):      # the recheck's reading is also in the findings
+        rep.bottom_line[-1] = printed + "."
     # the same conclusions as values, so that simlab robust can tell whether an assumption changes them
     for n in PLAYERS:
         rep.claim(f"{n} players: from which threshold up it stops binding the players who heed it",
