@@ -61,7 +61,8 @@ def test_mirror_reports_the_start_players_share_in_each_arm_and_its_paired_chang
     r = table(out).set_index("measure").loc["start player's win share"]
     assert r["A [95% CI]"].startswith(f"{share['a'] * 100:.1f}%") and r["B [95% CI]"].startswith(f"{share['b'] * 100:.1f}%")
     assert r["change B - A [95% CI]"].startswith(f"{(share['b'] - share['a']) * 100:+.1f} points")
-    assert re.match(r"(B makes the game|Whether B makes the game fairer)", rep.bottom_line[0])   # fairness, answered first
+    assert re.match(r"(With variant no-ghost (the game is|seat fairness)|Whether variant no-ghost makes the game fairer)",
+                    rep.bottom_line[0])   # fairness, answered first, in the change's own words
     assert "the start player wins" in rep.findings[0] and "the seats' distance from fair changes by" in rep.findings[0]
     assert any(v.subject.startswith("Change in start player's win share") and v.band is not None for v in rep.verdicts)
     seats = pd.read_csv(out / "every-seat-s-win-share-in-both-arms-mirror-matches.csv")     # every seat, not only the first
@@ -112,7 +113,7 @@ def test_a_change_the_strategies_ignore_is_said_first_and_its_key_outcomes_are_t
     a, b = load(tmp_path / "runs" / "compare-3p-base"), load(tmp_path / "runs" / "compare-3p-b")
     want = (b["eliminated"] == 1).mean() - (a["eliminated"] == 1).mean()
     assert t.loc["players eliminated by curses", "change B - A [95% CI]"].startswith(f"{want * 100:+.1f} points")
-    assert "Players eliminated by curses rise by" in rep.bottom_line[1]
+    assert "Players eliminated by curses rise by" in " ".join(rep.bottom_line)
     changed = pd.read_csv(tmp_path / "did-the-strategies-play-differently.csv")
     assert changed["games whose decisions differ [95% CI]"].iloc[0].startswith("0.0%")
 
@@ -120,8 +121,11 @@ def test_a_change_the_strategies_ignore_is_said_first_and_its_key_outcomes_are_t
 def test_several_mirrors_in_one_command_give_one_combined_verdict_with_every_seat(tmp_path):
     rep, paths = run_compare("jamaica", (2,), Arm("A"), Arm("B", ("no-ghost",)), games=200, out=tmp_path,
                              executor="serial", progress=False, log=quiet, mirrors=("balanced", "racer"))
-    assert re.match(r"(B makes the game .*all 2 mirrors agree|Whether B makes the game fairer is undecided \(all 2 "
-                    r"mirrors agree\)|The mirrors disagree: with balanced B is .*, with racer B is )", rep.bottom_line[0])
+    assert re.match(r"(With variant no-ghost .*all 2 mirrors agree|Whether variant no-ghost makes the game fairer is "
+                    r"undecided \(all 2 mirrors agree\)|The mirrors disagree on variant no-ghost: with balanced the game "
+                    r"is .*, with racer the game is )", rep.bottom_line[0])
+    assert re.match(r"(In both arms|In A .* and in B|Each arm's seat fairness differs by mirror: balanced: .*; racer: )",
+                    rep.bottom_line[1])                                   # each arm against fair, mirrors together
     seats = pd.read_csv(tmp_path / "every-seat-s-win-share-in-both-arms-mirror-matches.csv")
     assert set(zip(seats["mirror"], seats["seat"])) == {("balanced", 1), ("balanced", 2), ("racer", 1), ("racer", 2)}
     assert (tmp_path / "runs" / "compare-2p-balanced-base").is_dir() and (tmp_path / "runs" / "compare-2p-racer-b").is_dir()
@@ -129,10 +133,14 @@ def test_several_mirrors_in_one_command_give_one_combined_verdict_with_every_sea
 
 
 @pytest.mark.parametrize("which", ["mirror", "mix"])
-def test_report_bottom_line_ends_with_the_minimum_effect(which, request):
+def test_report_bottom_line_reads_who_wins_against_the_minimum_effect(which, request):
+    """A mix ends on who wins against the minimum effect; mirrors answer on fairness first and keep
+    who wins only where it fits (its reading is in the findings either way)."""
     out, rep, paths = request.getfixturevalue(which)
-    assert "the 2 points that matter" in rep.bottom_line[-1] or "No measure" in rep.bottom_line[-1]
+    if which == "mix":
+        assert "the 2 points that matter" in rep.bottom_line[-1] or "No measure" in rep.bottom_line[-1]
     md = paths["markdown"].read_text()
+    assert "minimum effect that matters (±2.0 points)" in md
     assert (out / "paired-changes.svg").stat().st_size > 1000 and "simlab compare" in md
     assert ("a statistical tie" in md) == any(r.startswith("a statistical tie") for r in table(out)["reading"])
 

@@ -254,7 +254,7 @@ def analyse_comparison(ctx: Context, players: tuple[int, ...], a: Arm, b: Arm, m
     _chart(rep, table, players, effect, min_effect)
     _seat_chart(rep, pairs)
     _tables(rep, table, pairs)
-    rep.bottom_line = bottom_line(pairs, min_effect, effect, spec)
+    rep.bottom_line = bottom_line(pairs, min_effect, effect, spec, b.describe(spec, a))
     rep.findings.insert(0, detail(pairs, la, lb, spec))
     rep.rests_on = rests_on(ctx, spec, players, a, b, mirrors)
     if stronger and all(p.mirror or is_mirror_seats(configs[p.players, None][0].seats) for p in pairs):
@@ -262,7 +262,8 @@ def analyse_comparison(ctx: Context, players: tuple[int, ...], a: Arm, b: Arm, m
         reading = size(headline(table), effect)
         said = strength.agreement(reading, checks, words=SIZE_WORDS.get)
         last = rep.bottom_line[-1][:-1] + f"; with stronger play in every seat this {said}."
-        rep.bottom_line[-1] = last if not bottom_line_problems(rep.bottom_line[:-1] + [last]) else rep.bottom_line[-1]
+        if "who wins" in rep.bottom_line[-1].lower() and not bottom_line_problems(rep.bottom_line[:-1] + [last]):
+            rep.bottom_line[-1] = last
         rep.findings.append(f"With stronger play in every seat of both arms the change in who wins {said}.")
         rep.rests_on.append(strength.rests_on(stronger, spec.name, ctx))
     elif stronger:
@@ -329,6 +330,7 @@ def distance_word(d: Estimate, effect: Band) -> str:
     return "undecided"
 
 
+NEARLY_STILL = 0.02      # decisions differ in fewer games than this (upper bound): the strategies almost ignore a change
 SIZE_WORDS = {"smaller": "smaller than the minimum effect", "larger": "larger than the minimum effect",
               "undecided": "undecided against the minimum effect"}
 
@@ -389,32 +391,43 @@ def _chart(rep: Report, table: pd.DataFrame, players, effect: Band, min_effect: 
               title="Paired changes")
 
 
-def bottom_line(pairs: list[Pair], min_effect: float, effect: Band, spec: GameSpec) -> list[str]:
-    """The answer in a minute: whether play changed at all, the key outcome that moved most, seat
-    fairness (mirrors, their consensus) or the leaders (a mix), and who wins against the minimum
-    effect; every number and every pair's own reading are in :func:`detail`'s finding."""
+def bottom_line(pairs: list[Pair], min_effect: float, effect: Band, spec: GameSpec, change: str = "B") -> list[str]:
+    """The answer in a minute: whether play changed at all, seat fairness (mirrors: the change, their
+    consensus and each arm's reading) or the leaders (a mix), the key outcome that moved most, and who
+    wins against the minimum effect; ``change``: arm B in words. Every number and every pair's own
+    reading are in :func:`detail`'s finding; what does not fit moves there too (:meth:`Report.fit`)."""
     table = pd.concat([p.table for p in pairs], ignore_index=True)
     traced = [p.changed for p in pairs if p.changed is not None]
-    still = traced and all(c.value == 0 for c in traced) and len(traced) == len(pairs)
-    sentences = []
-    if still:
-        sampled = min(c.n for c in traced)
-        sentences.append(f"The strategies ignore this change: they decide alike in all of the first {sampled:,} games "
-                         "of both arms, so any difference comes from the rules alone.")
-        if any(p.seats is None for p in pairs):
-            sentences.append(_leader_sentence([p for p in pairs if p.seats is None]))
-    elif all(p.seats is not None for p in pairs):
-        sentences.append(_fairness_sentence(pairs, effect))
+    play = play_sentence(traced) if traced and len(traced) == len(pairs) else ""
+    sentences = [play] if play else []
+    arms = ""
+    if all(p.seats is not None for p in pairs):
+        arms = _arms_fair_sentence(pairs, effect)
+        sentences += [_fairness_sentence(pairs, effect, change), arms]
     else:
         sentences.append(_leader_sentence(pairs))
     outcome = outcome_sentence(table, spec)
     sentences += [outcome] if outcome else []
-    sentences.append(who_wins_sentence(table, min_effect, effect, still, traced))
-    if bottom_line_problems(sentences) and outcome.startswith("No key outcome"):
-        sentences.remove(outcome)           # the key outcomes that did not move are in the table
-    while bottom_line_problems(sentences) and len(sentences) > 1:
-        sentences.pop()                     # the rest is in detail()'s finding and the tables
+    wins = who_wins_sentence(table, min_effect, effect, bool(play), traced)
+    sentences.append(wins)
+    for least in (outcome if outcome.startswith("No key outcome") else "", wins, arms):   # what gives way first
+        if least and least in sentences and (len(sentences) > 3 or bottom_line_problems(sentences)):
+            sentences.remove(least)
     return sentences
+
+
+def play_sentence(traced: list[Estimate]) -> str:
+    """Whether the strategies play the change at all: none (or next to none) of the traced games
+    differs in any decision between the arms; "" when they do play it."""
+    sampled = min(c.n for c in traced)
+    most = max(traced, key=lambda c: c.value)
+    if most.value == 0:
+        return (f"The strategies ignore this change: they decide alike in all of the first {sampled:,} games of both "
+                "arms, so any difference comes from the rules alone.")
+    if most.hi < NEARLY_STILL:
+        return (f"The strategies almost ignore this change: they decide alike in all but {fmt_share(most.value)} of "
+                "games, so any difference comes mostly from the rules.")
+    return ""
 
 
 def outcome_sentence(table: pd.DataFrame, spec: GameSpec) -> str:
@@ -426,9 +439,11 @@ def outcome_sentence(table: pd.DataFrame, spec: GameSpec) -> str:
     moved = moved[(moved["family_lo"] > moved["effect"]) | (moved["family_hi"] < -moved["effect"])]
     if not len(moved):
         return f"No key outcome ({join([md_escape(o.name) for o in spec.outcomes])}) moves by more than what matters."
-    r = moved.loc[moved["change"].abs().idxmax()]
+    both = moved[(moved["a"] > 0) & (moved["b"] > 0)]
+    pick = both if len(both) else moved      # rising from none or falling to none is often a rule removed outright
+    r = pick.loc[pick["change"].abs().idxmax()]
     at = f" at {r['players']} players" if table["players"].nunique() > 1 else ""
-    ratio = f" ({fmt_ratio(r['a'], r['b'])})" if r["share"] else ""
+    ratio = f" ({fmt_ratio(r['a'], r['b']).replace(' (', ', ').rstrip(')')})" if r["share"] else ""
     size_ = _est(r) if r["change"] > 0 else Estimate(-r["change"], -r["hi"], -r["lo"], int(r["games"]), "")
     return (f"{r['measure'][0].upper()}{r['measure'][1:]}{at} {'rise' if r['change'] > 0 else 'fall'} by "
             f"{fmt_estimate(size_, POINTS).replace('+', '')}{ratio}"
@@ -436,23 +451,46 @@ def outcome_sentence(table: pd.DataFrame, spec: GameSpec) -> str:
             + ".")
 
 
-def _fairness_sentence(pairs: list[Pair], effect: Band) -> str:
-    """Mirrors: does B make the game fairer (the seats' distance from fair), and do the mirrors agree."""
+def _fairness_sentence(pairs: list[Pair], effect: Band, change: str = "B") -> str:
+    """Mirrors: does the change make the game fairer (the seats' distance from fair), and do the mirrors agree."""
+    change = change if len(change.split()) <= 6 else "B"
     words = [(p, distance_word(p.distance, effect)) for p in pairs]
     if len({w for _, w in words}) == 1:
         word = words[0][1]
         p = max(pairs, key=lambda q: abs(q.distance.value))
         who = f"all {len(pairs)} mirrors agree" if len(pairs) > 1 else f"the {md_escape(p.mirror or 'mirror')} mirror"
         if word == "no fairer or less fair":
-            return (f"B makes the game no fairer or less fair by the {effect.hi * 100:g} points that matter ({who}; "
-                    f"the seats' distance from fair changes by {fmt_estimate(p.distance, POINTS)}).")
+            return (f"With {change} seat fairness changes by less than the {effect.hi * 100:g} points that matter "
+                    f"({who}; the seats' distance from fair changes by {fmt_estimate(p.distance, POINTS)}).")
         if word == "undecided":
-            return f"Whether B makes the game fairer is undecided ({who}): more games would settle it."
-        return (f"B makes the game {word} ({who}: the seats' distance from fair changes by "
+            return f"Whether {change} makes the game fairer is undecided ({who}): more games would settle it."
+        return (f"With {change} the game is {word} ({who}: the seats' distance from fair changes by "
                 f"{fmt_estimate(p.distance, POINTS)}).")
-    return "The mirrors disagree: " + ", ".join(
-        f"with {md_escape(p.mirror or '')} B is {w}" + (f" at {p.players} players" if len({q.players for q in pairs}) > 1
-                                                      else "") for p, w in words) + "."
+    return f"The mirrors disagree on {change}: " + ", ".join(
+        f"with {md_escape(p.mirror or '')} the game is {w if w != 'no fairer or less fair' else 'as fair'}"
+        + (f" at {p.players} players" if len({q.players for q in pairs}) > 1 else "") for p, w in words) + "."
+
+
+FAIR_WORDS = {"fair": "every seat is within {m:g} points of its fair share", "not settled": "seat fairness is not settled"}
+
+
+def _arms_fair_sentence(pairs: list[Pair], effect: Band) -> str:
+    """Mirrors: each arm read against the fairness band, and whether the mirrors agree on it."""
+    def said(reading: str) -> str:
+        return FAIR_WORDS.get(reading, reading.replace(" favoured", " is favoured").replace(" handicapped",
+                                                                                              " is handicapped")
+                              ).format(m=effect.hi * 100)
+
+    readings = {p.fairness for p in pairs}
+    where = " in every mirror" if len(pairs) > 1 else ""
+    if len(readings) == 1:
+        fa, fb = readings.pop()
+        return (f"In both arms {said(fa)}{where}." if fa == fb else
+                f"In A {said(fa)} and in B {said(fb)}{where}.")
+    return "Each arm's seat fairness differs by mirror: " + "; ".join(
+        f"{md_escape(p.mirror or '')}{f' at {p.players} players' if len({q.players for q in pairs}) > 1 else ''}: "
+        + (f"{p.fairness[0]} in both arms" if p.fairness[0] == p.fairness[1] else
+           f"{p.fairness[0]} in A, {p.fairness[1]} in B") for p in pairs) + "."
 
 
 def _leader_sentence(pairs: list[Pair]) -> str:
@@ -477,9 +515,10 @@ def who_wins_sentence(table: pd.DataFrame, min_effect: float, effect: Band, stil
         return "No measure of who wins could be compared here."
     reading = size(heads, effect)
     if reading == "larger":
+        moved = [r["measure"] for _, r in heads.iterrows() if r["family_lo"] > effect.hi or r["family_hi"] < effect.lo]
+        rates = all(m.startswith("win rate of ") for m in moved)
         text = (f"Who wins changes by more than the {min_effect:g} points that matter, for "
-                + join([md_escape(named(r['measure'])) for _, r in heads.iterrows()
-                        if r['family_lo'] > effect.hi or r['family_hi'] < effect.lo]))
+                + join([md_escape(m[len("win rate of "):] if rates else named(m)) for m in moved]))
     elif reading == "smaller":
         text = f"Every change in who wins is smaller than the {min_effect:g} points that matter"
     else:
