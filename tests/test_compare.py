@@ -224,3 +224,12 @@ def test_bad_input_is_one_line_and_exit_code_2(args, message, tmp_path, capsys):
     err = capsys.readouterr().err
     assert exc.value.code == 2 and message in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "out").exists()
+
+
+def test_every_key_outcome_is_a_rate_shown_as_a_percentage(mix):
+    """A key outcome read as a share of k (Karuba: 3 of 4 explorers home is 75%) is shown in percent
+    and changes in points, like every other rate in the table, never 0.77 beside 71.9%."""
+    out, rep, paths = mix
+    t = table(out).set_index("measure")
+    row = t.loc["explorers that reach their temple"]
+    assert row["A [95% CI]"].split(" ")[0].endswith("%") and " points " in row["change B - A [95% CI]"] + " "

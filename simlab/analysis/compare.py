@@ -131,7 +131,7 @@ def game_measures(frame: pd.DataFrame, spec: GameSpec) -> dict[str, tuple[pd.Ser
             rows = f[f["strategy"].astype(str) == s]
             out[f"win rate of {s}"] = (rows.groupby("game", sort=True)["win"].mean(), True, WIN, None)
     for o in spec.outcomes:
-        out[o.name] = (outcomes.per_game(f, spec, o), o.test.startswith(("==", ">")), OUTCOME, o.effect)
+        out[o.name] = (outcomes.per_game(f, spec, o), True, OUTCOME, o.effect)
     out["mean score"] = (by_game["score"].mean(), False, OTHER, None)
     out["shared win"] = (by_game["shared_win"].max().astype(float), True, OTHER, None)
     first = f[f["seat"] == 0].set_index("game").sort_index()
