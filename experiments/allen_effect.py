@@ -31,7 +31,7 @@ from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import ci, formatted, num, pct
 from simlab.analysis.stats import Estimate, mean, paired_difference, proportion
 from simlab.analysis.wording import (CHANGE, NUMBER, POINTS, TIE, Band, best_of, compare, fmt_estimate, fmt_number,
-                                     fmt_ratio, fmt_share, join)
+                                     fmt_ratio, fmt_share, join, words_in)
 
 STRONG, SECOND, WEAK = "hunter", "collector", "random"
 MIRRORS = (STRONG, SECOND, "cautious")   # every heuristic, each in a mirror match: the only fair test of seats
@@ -390,9 +390,13 @@ def analyse(ctx: Context):
     w0 = weights.set_index("weight").loc[0.0]
     pays = w0["hi"] < w0["fair"]
     best = best_of({f"{r.weight:g}": Estimate(r.win_rate, r.lo, r.hi, r.seats, "Wilson") for r in weights.itertuples()})
-    said = {"smaller": "by less than 2 points", "larger": "by more than 2 points", "unsettled": "by an unsettled amount"}
-    answer = ("Removing Allen moves the 2-player start player " + "; ".join(
-        f"{said[k]} with {join(v)}" for k, v in groups.items() if v) + " (mirror matches).")
+    said = {"larger": "over 2 points", "smaller": "under 2 points", "unsettled": "by an unsettled amount"}
+    found = sorted([(k, v) for k, v in groups.items() if v], key=lambda kv: list(said).index(kv[0]))
+    head = "Removing Allen shifts the 2-player start player's win share"
+    answer = (f"{head} {said[found[0][0]]} in every mirror match." if len(found) == 1 else
+              f"{head} " + ", ".join(f"{said[k]} with {join(v)}" for k, v in found) + " (mirror matches).")
+    if words_in(answer) > 30:
+        answer = "How far removing Allen shifts the 2-player start player depends on the strategy (mirror matches)."
     richer_safer = (f"He makes the game richer and safer: scores {fmt_number(-sc['difference'], -sc['hi'], -sc['lo'])} "
                     f"gold higher, eliminations {fmt_ratio(out_off, out_on)} with him.")
     pay = (("Playing his cards pays" if pays else "Whether playing his cards pays is not settled")
