@@ -390,13 +390,15 @@ def analyse(ctx: Context):
     w0 = weights.set_index("weight").loc[0.0]
     pays = w0["hi"] < w0["fair"]
     best = best_of({f"{r.weight:g}": Estimate(r.win_rate, r.lo, r.hi, r.seats, "Wilson") for r in weights.itertuples()})
-    said = {"larger": "over 2 points", "smaller": "under 2 points", "unsettled": "by an unsettled amount"}
+    said = {"larger": "over 2 points", "smaller": "under 2 points", "unsettled": "by an amount not yet settled"}
+    again = {"larger": "over 2 points", "smaller": "under 2", "unsettled": "unsettled"}   # after the first group
     found = sorted([(k, v) for k, v in groups.items() if v], key=lambda kv: list(said).index(kv[0]))
-    head = "Removing Allen shifts the 2-player start player's win share"
+    head = "Without Allen the 2-player start player's win share moves"
     answer = (f"{head} {said[found[0][0]]} in every mirror match." if len(found) == 1 else
-              f"{head} " + ", ".join(f"{said[k]} with {join(v)}" for k, v in found) + " (mirror matches).")
+              f"{head} " + ", ".join(f"{(again if i else said)[k]} with {join(v)}" for i, (k, v) in enumerate(found))
+              + " (mirror matches).")
     if words_in(answer) > 30:
-        answer = "How far removing Allen shifts the 2-player start player depends on the strategy (mirror matches)."
+        answer = "How far the 2-player start player's win share moves without Allen depends on the strategy (mirror matches)."
     richer_safer = (f"He makes the game richer and safer: scores {fmt_number(-sc['difference'], -sc['hi'], -sc['lo'])} "
                     f"gold higher, eliminations {fmt_ratio(out_off, out_on)} with him.")
     pay = (("Playing his cards pays" if pays else "Whether playing his cards pays is not settled")

@@ -32,7 +32,7 @@ def test_overview_report_opens_with_bottom_line_then_findings_charts_tables_cave
     assert order == sorted(order)
     bottom = md[md.index("## Bottom line"):md.index("## What it rests on")]
     assert "Seat fairness holds by construction" in bottom      # Karuba: no seat order in its rules
-    assert "strongest" in bottom and "Elo above random play heads-up" in bottom
+    assert "strongest" in bottom and "Heads-up, " in bottom and "Elo above random play" in bottom
     assert "the default mix's strategies explain" in bottom and "a trait of that mix rather than of the game" in bottom
     verdicts = md[md.index("## Findings"):md.index("## Charts")]
     for n in (2, 3, 4):   # each mirror gives a seat verdict, or says why it cannot

@@ -32,7 +32,8 @@ def test_allen_effect_report_files_and_verdicts(allen):
                                    "## Caveats", "## Reproduce")]
     assert order == sorted(order)
     bottom = md[md.index("## Bottom line"):md.index("## What it rests on")]
-    assert re.search(r"(Removing Allen shifts|How far removing Allen shifts) the 2-player start player", bottom)
+    assert re.search(r"(Without Allen the 2-player start player.s win share moves|How far the 2-player start "
+                     r"player.s win share moves without Allen)", bottom)
     assert "He makes the game richer and safer" in bottom
     assert "allen_weight" in bottom
     findings = md[md.index("## Findings"):md.index("## Charts")]       # the numbers behind it, in the findings

@@ -53,7 +53,7 @@ def test_an_alternative_that_flips_a_claim_is_named_in_the_bottom_line_and_matte
             ("karuba", "gold_shortage", "draw", _report("higher"), True)]
     rep, summary = robust_report("exp", "Exp", base, rows, ["karuba"], 100, 200, 2)
     text = " ".join(rep.bottom_line)
-    assert text.startswith("The answer does not hold everywhere: 1 of its 1 claims flip under `distance_rule`.")
+    assert text.startswith("The answer does not hold everywhere: 1 of its 1 claims flips under `distance_rule`.")
     assert "1 of the 3 alternatives change no game at all" in text
     details = " ".join(rep.findings)        # the details, in the findings
     assert "'start player's edge' from higher to lower when distance_rule = label30" in details

@@ -251,8 +251,9 @@ def robust_report(exp_name: str, exp_title: str, base: Report, rows: list, games
     # the answer, short (every claim and alternative in the findings, the details first among them)
     if flips["claim"]:
         movers = sorted({alt_of[alt][1] for _, alt in flips["claim"]})
-        rep.bottom_line.append(f"The answer does not hold everywhere: {len({k for k, _ in flips['claim']})} of its "
-                               f"{n_claims} claims flip under {join([f'`{p}`' for p in movers])}.")
+        flipped = len({k for k, _ in flips["claim"]})
+        rep.bottom_line.append(f"The answer does not hold everywhere: {flipped} of its {n_claims} claims "
+                               f"{'flips' if flipped == 1 else 'flip'} under {join([f'`{p}`' for p in movers])}.")
         detail = "The claims that flip: " + "; ".join(f"'{k[1]}' from {ref[k].value} to {seen[(k, alt)]} when {alt}"
                                                       for k, alt in flips["claim"]) + "."
     else:

@@ -523,9 +523,9 @@ def luck_bottom_line(s: pd.DataFrame, strong: str) -> str:
     much the default mix's strategies explain at the most players, said as a trait of the mix."""
     first, last = s.iloc[0], s.iloc[-1]
     if first.heads_up:
-        gap = f"{md_escape(strong)} is {fmt_number(first.elo_gap, first.elo_lo, first.elo_hi, 0)} Elo above random play heads-up"
+        gap = f"Heads-up, {md_escape(strong)} is {fmt_number(first.elo_gap, first.elo_lo, first.elo_hi, 0)} Elo above random play"
     else:
-        gap = (f"{md_escape(strong)} finishes ahead of a random player in "
+        gap = (f"The strongest, {md_escape(strong)}, finishes ahead of a random player in "
                f"{fmt_share(first.ahead, first.ahead_lo, first.ahead_hi)} of meetings at {int(first.players)} players")
     return (f"{gap}; the default mix's strategies explain {fmt_share(last.skill_share, last.skill_lo, last.skill_hi)} of "
             f"a player's result at {int(last.players)} players, a trait of that mix rather than of the game.")

@@ -228,7 +228,7 @@ def bottom_line(table: pd.DataFrame, players, labels, min_effect: float, effect:
         g = spread[(spread["players"] == top["players"]) & (spread["measure"] == top["measure"])]
         lo, hi = g.loc[g["b"].idxmin()], g.loc[g["b"].idxmax()]
         at = f" at {top['players']} players" if len(players) > 1 else ""
-        text = (f"{named(top['measure'])}{at} moves most, from {fmt_share(lo['b'])} ({code(lo['label'])}) to "
+        text = (f"the {md_escape(top['measure'])}{at} moves most, from {fmt_share(lo['b'])} ({code(lo['label'])}) to "
                 f"{fmt_share(hi['b'])} ({code(hi['label'])})")
         inside = {}
         for n in players:
