@@ -444,12 +444,13 @@ def outcome_sentence(table: pd.DataFrame, spec: GameSpec) -> str:
     r = pick.loc[pick["change"].abs().idxmax()]
     others = moved["measure"].nunique() - 1          # the same outcome in another mirror is not another outcome
     at = f" at {r['players']} players" if table["players"].nunique() > 1 else ""
-    where = (f" with {md_escape(r['mirror'])}, the mirror where most" if "mirror" in table and table["mirror"].nunique() > 1
-             else "")
-    ratio = f" ({fmt_ratio(r['a'], r['b']).replace(' (', ', ').rstrip(')')})" if r["share"] else ""
+    inner = [fmt_ratio(r["a"], r["b"]).replace(" (", ", ").rstrip(")")] if r["share"] else []
+    if "mirror" in table and table["mirror"].nunique() > 1:
+        inner.append(f"the most of the mirrors, with {md_escape(r['mirror'])}")
+    ratio = f" ({'; '.join(inner)})" if inner else ""
     size_ = _est(r) if r["change"] > 0 else Estimate(-r["change"], -r["hi"], -r["lo"], int(r["games"]), "")
     return (f"{r['measure'][0].upper()}{r['measure'][1:]}{at} {'rise' if r['change'] > 0 else 'fall'} by "
-            f"{fmt_estimate(size_, POINTS).replace('+', '')}{ratio}{where}"
+            f"{fmt_estimate(size_, POINTS).replace('+', '')}{ratio}"
             + (f", and {others} more key outcome{'s' if others > 1 else ''} move" if others else "")
             + ".")
 
