@@ -70,3 +70,20 @@ def test_a_retuned_set_flows_into_the_policies_and_the_search_seats_code_identit
     assert names[3:] == ("hunter@bold",) and heuristic[4] == 2 and weights[4][0] == 14
     assert Prepared(config).code["id"] != before
     assert "tuned set" not in str(Prepared(RunConfig("loot-island", 2, ("cautious", "hunter"), 2)).code)
+
+
+def test_a_search_seats_run_identity_includes_the_search_code(monkeypatch):
+    """Issue 31's reproducibility bug: a run with a search seat plays what simlab/search decides, so a
+    change there must not let the run be resumed or reused as if nothing changed; a run of heuristics
+    only keeps its identity whatever the search code."""
+    from simlab.core import fingerprint, runner
+
+    search = RunConfig("loot-island", 2, ("rollout", "hunter"), 2)
+    heuristics = RunConfig("loot-island", 2, ("cautious", "hunter"), 2)
+    before = [Prepared(c).code for c in (search, heuristics)]
+    assert before[0]["strategy_files"][fingerprint.SEARCH_CODE] == fingerprint.search_code()
+    monkeypatch.setattr(runner, "search_code", lambda: "0123456789ab")     # as if simlab/search had changed
+    after = [Prepared(c).code for c in (search, heuristics)]
+    assert after[0]["id"] != before[0]["id"] and after[1] == before[1]
+    assert fingerprint.code_change(before[0], after[0], "loot-island") == (
+        "the search players' code (simlab/search) changed")

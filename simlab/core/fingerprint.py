@@ -7,8 +7,9 @@ karuba code changed (abc -> def)").
 
 The code is the source of everything that plays a game of this kind: ``simlab/core/*.py``, the
 game's package and its built-in strategies module, read from the installed package, plus the
-content of each user strategy file as it was loaded, and the values of each tuned parameter set
-its seats play (``BASE@SET``; a search player plays out with every saved set of the game).
+content of each user strategy file as it was loaded, the values of each tuned parameter set its
+seats play (``BASE@SET``; a search player plays out with every saved set of the game), and, when a
+seat is a search player, the search itself (``simlab/search``).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import strategies
 from .game import get_game
 
 TUNED_PREFIX = "tuned set "   # code identity entries for the saved parameter sets a run's seats use
+SEARCH_CODE = "search code"   # the code identity entry of simlab/search, for runs with a search seat
 
 
 def config_fingerprint(config: dict, chunk_size: int, fmt: int) -> str:
@@ -56,6 +58,17 @@ def game_code(game: str) -> str:
     return h.hexdigest()[:12]
 
 
+@lru_cache(maxsize=None)
+def search_code() -> str:
+    """Hash of the installed search players' sources (``simlab/search``): a run with a search seat
+    plays what they decide, so a change there is a change of its code."""
+    h = hashlib.sha256()
+    for path in sorted((Path(simlab.__file__).parent / "search").glob("*.py")):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:12]
+
+
 def code_identity(game: str, strategy_files: dict[str, str]) -> dict:
     """The code that makes a run's rows: simlab's version and game code, each user strategy file."""
     ident = {"simlab_version": simlab.__version__, "game_code": game_code(game),
@@ -78,5 +91,6 @@ def code_change(old: dict, new: dict, game: str) -> str:
         if before.get(path) != after.get(path):
             what = "changed" if path in before and path in after else "is new" if path in after else "is gone"
             changes.append(f"the {path} {what}" if path.startswith(TUNED_PREFIX)
+                           else f"the search players' code (simlab/search) {what}" if path == SEARCH_CODE
                            else f"the strategy file {Path(path).name} {what}")
     return "; ".join(changes) or "the code changed"

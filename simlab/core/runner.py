@@ -20,7 +20,8 @@ import numpy as np
 
 from .errors import SimlabError
 from .executors import EXECUTORS, make_executor
-from .fingerprint import TUNED_PREFIX, code_change, code_identity, config_change, config_fingerprint
+from .fingerprint import (SEARCH_CODE, TUNED_PREFIX, code_change, code_identity, config_change, config_fingerprint,
+                          search_code)
 from .game import get_game
 from .kernel import DUPLICATE, EVENT_WIDTH, FIRST_GAME_COLUMN, FIXED, MAX_SEATS, ROTATE, IllegalChoice, play_chunk
 from .params import ASSUMPTION, integer
@@ -110,6 +111,8 @@ class Prepared:
             used = tuned_sets(self.spec.name) if st.search else [st.name] if "@" in st.name else []
             for name in used:   # (a search player plays out with every saved set: simlab.search.players)
                 self.strategy_hashes[f"{TUNED_PREFIX}{name}"] = strategy_hash(get_strategy(self.spec.name, name))
+        if any(st.search for st in self.strategies):   # what a search seat decides is simlab/search's code
+            self.strategy_hashes[SEARCH_CODE] = search_code()
         self.labels = [s.label() for s in self.seats]
         self.seat_params = np.zeros((MAX_SEATS, SEAT_PARAMS_WIDTH), dtype=np.float64)
         for i, (seat, strat) in enumerate(zip(self.seats, self.strategies)):
