@@ -233,3 +233,24 @@ def test_every_key_outcome_is_a_rate_shown_as_a_percentage(mix):
     t = table(out).set_index("measure")
     row = t.loc["explorers that reach their temple"]
     assert row["A [95% CI]"].split(" ")[0].endswith("%") and " points " in row["change B - A [95% CI]"] + " "
+
+
+def test_an_outcome_a_rule_of_one_arm_rules_out_is_not_read_as_a_change(mirror):
+    """Without the ghost ship its battles fall to none by construction: the comparison leaves that
+    outcome out (and says so in the table's note) instead of putting it in the bottom line."""
+    out, rep, paths = mirror
+    measures = set(table(out)["measure"])
+    assert "games in which the ghost ship wins a battle" not in measures
+    assert "games the ghost ship ends by reaching Port Royal first" not in measures
+    assert "ghost ship wins a battle" not in " ".join(rep.bottom_line)
+    assert "true by construction" in paths["markdown"].read_text()
+
+
+@pytest.mark.parametrize("game", ["jamaica", "karuba", "legend-raiders", "loot-island"])
+def test_every_key_outcome_needs_only_a_rule_parameter_the_game_has(game):
+    from simlab.core.game import get_game
+
+    spec = get_game(game)
+    assert spec.outcomes
+    for o in spec.outcomes:
+        assert not o.needs or spec.params[o.needs].name == o.needs, (game, o.key)   # an unknown name raises

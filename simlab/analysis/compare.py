@@ -121,6 +121,7 @@ def game_measures(frame: pd.DataFrame, spec: GameSpec) -> dict[str, tuple[pd.Ser
     mirror; win rates by strategy otherwise; the game's key outcomes (:mod:`.outcomes`); then mean
     score, shared wins, length and the game's own countable columns."""
     f = decode_bits(frame, spec).assign(win_share=win_share(frame))
+    rules = spec.params.resolve(RunConfig.from_dict(frame.attrs["simlab"]["config"]).params)
     by_game = f.groupby("game", sort=True)
     out: dict[str, tuple[pd.Series, bool, str, float | None]] = {}
     strategies = sorted(f["strategy"].astype(str).unique())
@@ -130,8 +131,9 @@ def game_measures(frame: pd.DataFrame, spec: GameSpec) -> dict[str, tuple[pd.Ser
         for s in strategies:
             rows = f[f["strategy"].astype(str) == s]
             out[f"win rate of {s}"] = (rows.groupby("game", sort=True)["win"].mean(), True, WIN, None)
-    for o in spec.outcomes:
-        out[o.name] = (outcomes.per_game(f, spec, o), True, OUTCOME, o.effect)
+    for o in spec.outcomes:     # an outcome this arm's rules rule out is no measure of it (nothing to pair)
+        if not o.needs or rules[o.needs]:
+            out[o.name] = (outcomes.per_game(f, spec, o), True, OUTCOME, o.effect)
     out["mean score"] = (by_game["score"].mean(), False, OTHER, None)
     out["shared win"] = (by_game["shared_win"].max().astype(float), True, OTHER, None)
     first = f[f["seat"] == 0].set_index("game").sort_index()
@@ -439,9 +441,7 @@ def outcome_sentence(table: pd.DataFrame, spec: GameSpec) -> str:
     moved = moved[(moved["family_lo"] > moved["effect"]) | (moved["family_hi"] < -moved["effect"])]
     if not len(moved):
         return f"No key outcome ({join([md_escape(o.name) for o in spec.outcomes])}) moves by more than what matters."
-    both = moved[(moved["a"] > 0) & (moved["b"] > 0)]
-    pick = both if len(both) else moved      # rising from none or falling to none is often a rule removed outright
-    r = pick.loc[pick["change"].abs().idxmax()]
+    r = moved.loc[moved["change"].abs().idxmax()]
     others = moved["measure"].nunique() - 1          # the same outcome in another mirror is not another outcome
     at = f" at {r['players']} players" if table["players"].nunique() > 1 else ""
     inner = [fmt_ratio(r["a"], r["b"]).replace(" (", ", ").rstrip(")")] if r["share"] else []
@@ -585,7 +585,8 @@ def _tables(rep: Report, table: pd.DataFrame, pairs: list[Pair]) -> None:
              "rate counts a shared win as a win for each winner, so the strategies' rates can add up to more than "
              "100%. The "
              "key outcomes (eliminations, games nobody wins, ...) are the game's own (simlab games GAME). Measures "
-             "equal in every game of both arms are left out.")
+             "equal in every game of both arms are left out, and so is a key outcome that an arm's rules rule out "
+             "(the ghost ship's battles without the ghost ship): its fall to none is true by construction.")
     seats = [p.seats for p in pairs if p.seats is not None]
     if seats:
         rep.table("Every seat's win share in both arms (mirror matches)", formatted(pd.concat(seats, ignore_index=True), {

@@ -51,13 +51,17 @@ class Outcome:
     one column as a rate: per row, ``test`` is ``"== k"`` (the column holds code k), ``"> k"`` or
     ``"/ k"`` (the column as a share of k: 3 of 4 explorers home is 0.75). A seat column gives a
     share of players, a game column a share of games. ``key`` names it on the command line
-    (``simlab tune --target "KEY in [...]"``); ``effect`` is the smallest change that matters."""
+    (``simlab tune --target "KEY in [...]"``); ``effect`` is the smallest change that matters;
+    ``needs`` a rule parameter without which the outcome cannot happen (Jamaica's ghost ship
+    battles need ``ghost_ship``): a comparison with it off in one arm does not read the outcome's
+    fall to none as a finding, it is true by construction."""
 
     key: str
     name: str            # as the reports say it: "players eliminated by curses"
     column: str
     test: str
     effect: float = 0.01
+    needs: str = ""
 
     def __post_init__(self):
         op, _, k = self.test.partition(" ")

@@ -98,8 +98,10 @@ GAME = GameSpec(
     chance_streams=CHANCE_STREAMS,
     outcomes=(Outcome("finish", "games a ship reaches Port Royal", "end_reason", "== 1"),
               Outcome("round_cap", "games the round cap ends", "end_reason", "== 2"),
-              Outcome("ghost_ends", "games the ghost ship ends by reaching Port Royal first", "ender", "== 6"),
-              Outcome("ghost_wins", "games in which the ghost ship wins a battle", "ghost_wins", "> 0")),
+              Outcome("ghost_ends", "games the ghost ship ends by reaching Port Royal first", "ender", "== 6",
+                      needs="ghost_ship"),
+              Outcome("ghost_wins", "games in which the ghost ship wins a battle", "ghost_wins", "> 0",
+                      needs="ghost_ship")),
     decision_events=(common.EV_ROUND, common.EV_REVEAL, common.EV_LOAD, common.EV_ROLL, common.EV_LOOT,
                      common.EV_GHOST_DIR),
 )
