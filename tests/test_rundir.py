@@ -133,6 +133,20 @@ def test_resume_refuses_other_simlab_code_naming_it(copy, monkeypatch):
         resume(copy)
 
 
+def test_resume_of_a_run_with_a_search_seat_refuses_changed_search_code(tmp_path, monkeypatch):
+    """A run whose seat is a search player plays what simlab/search decides: after the search code
+    changes, --resume refuses it, naming the search, as for any other code that plays the run."""
+    from simlab.core import runner
+
+    config = RunConfig("karuba", 2, ("rollout:samples=2", "random"), games=4, seed=3)
+    run(config, tmp_path / "r", chunk_size=2, executor="serial", progress=False)
+    (tmp_path / "r" / "part-000001.parquet").unlink()
+    monkeypatch.setattr(runner, "search_code", lambda: "0123456789ab")     # as a new process would see it
+    monkeypatch.setattr(runner, "_PREPARED", {})
+    with pytest.raises(SimlabError, match=r"the search players' code \(simlab/search\) changed"):
+        resume(tmp_path / "r", config)
+
+
 def test_resume_refuses_another_configuration_naming_the_difference(copy):
     with pytest.raises(SimlabError, match="the config differs: rotate false -> true; seed 12 -> 5"):
         resume(copy, RunConfig("karuba", 2, ("random", "random"), games=400, seed=5, rotate=True))
