@@ -1,5 +1,7 @@
 """simlab: Monte Carlo balance analysis for tabletop games."""
-__version__ = "0.1.0"
+from .core.version import VERSION as __version__
+
+__all__ = ["__version__", "load"]
 
 
 def load(run_dir, columns=None):

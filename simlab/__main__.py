@@ -8,13 +8,7 @@ import signal
 import sys
 from pathlib import Path
 
-HANDLED = (signal.SIGINT, signal.SIGTERM)
-
-
-def exit_now(signum, frame):
-    """Exit without a traceback or clean-up (workers die with their parent)."""
-    os.write(2, b"interrupted\n")
-    os._exit(128 + signum)
+from simlab.signals import HANDLED, exit_now
 
 
 def keep_own_packages() -> None:

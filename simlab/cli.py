@@ -1,14 +1,8 @@
 """The ``simlab`` command line: games, run, trace, bench (experiments and reports plug in here)."""
 from __future__ import annotations
 
-import sys
-
-if __name__ == "__main__":  # python -m simlab.cli: start as the simlab command does (signals, own packages)
-    from simlab.__main__ import main as _entry
-
-    sys.exit(_entry())
-
 import signal
+import sys
 import threading
 from pathlib import Path
 
@@ -21,6 +15,7 @@ from .core.game import available_games, get_game
 from .core.params import boolean, integer, load_toml, parse_assignments, text_list
 from .core.strategy import load_strategy_file, strategies_for
 from .core.tuned import tuned_sets
+from .signals import HANDLED, exit_now
 
 SEATS_HELP = "comma-separated strategy per seat, each name[:param=value...], e.g. builder:help=2,racer"
 CONFIG_KEYS = ("game", "players", "seats", "games", "seed", "params", "rotate", "duplicate", "strategies", "variants")
@@ -354,8 +349,6 @@ cli.add_command(calibrate)
 
 
 def _on_signal(signum, frame):
-    from .__main__ import HANDLED, exit_now
-
     for sig in HANDLED:   # a second signal during the clean-up exits at once
         signal.signal(sig, exit_now)
     raise Interrupted(signum)
@@ -363,8 +356,6 @@ def _on_signal(signum, frame):
 
 def _take_signals() -> dict:
     """SIGINT and SIGTERM raise :class:`Interrupted` (the previous handlers are returned)."""
-    from .__main__ import HANDLED
-
     if threading.current_thread() is not threading.main_thread():
         return {}
     previous = {sig: signal.getsignal(sig) for sig in HANDLED}

@@ -91,7 +91,7 @@ def test_bad_input_gives_one_line_error_and_exit_2(cli_run, args, message, tmp_p
 
 
 def test_python_m_ignores_strategies_and_experiments_packages_in_the_current_folder(tmp_path):
-    """`python -m simlab.cli` puts the current folder first on sys.path; simlab's own packages still win."""
+    """`python -m simlab` puts the current folder first on sys.path; simlab's own packages still win."""
     import subprocess
     import sys
 
@@ -99,6 +99,6 @@ def test_python_m_ignores_strategies_and_experiments_packages_in_the_current_fol
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text(f"raise RuntimeError('the folder\\'s {package} was imported')\n")
     for args, shown in ((["games", "karuba"], "builder"), (["experiment", "list"], "allen-effect")):
-        proc = subprocess.run([sys.executable, "-m", "simlab.cli", *args], cwd=tmp_path, capture_output=True,
+        proc = subprocess.run([sys.executable, "-m", "simlab", *args], cwd=tmp_path, capture_output=True,
                               text=True, timeout=300)
         assert proc.returncode == 0 and shown in proc.stdout, proc.stderr

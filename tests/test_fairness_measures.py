@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simlab.analysis.fairness import (ahead_share, clustered_mean, deal_luck, elo, pairing_gain, seat_shares,
-                                      seat_spread, skill_gap, win_share)
-from simlab.analysis.stats import mean
+from simlab.analysis.fairness import (ahead_share, deal_luck, elo, pairing_gain, seat_shares, seat_spread, skill_gap,
+                                      win_share)
+from simlab.analysis.stats import clustered_mean, mean
 
 
 def synthetic(games, probs, seed, strategies=None, tie_rate=0.0):

@@ -23,7 +23,7 @@ def test_serial_processes_and_dask_cluster_give_identical_frames(tmp_path):
 
 def test_interrupted_cli_run_keeps_finished_chunks_and_resume_completes_it(tmp_path):
     out = tmp_path / "run"
-    args = [sys.executable, "-m", "simlab.cli", "run", "karuba", "-p", "3", "-s", "random,random,random",
+    args = [sys.executable, "-m", "simlab", "run", "karuba", "-p", "3", "-s", "random,random,random",
             "-n", "400000", "--seed", "5", "--chunk-size", "10000", "--workers", "1", "-q", "--out", str(out)]
     # A Ctrl-C at a terminal: restore SIGINT's default in the child, since CI may start us as a
     # background job, whose children inherit an ignored SIGINT.

@@ -30,12 +30,12 @@ from simlab.core.runner import RunConfig, prepared
 
 from .charts import dot_interval, new_figure
 from .experiment import Context, Experiment, run_experiment
-from .fairness import clustered_mean, clustered_means, deal_of, seat_shares, spread_change, win_share
+from .fairness import clustered_means, deal_of, seat_shares, spread_change, win_share
 from . import outcomes
 from .measures import decode_bits, seat_columns
 from .report import Report, ci, formatted, md_escape
 from .sections import is_share
-from .stats import LEVEL, Estimate, paired_column_difference
+from .stats import LEVEL, Estimate, clustered_mean, paired_column_difference
 from . import strength
 from .wording import (CHANGE, NUMBER, POINTS, SHARE, TIE, Band, best_of, bottom_line_problems, fmt_estimate, fmt_points,
                       fmt_ratio, fmt_share, join)

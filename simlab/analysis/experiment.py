@@ -56,7 +56,7 @@ from simlab.core.runner import MAX_GAMES, RunConfig, extend_run, prepared
 from simlab.core.runner import run as run_games
 
 from .charts import Renderer
-from .report import Report
+from .report import ASSUMED_ITEM, Report
 from .stats import Estimate, SequentialResult, StoppingRule, sequential
 
 
@@ -199,7 +199,8 @@ def widest_paired_seat(base: pd.DataFrame, variant: pd.DataFrame) -> Estimate:
     """What a paired comparison watches by default: the per-seat paired difference in win share
     (variant - base) with the widest interval, clustered by deal (a duplicate deal's rotations share
     its chance; otherwise each game is its own)."""
-    from .fairness import clustered_mean, deal_of, win_share
+    from .fairness import deal_of, win_share
+    from .stats import clustered_mean
 
     j = base.assign(w=win_share(base), cluster=deal_of(base))[["game", "seat", "w", "cluster"]].merge(
         variant.assign(w=win_share(variant))[["game", "seat", "w"]], on=["game", "seat"], validate="one_to_one")
@@ -592,8 +593,6 @@ def analyse_experiment(setup: Setup, executor: str = "processes", rule: Stopping
 def rests_on_robustness(report: Report, robustness: dict) -> None:
     """Put what ``simlab robust`` found in place of the list of every assumed reading in "What it rests on":
     the assumptions that flip a conclusion, and those that can leave a claim unsettled."""
-    from .sections import ASSUMED_ITEM
-
     items = []
     for g, checked in sorted(robustness.get("by_game", {}).items()):
         matters, weakens = list(checked.get("matters", {})), list(checked.get("weakens", {}))

@@ -32,11 +32,10 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
-from scipy.stats import t as student_t
 
 from simlab.core.stats import effective_wilson
 
-from .stats import LEVEL, Estimate
+from .stats import LEVEL, Estimate, clustered_mean, critical_value
 
 
 # ---------------------------------------------------------------------------------------------
@@ -54,45 +53,6 @@ def deal_of(frame: pd.DataFrame) -> pd.Series:
     """The cluster a row belongs to: its duplicate deal when the run was played in duplicate,
     else its game (rows of one game are never independent of each other)."""
     return frame["deal"] if "deal" in frame else frame["game"]
-
-
-def clustered_mean(values, clusters, level: float = LEVEL, method: str = "clustered") -> Estimate:
-    """Mean of ``values`` with a cluster-robust interval (clusters = games or deals).
-
-    With y_c and m_c the sum and count of cluster c, the mean is sum(y) / sum(m) and its variance
-    G / (G - 1) * sum((y_c - mean * m_c)^2) / sum(m)^2 (G clusters): correct however many rows a
-    cluster holds and however they are correlated within it. The quantile is Student's t on the
-    clusters that carry the variance (:func:`critical_value`), the normal one when they are many.
-    """
-    v = np.asarray(values, dtype=np.float64)
-    c = np.asarray(clusters)
-    if v.size == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0, method, level)
-    _, idx = np.unique(c, return_inverse=True)
-    y = np.bincount(idx, weights=v)
-    m = np.bincount(idx).astype(np.float64)
-    g = y.size
-    mu = y.sum() / m.sum()
-    if g < 2:
-        return Estimate(float(mu), -math.inf, math.inf, g, method, level)
-    parts = (y - mu * m) ** 2
-    var = g / (g - 1) * float(parts.sum()) / m.sum() ** 2
-    half = critical_value(parts, level) * math.sqrt(var)
-    return Estimate(float(mu), float(mu - half), float(mu + half), g, method, level)
-
-
-def critical_value(parts: np.ndarray, level: float = LEVEL) -> float:
-    """Student's t quantile for a cluster-robust variance made of the clusters' squared deviations
-    ``parts``. Its degrees of freedom are the clusters that carry the variance: with a few large
-    terms (a rare event; a paired change that flips only a few games) it rests on those few, which
-    a normal quantile ignores. Four times Satterthwaite's effective number of terms, at most G - 1:
-    the rule that kept coverage within [93%, 97.5%] for rare events on duplicate deals whose
-    rotations share them with correlation 0 to 1, and for paired changes on common random numbers
-    (simlab calibrate); with many clusters of like size it is the normal quantile."""
-    g = len(parts)
-    total = float(parts.sum())
-    df = min(g - 1.0, max(1.0, 4 * total ** 2 / float((parts ** 2).sum()))) if total > 0 else g - 1.0
-    return float(student_t.ppf(0.5 + level / 2, df))
 
 
 def clustered_proportion(values, clusters, level: float = LEVEL, trials: float = 1.0,

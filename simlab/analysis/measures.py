@@ -13,8 +13,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from .fairness import clustered_mean, clustered_means, clustered_proportion
-from .stats import Estimate, difference_of_means, mean
+from .fairness import clustered_means, clustered_proportion
+from .stats import Estimate, clustered_mean, difference_of_means, mean
 
 
 def combine(frames: list[pd.DataFrame], labels: list[str] | None = None) -> pd.DataFrame:

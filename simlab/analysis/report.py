@@ -33,6 +33,7 @@ from .wording import (CHANGE, POINTS, SHARE, Band, ReportError, Verdict, bottom_
 
 MAX_BOTTOM_LINE = 3
 CLAIMS = "claims.json"       # the bottom line's claims as values, beside the report
+ASSUMED_ITEM = "ASSUMED rule readings and component data"   # the rests-on item a robustness check replaces
 # a finding about an option picked for being the most extreme of many cannot be judged against a band
 EXTREME = re.compile(r"\b(easiest|hardest|best|worst|furthest|strongest|weakest|largest|smallest|most|least)\b",
                      re.I)

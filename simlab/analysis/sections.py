@@ -13,7 +13,7 @@ import pandas as pd
 
 from . import measures as M
 from .charts import dot_interval, integer_histogram, new_figure, tip
-from .report import Report, ci, formatted, md_escape, num, pct
+from .report import ASSUMED_ITEM, Report, ci, formatted, md_escape, num, pct
 from .stats import Estimate, paired_column_difference
 from .wording import (CHANGE, FIRST_WORDS, NUMBER, POINTS, Band, best_of, fmt_count, fmt_estimate, fmt_number,
                       fmt_points, fmt_ratio, fmt_share, join, words_in)
@@ -41,7 +41,6 @@ def rests_on(runs, seating: str = "", only: tuple[str, ...] = ()) -> list[str]:
     return items
 
 
-ASSUMED_ITEM = "ASSUMED rule readings and component data"   # the item a robustness check replaces
 
 
 def constant_in_both(base: pd.Series, variant: pd.Series) -> bool:

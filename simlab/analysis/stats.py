@@ -15,6 +15,7 @@ from typing import Callable
 
 import numpy as np
 import pandas as pd
+from scipy.stats import t as student_t
 
 from simlab.core.stats import Z95, wilson
 
@@ -115,6 +116,45 @@ def paired_difference(variant, baseline, level: float = LEVEL) -> Estimate:
     return Estimate(e.value, e.lo, e.hi, e.n, "paired normal", level)
 
 
+def clustered_mean(values, clusters, level: float = LEVEL, method: str = "clustered") -> Estimate:
+    """Mean of ``values`` with a cluster-robust interval (clusters = games or deals).
+
+    With y_c and m_c the sum and count of cluster c, the mean is sum(y) / sum(m) and its variance
+    G / (G - 1) * sum((y_c - mean * m_c)^2) / sum(m)^2 (G clusters): correct however many rows a
+    cluster holds and however they are correlated within it. The quantile is Student's t on the
+    clusters that carry the variance (:func:`critical_value`), the normal one when they are many.
+    """
+    v = np.asarray(values, dtype=np.float64)
+    c = np.asarray(clusters)
+    if v.size == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0, method, level)
+    _, idx = np.unique(c, return_inverse=True)
+    y = np.bincount(idx, weights=v)
+    m = np.bincount(idx).astype(np.float64)
+    g = y.size
+    mu = y.sum() / m.sum()
+    if g < 2:
+        return Estimate(float(mu), -math.inf, math.inf, g, method, level)
+    parts = (y - mu * m) ** 2
+    var = g / (g - 1) * float(parts.sum()) / m.sum() ** 2
+    half = critical_value(parts, level) * math.sqrt(var)
+    return Estimate(float(mu), float(mu - half), float(mu + half), g, method, level)
+
+
+def critical_value(parts: np.ndarray, level: float = LEVEL) -> float:
+    """Student's t quantile for a cluster-robust variance made of the clusters' squared deviations
+    ``parts``. Its degrees of freedom are the clusters that carry the variance: with a few large
+    terms (a rare event; a paired change that flips only a few games) it rests on those few, which
+    a normal quantile ignores. Four times Satterthwaite's effective number of terms, at most G - 1:
+    the rule that kept coverage within [93%, 97.5%] for rare events on duplicate deals whose
+    rotations share them with correlation 0 to 1, and for paired changes on common random numbers
+    (simlab calibrate); with many clusters of like size it is the normal quantile."""
+    g = len(parts)
+    total = float(parts.sum())
+    df = min(g - 1.0, max(1.0, 4 * total ** 2 / float((parts ** 2).sum()))) if total > 0 else g - 1.0
+    return float(student_t.ppf(0.5 + level / 2, df))
+
+
 def paired_frames(baseline: pd.DataFrame, variant: pd.DataFrame, keys=("game", "seat")) -> pd.DataFrame:
     """Join two arms' rows on ``keys`` (game id and seat): columns get suffixes _base and _var."""
     keys = list(keys)
@@ -133,8 +173,6 @@ def paired_column_difference(baseline: pd.DataFrame, variant: pd.DataFrame, colu
     rotations of one deal, are not independent pairs. Returns a frame with n, baseline mean,
     variant mean, difference and its interval.
     """
-    from .fairness import clustered_mean
-
     j = paired_frames(baseline, variant, keys)
     j["_d"] = j[f"{column}_var"].astype(float) - j[f"{column}_base"].astype(float)
     j["_cluster"] = j["deal_base"] if "deal_base" in j else j["game"]

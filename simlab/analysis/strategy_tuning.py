@@ -234,7 +234,8 @@ def tune_strategy(game: str, base: str, players: int = 2, opponents: tuple[str, 
 
     from simlab.core.game import get_game
     from simlab.core.pool import WorkerPool
-    from simlab.core.tuned import NAME, save_tuned
+    from simlab.core.params import NAME
+    from simlab.core.tuned import save_tuned
 
     spec = get_game(game)
     for path in strategy_files:

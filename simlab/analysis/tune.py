@@ -30,10 +30,10 @@ from .charts import dot_interval, new_figure
 from .compare import Arm, checked_players, is_mirror_seats
 from .experiment import Context, Experiment, run_experiment
 from . import outcomes
-from .fairness import clustered_mean, clustered_proportion, deal_of, win_share
+from .fairness import clustered_proportion, deal_of, win_share
 from .measures import decode_bits, seat_columns
 from .report import Report, ci, formatted
-from .stats import LEVEL, Estimate, proportion
+from .stats import LEVEL, Estimate, clustered_mean
 from .sweep import parse_param
 from .wording import NUMBER, POINTS, SHARE, Band, fmt_value, join
 

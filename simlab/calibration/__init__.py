@@ -90,11 +90,6 @@ def run_check(check: Check, tier: str = "fast", reps: int | None = None, seed: i
     return pd.DataFrame(rows)
 
 
-def all_checks() -> list[Check]:
-    from .checks import CHECKS
-    return list(CHECKS)
-
-
 def table_text(results: pd.DataFrame) -> str:
     """The results as a fixed-width table a terminal prints."""
     lines = []

@@ -14,7 +14,7 @@ from simlab.analysis import tune as T
 from simlab.analysis.compare import family_size, headline, paired_measures, size
 from simlab.analysis.experiment import widest_paired_seat
 from simlab.analysis.sections import _strongest
-from simlab.analysis.stats import Estimate, StoppingRule, paired_column_difference, proportion, sequential
+from simlab.analysis.stats import StoppingRule, paired_column_difference, proportion, sequential
 from simlab.analysis.wording import Band, best_of
 from simlab.core.summary import Summary
 

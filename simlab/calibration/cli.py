@@ -9,7 +9,8 @@ import pandas as pd
 
 from simlab.core.errors import SimlabError
 
-from . import COVERAGE, TIERS, all_checks, run_check, seconds_text, table_text
+from . import COVERAGE, TIERS, run_check, seconds_text, table_text
+from .checks import CHECKS
 
 
 @click.command()
@@ -28,7 +29,7 @@ def calibrate(tier, only, samples, seed, csv_path, list_only):
     one table, shared deals, rare events, small samples)? Synthetic games with a known truth, each
     sample handed to the project's own estimator; prints one row per estimator, setting and
     quantity: its target, the measured rate with its own 95% interval, and whether it keeps it."""
-    chosen = [c for c in all_checks() if not only or any(t.lower() in c.name.lower() for t in only)]
+    chosen = [c for c in CHECKS if not only or any(t.lower() in c.name.lower() for t in only)]
     if not chosen:
         raise SimlabError(f"--only {', '.join(only)}: no check matches (simlab calibrate --list names them)")
     if samples is not None and samples < 10:

@@ -22,7 +22,7 @@ DASK_IN_FLIGHT = 4  # futures per Dask worker: enough to keep it busy, few enoug
 
 
 class SerialExecutor:
-    def __init__(self, workers, scheduler, config, pool):
+    def __init__(self, workers, scheduler, config, pool, warm=None):
         pass
 
     def map_unordered(self, fn, tasks):
@@ -39,7 +39,7 @@ class SerialExecutor:
 class ProcessExecutor:
     """Chunks on a :class:`~simlab.core.pool.WorkerPool`: the caller's, or one of ``workers`` owned by the run."""
 
-    def __init__(self, workers, scheduler, config, pool):
+    def __init__(self, workers, scheduler, config, pool, warm=None):
         self.owned = pool is None
         self.pool = pool or WorkerPool(workers)
 
@@ -55,14 +55,8 @@ class ProcessExecutor:
         return False
 
 
-def _warm_worker(config):
-    from .runner import warm
-
-    warm(config)
-
-
 class DaskExecutor:
-    def __init__(self, workers, scheduler, config, pool):
+    def __init__(self, workers, scheduler, config, pool, warm=None):
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:
@@ -78,7 +72,8 @@ class DaskExecutor:
             self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                         dashboard_address=None)
             self.client = Client(self.cluster)
-        self.client.run(_warm_worker, config)
+        if warm is not None:      # each worker compiles (or loads) the game's kernels once, before any chunk
+            self.client.run(warm, config)
         self.in_flight = DASK_IN_FLIGHT * max(1, len(self.client.scheduler_info()["workers"]))
         self.prefix = f"simlab-{config['game']}-{uuid.uuid4().hex}-chunk"
 
@@ -121,7 +116,9 @@ class DaskExecutor:
 EXECUTORS = {"serial": SerialExecutor, "processes": ProcessExecutor, "dask": DaskExecutor}
 
 
-def make_executor(name: str, workers: int, scheduler: str | None, config: dict, pool: WorkerPool | None = None):
+def make_executor(name: str, workers: int, scheduler: str | None, config: dict, pool: WorkerPool | None = None,
+                  warm=None):
+    """The executor ``name``; ``warm(config)``, where given, prepares a Dask worker before its chunks."""
     if name not in EXECUTORS:
         raise SimlabError(f"unknown executor {name!r}; known: {', '.join(EXECUTORS)}")
-    return EXECUTORS[name](workers, scheduler, config, pool)
+    return EXECUTORS[name](workers, scheduler, config, pool, warm)

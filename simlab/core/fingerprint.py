@@ -18,11 +18,12 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-import simlab
 import strategies
 
 from .game import get_game
+from .version import VERSION
 
+PACKAGE = Path(__file__).resolve().parent.parent   # the installed simlab package
 TUNED_PREFIX = "tuned set "   # code identity entries for the saved parameter sets a run's seats use
 SEARCH_CODE = "search code"   # the code identity entry of simlab/search, for runs with a search seat
 
@@ -41,7 +42,7 @@ def config_change(old: dict, new: dict) -> str:
 
 def _source_files(game: str) -> list[Path]:
     module = get_game(game).name.replace("-", "_")
-    here = Path(simlab.__file__).parent
+    here = PACKAGE
     builtin = Path(strategies.__file__).parent
     return (sorted((here / "core").glob("*.py")) + sorted((here / "games" / module).rglob("*.py"))
             + [builtin / "__init__.py", builtin / f"{module}.py"])
@@ -51,7 +52,7 @@ def _source_files(game: str) -> list[Path]:
 def game_code(game: str) -> str:
     """Hash of the installed sources that play ``game`` (names relative to the package, and contents)."""
     h = hashlib.sha256()
-    root = Path(simlab.__file__).parent.parent
+    root = PACKAGE.parent
     for path in _source_files(game):
         h.update(str(path.relative_to(root) if path.is_relative_to(root) else path.name).encode())
         h.update(path.read_bytes())
@@ -63,7 +64,7 @@ def search_code() -> str:
     """Hash of the installed search players' sources (``simlab/search``): a run with a search seat
     plays what they decide, so a change there is a change of its code."""
     h = hashlib.sha256()
-    for path in sorted((Path(simlab.__file__).parent / "search").glob("*.py")):
+    for path in sorted((PACKAGE / "search").glob("*.py")):
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:12]
@@ -71,7 +72,7 @@ def search_code() -> str:
 
 def code_identity(game: str, strategy_files: dict[str, str]) -> dict:
     """The code that makes a run's rows: simlab's version and game code, each user strategy file."""
-    ident = {"simlab_version": simlab.__version__, "game_code": game_code(game),
+    ident = {"simlab_version": VERSION, "game_code": game_code(game),
              "strategy_files": dict(sorted(strategy_files.items()))}
     ident["id"] = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:16]
     return ident

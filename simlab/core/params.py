@@ -9,6 +9,7 @@ recompiles anything.
 from __future__ import annotations
 
 import operator
+import re
 import tomllib
 from collections import namedtuple
 from dataclasses import dataclass, field
@@ -17,6 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from .errors import SimlabError
+
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")  # names print safely in labels, Markdown and HTML reports (strategies, sets)
 
 FACT = "fact"
 ASSUMPTION = "assumption"

@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 from .errors import SimlabError
 from .kernel import COL_SCORE, COL_SLOT, COL_TIEBREAK, FIRST_GAME_COLUMN
 from .rundir import ChunkSet, n_chunks, part_path, part_problem, read_manifest
+from .version import VERSION
 
 
 def ranks(score: np.ndarray, tiebreak: np.ndarray, eliminated: np.ndarray | None = None) -> np.ndarray:
@@ -89,10 +90,9 @@ def git_commit() -> str | None:
 def provenance(config: dict, strategies: dict, assumptions: dict) -> dict:
     import numba
 
-    from simlab import __version__
 
     return {
-        "simlab_version": __version__,
+        "simlab_version": VERSION,
         "git_commit": git_commit(),
         "numba_version": numba.__version__,
         "numpy_version": np.__version__,

@@ -29,9 +29,10 @@ from .results import build_frame, git_commit, provenance, write_part
 from .rng import root_key
 from .rundir import (FORMAT, MANIFEST, PART_KEY, ChunkSet, bounds, clear, n_chunks, part_meta, part_path,
                      read_manifest, remove_temporaries, scan, write_manifest)
-from .strategy import BLIND_COLUMN, MAX_STRATEGY_PARAMS, SEAT_PARAMS_WIDTH, SeatSpec, get_strategy, load_strategy_file
+from .strategy import (BLIND_COLUMN, MAX_STRATEGY_PARAMS, SEAT_PARAMS_WIDTH, SeatSpec, get_strategy, load_strategy_file,
+                       strategy_hash)
 from .summary import Summary
-from .tuned import strategy_hash, tuned_sets
+from .tuned import tuned_sets
 
 MAX_GAMES = 2**62   # game ids are int64 in the kernels
 TRACE_ROOM = 1 << 18   # events a block of traced games starts with (8 MiB); a game that does not fit doubles it
@@ -306,7 +307,7 @@ def run(config: RunConfig, out: str | Path, workers: int | None = None, chunk_si
     n_run = 0
     fresh, created, wrote = not (resume and occupied), not run_dir.exists(), False
     try:
-        with make_executor(executor, max(1, min(workers, todo)), scheduler, cfg_dict, pool) as ex:
+        with make_executor(executor, max(1, min(workers, todo)), scheduler, cfg_dict, pool, warm) as ex:
             if fresh:   # the executor is up (a Dask cluster reached): now write files
                 if occupied:
                     clear(run_dir)

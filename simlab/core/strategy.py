@@ -16,10 +16,11 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import json
 import re
 import sys
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +29,8 @@ from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
 
 from .errors import Interrupted, SimlabError
 from .game import compiling
+from .params import NAME
+from .tuned import tuned_file, tuned_sets
 
 warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
 
@@ -99,7 +102,6 @@ class Strategy:
 _REGISTRY: dict[tuple[str, str], Strategy] = {}
 _SOURCE: dict[tuple[str, str], str] = {}     # (game, name) -> the file that registered it
 _LOADED: dict[str, str] = {}                 # strategy file path -> sha256 of the content executed
-NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")  # names print safely in labels, Markdown and HTML reports
 
 
 def strategy(game: str, name: str, description: str, params: tuple[StrategyParam, ...] = (), search: bool = False,
@@ -154,8 +156,6 @@ def get_strategy(game: str, name: str) -> Strategy:
     """A registered strategy, or ``BASE@SET``: the strategy BASE with the tuned parameter set SET
     as its defaults (see :mod:`simlab.core.tuned`)."""
     if "@" in name:
-        from .tuned import tuned_strategy
-
         base, _, tuned = name.partition("@")
         return tuned_strategy(get_strategy(game, base), tuned)
     known = strategies_for(game)
@@ -255,3 +255,28 @@ class SeatSpec:
 
     def label(self) -> str:
         return ":".join([self.name] + [f"{k}={v:g}" for k, v in self.values])
+
+
+def tuned_strategy(base: Strategy, name: str) -> Strategy:
+    """``base`` with the saved set ``name`` as its parameter defaults, named ``BASE@NAME``."""
+    key = f"{base.name}@{name}"
+    sets = tuned_sets(base.game)
+    if key not in sets:
+        saved = ", ".join(sorted(sets)) or "none"
+        raise SimlabError(f"unknown tuned set {key!r} for {base.game} (saved: {saved}; make one with "
+                          f"`simlab tune-strategy {base.game} {base.name} --name {name}`)")
+    values = sets[key]["params"]
+    try:
+        base.vector({k: float(v) for k, v in values.items()})   # every name known, every value in bounds
+    except (TypeError, ValueError):
+        raise SimlabError(f"tuned set {key!r} in {tuned_file(base.game)}: parameters must be numbers") from None
+    except SimlabError as exc:
+        raise SimlabError(f"tuned set {key!r} in {tuned_file(base.game)}: {exc}") from None
+    params = tuple(replace(p, default=float(values.get(p.name, p.default))) for p in base.params)
+    return Strategy(base.game, key, base.decide, f"{base.description} (tuned set {name!r})", params)
+
+
+def strategy_hash(strategy: Strategy) -> str:
+    """What a tuned strategy plays with, for the run's code identity: its parameter values."""
+    blob = json.dumps([[p.name, p.default] for p in strategy.params])
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]

@@ -17,19 +17,17 @@ fresh deals carries a ``warning``, which ``simlab games`` shows.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
 import re
 import tomllib
-from dataclasses import replace
 from pathlib import Path
 
 import strategies
 
 from .errors import SimlabError
-from .strategy import NAME, Strategy
+from .params import NAME
 
 ENV = "SIMLAB_TUNED_DIR"
 BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -57,31 +55,6 @@ def tuned_sets(game: str) -> dict[str, dict]:
                 raise SimlabError(f"tuned sets file {path}: [{base}.{name}] needs a params table")
             sets[f"{base}@{name}"] = record
     return sets
-
-
-def tuned_strategy(base: Strategy, name: str) -> Strategy:
-    """``base`` with the saved set ``name`` as its parameter defaults, named ``BASE@NAME``."""
-    key = f"{base.name}@{name}"
-    sets = tuned_sets(base.game)
-    if key not in sets:
-        saved = ", ".join(sorted(sets)) or "none"
-        raise SimlabError(f"unknown tuned set {key!r} for {base.game} (saved: {saved}; make one with "
-                          f"`simlab tune-strategy {base.game} {base.name} --name {name}`)")
-    values = sets[key]["params"]
-    try:
-        base.vector({k: float(v) for k, v in values.items()})   # every name known, every value in bounds
-    except (TypeError, ValueError):
-        raise SimlabError(f"tuned set {key!r} in {tuned_file(base.game)}: parameters must be numbers") from None
-    except SimlabError as exc:
-        raise SimlabError(f"tuned set {key!r} in {tuned_file(base.game)}: {exc}") from None
-    params = tuple(replace(p, default=float(values.get(p.name, p.default))) for p in base.params)
-    return Strategy(base.game, key, base.decide, f"{base.description} (tuned set {name!r})", params)
-
-
-def strategy_hash(strategy: Strategy) -> str:
-    """What a tuned strategy plays with, for the run's code identity: its parameter values."""
-    blob = json.dumps([[p.name, p.default] for p in strategy.params])
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
 def save_tuned(game: str, base: str, name: str, params: dict, provenance: dict, warning: str | None = None) -> Path:
