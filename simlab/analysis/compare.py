@@ -121,7 +121,8 @@ def game_measures(frame: pd.DataFrame, spec: GameSpec) -> dict[str, tuple[pd.Ser
     mirror; win rates by strategy otherwise; the game's key outcomes (:mod:`.outcomes`); then mean
     score, shared wins, length and the game's own countable columns."""
     f = decode_bits(frame, spec).assign(win_share=win_share(frame))
-    rules = spec.params.resolve(RunConfig.from_dict(frame.attrs["simlab"]["config"]).params)
+    rules = (spec.params.resolve(RunConfig.from_dict(frame.attrs["simlab"]["config"]).params)
+             if any(o.needs for o in spec.outcomes) else {})     # the arm's rules, read only when asked
     by_game = f.groupby("game", sort=True)
     out: dict[str, tuple[pd.Series, bool, str, float | None]] = {}
     strategies = sorted(f["strategy"].astype(str).unique())
