@@ -445,7 +445,7 @@ def outcome_sentence(table: pd.DataFrame, spec: GameSpec) -> str:
     r = moved.loc[moved["change"].abs().idxmax()]
     others = moved["measure"].nunique() - 1          # the same outcome in another mirror is not another outcome
     at = f" at {r['players']} players" if table["players"].nunique() > 1 else ""
-    inner = [fmt_ratio(r["a"], r["b"]).replace(" (", ", ").rstrip(")")] if r["share"] else []
+    inner = [fmt_ratio(r["a"], r["b"], aside=", {}")] if r["share"] else []
     if "mirror" in table and table["mirror"].nunique() > 1:
         inner.append(f"the most of the mirrors, with {md_escape(r['mirror'])}")
     ratio = f" ({'; '.join(inner)})" if inner else ""

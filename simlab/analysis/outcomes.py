@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simlab.core.game import GameSpec, Outcome
+from simlab.core.game import GameSpec, Outcome, get_game
 from simlab.core.runner import Prepared, RunConfig
 
 from .fairness import clustered_proportion, deal_of
@@ -64,7 +64,7 @@ def play_changed(a: RunConfig, b: RunConfig, games: int = SAMPLE) -> Estimate | 
     decisions differ between the arms, with its interval; None when the game declares no decision
     events. 0 means the strategies played the very same game in both arms: only what the rules make
     of the same decisions (the scoring, say) can differ."""
-    spec = Prepared(a).spec
+    spec = get_game(a.game)
     if not spec.decision_events:
         return None
     n = min(games, a.games, b.games)

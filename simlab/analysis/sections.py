@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from . import measures as M
+from . import outcomes
 from .charts import dot_interval, integer_histogram, new_figure, tip
 from .report import ASSUMED_ITEM, Report, ci, formatted, md_escape, num, pct
 from .stats import Estimate, paired_column_difference
@@ -61,9 +62,7 @@ def ties(rep: Report, frame: pd.DataFrame) -> None:
 def key_outcomes(rep: Report, frame: pd.DataFrame, spec) -> pd.DataFrame:
     """The game's key outcomes (eliminations by cause, games nobody wins, ...: ``GameSpec.outcomes``)
     per player count, each with its interval clustered by deal: a finding each and a table."""
-    from .outcomes import table
-
-    t = table(frame, spec)
+    t = outcomes.table(frame, spec)
     for r in t.itertuples():
         rep.verdict(f"{r.outcome[0].upper()}{r.outcome[1:]} ({r.key}), {r.players} players",
                     Estimate(r.rate, r.lo, r.hi, int(r.games), "clustered by deal"))

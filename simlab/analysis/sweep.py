@@ -26,7 +26,7 @@ from .compare import Arm, checked_players, family_size, headline, is_mirror_seat
 from .compare import outcome_sentence, who_wins_sentence
 from .experiment import Context, Experiment, run_experiment
 from .report import Report, ci, formatted, md_escape
-from .wording import CHANGE, NUMBER, POINTS, SHARE, WORDS, Band, Verdict, fmt_share, join, words_in
+from .wording import CHANGE, NUMBER, POINTS, SHARE, Band, Verdict, fmt_share, join
 from .stats import Estimate
 
 RANGE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:/\s*(\d+)\s*)?")
@@ -253,7 +253,7 @@ def bottom_line(table: pd.DataFrame, players, labels, min_effect: float, effect:
                 lo, hi = g["b"].min(), g["b"].max()
                 what = "the mean score" if m == "mean score" else "the " + m
                 other.append(f"{what} is {lo:.2f} at every point" if lo == hi else f"{what} ranges from {lo:.2f} to {hi:.2f}")
-    if other and words_in(" ".join(out + other)) + 3 <= WORDS:
+    if other:                       # the first to give way when the bottom line runs long (Report.fit)
         out.append("Across the points " + " and ".join(other) + ".")
     return out
 

@@ -301,16 +301,13 @@ def bottom_line(table: pd.DataFrame, name: str, meas: Measure, band: tuple[float
     inside = which(IN)
     out = table[table["verdict"] == OUT]
     below, above = which(OUT, out[out["hi"] < band[0]]), which(OUT, out[out["lo"] > band[1]])
+    sides = [f"{spans(v)} give{'s' if len(v) == 1 else ''} {word}" for v, word in ((below, "less"), (above, "more")) if v]
     if inside:
         head = f"{name} {spans(inside)} {'keeps' if len(inside) == 1 else 'keep'} {meas.words} in {band_text}"
-        sides = [f"{spans(v)} give{'s' if len(v) == 1 else ''} {word}" for v, word in ((below, "less"), (above, "more"))
-                 if v]
     else:
         head = f"No value of {name} ({spans(raw)}) keeps {meas.words} in {band_text}"
-        sides = ([f"every one gives {'less' if below else 'more'}"] if not (below and above) and (below or above)
-                 and len(below or above) == len(raw) else
-                 [f"{spans(v)} give{'s' if len(v) == 1 else ''} {word}" for v, word in ((below, "less"), (above, "more"))
-                  if v])
+        if len(raw) in (len(below), len(above)):          # every value on one side of the band
+            sides = [f"every one gives {'less' if below else 'more'}"]
     first = f"{head} at {players} players" + (f": {join(sides)}" if sides else "") + "."
     open_ = which(UNDECIDED)
     return [first] + ([f"Still undecided after {max_games:,} games: {spans(open_)}."] if open_ else []) + [

@@ -109,9 +109,10 @@ def fmt_estimate(e: Estimate, unit: str = SHARE) -> str:
     return fmt_number(e.value, e.lo, e.hi, signed=u == CHANGE)
 
 
-def fmt_ratio(before: float, after: float) -> str:
+def fmt_ratio(before: float, after: float, aside: str = " ({})") -> str:
     """A change between two rates: both values, each with enough digits, and the fold when one is at
-    least twice the other ('1.2% -> 0.10% (12-fold fewer)'; '30.0% -> 32.0%')."""
+    least twice the other ('1.2% -> 0.10% (12-fold fewer)'; '30.0% -> 32.0%'). ``aside`` places the
+    fold (", {}" inside a parenthesis of the caller's: '1.2% -> 0.10%, 12-fold fewer')."""
     text = f"{fmt_share(before)} -> {fmt_share(after)}"
     if _missing(before) or _missing(after) or before < 0 or after < 0 or before == after:
         return text
@@ -119,9 +120,9 @@ def fmt_ratio(before: float, after: float) -> str:
         fold = max(before, after) / min(before, after)
         if fold >= 2:
             k = f"{fold:.0f}" if fold >= 10 else f"{fold:.1f}".rstrip("0").rstrip(".")
-            return f"{text} ({k}-fold {'fewer' if after < before else 'more'})"
+            return text + aside.format(f"{k}-fold {'fewer' if after < before else 'more'}")
     elif before == 0 or after == 0:
-        return text + (" (from none)" if before == 0 else " (down to none)")
+        return text + aside.format("from none" if before == 0 else "down to none")
     return text
 
 
