@@ -19,15 +19,13 @@ import numpy as np
 from numba import njit
 
 from simlab.core.rng import randint
-from simlab.core.step import ROLLOUT_SIGNATURE
+from simlab.core.step import ROLLOUT_SIGNATURE, declare_play_out
 from simlab.core.strategy import StrategyParam, strategy
-from simlab.games.jamaica import step
 from simlab.games.jamaica.components import (A_BACK, A_CANNON, A_FOOD, A_FWD, A_GOLD, LAIR, MAX_HOLDS, N_SPACES,
                                             NEXT_INNER, NEXT_OUTER, O, PORT, PR, R_CANNON, R_FOOD, R_GOLD, SEA, STAR,
                                             T_BETH, T_HOLD6, T_MAP, T_SABRE)
 from simlab.games.jamaica.common import amount, base_of, hold_usable
 from simlab.games.jamaica.movement import walk
-from simlab.search.players import register_search_players
 from simlab.games.jamaica.state import (B_DONE, B_HAND, B_HAND_N, B_HN, B_HTYPE, B_LAP, B_POS, BACKWARD_FLAG,
                                         DEC_CANNONS, DEC_CARD, DEC_DICE, DEC_GHOST, DEC_HOLD, DEC_LOOT, DEC_MOVE,
                                         DEC_PAY, DEC_RETREAT, DEC_SABRE, DEC_TARGET, GHOST, LOOT_BLIND, LOOT_CARD,
@@ -479,5 +477,4 @@ def rollout(state, cfg, seat, legal, n_legal, heuristic, params, rng):
     return randint(rng, n_legal)
 
 
-register_search_players("jamaica", step, rollout, ("racer", "hoarder", "fighter", "balanced"),
-                        "the hidden cards: the treasure pile, face-down treasures, other hands and draw piles")
+declare_play_out("jamaica", rollout, ("racer", "hoarder", "fighter", "balanced"))

@@ -45,16 +45,14 @@ from numba import njit
 from simlab.core.bits import bit_index
 from simlab.core.rng import randint
 from simlab.core.scratch import stack_scratch
-from simlab.core.step import ROLLOUT_SIGNATURE
+from simlab.core.step import ROLLOUT_SIGNATURE, declare_play_out
 from simlab.core.strategy import StrategyParam, strategy
-from simlab.games.karuba import step
 from simlab.games.karuba.components import COLS, N_CELLS, N_TILES, O
 from simlab.games.karuba.rules import (BEACH_CELL, BEACH_SIDE, EAST_COLUMN, TEMPLE_CELL, TEMPLE_SIDE,
                                        WEST_COLUMN, _spread, token_value)
 from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_EXPL, B_OPEN, B_TILE, B_TREASURE, DISCARD_ONLY,
                                        MOVE_BASE, P0, PB, S_BEACH, S_PLAYERS, S_ROUND, S_SEQ, S_TAKEN, S_TEMPLE,
                                        S_TILE)
-from simlab.search.players import register_search_players
 
 ALL = (1 << N_CELLS) - 1
 MAXL = 32          # tile levels: at most 30 cells + 1
@@ -1128,5 +1126,4 @@ def rollout(state, cfg, seat, legal, n_legal, heuristic, params, rng):
     return randint(rng, n_legal)
 
 
-register_search_players("karuba", step, rollout, ("builder", "racer", "collector"),
-                        "the face-down tile order and the choices other seats already made this round")
+declare_play_out("karuba", rollout, ("builder", "racer", "collector"))

@@ -16,13 +16,11 @@ blind cards are not in it) and reads only public information plus its own board 
 * ``rollout`` and ``mcts``: the search players (``simlab.search.players``) through the game's step
   functions, with a uniform or heuristic play-out policy (``rollout``).
 """
-import numpy as np
 from numba import njit
 
 from simlab.core.rng import randint
-from simlab.core.step import ROLLOUT_SIGNATURE
+from simlab.core.step import ROLLOUT_SIGNATURE, declare_play_out
 from simlab.core.strategy import StrategyParam, strategy
-from simlab.games.legend_raiders import step
 from simlab.games.legend_raiders.components import KIND_DICE, KIND_DISCOVERY, KIND_MISSION, O
 from simlab.games.legend_raiders.rules import is_expertise
 from simlab.games.legend_raiders.state import (B_BOARD, B_DONE, B_HAND, B_NDONE, B_NHAND, B_SLOT, B_TOOLS, B_TORCH,
@@ -32,7 +30,6 @@ from simlab.games.legend_raiders.state import (B_BOARD, B_DONE, B_HAND, B_NDONE,
                                                PH_VARIANT_CARD, PLACE_SLOT, PREPARE, RETURN_TOOL, S_FACEUP,
                                                S_HQ_TILE, S_HQ_TOOLS, S_NEW_TILE, S_PHASE, STOP, TAKE_BLIND,
                                                TAKE_FACEUP, USE_CARD)
-from simlab.search.players import register_search_players
 
 
 @strategy("legend-raiders", "random", "uniform random legal play at every decision", uniform=True)
@@ -586,5 +583,4 @@ def rollout(state, cfg, seat, legal, n_legal, heuristic, params, rng):
     return randint(rng, n_legal)
 
 
-register_search_players("legend-raiders", step, rollout, ("hunter", "racer", "coiner"),
-                        "the stack order, the deck and the other seats' blind cards")
+declare_play_out("legend-raiders", rollout, ("hunter", "racer", "coiner"))

@@ -26,9 +26,8 @@ import numpy as np
 from numba import njit
 
 from simlab.core.rng import randint
-from simlab.core.step import ROLLOUT_SIGNATURE
+from simlab.core.step import ROLLOUT_SIGNATURE, declare_play_out
 from simlab.core.strategy import StrategyParam, strategy
-from simlab.games.loot_island import step
 from simlab.games.loot_island.components import (EV_B1, EV_B2, EV_B4, EV_B8, EV_B12, EV_B14, I_BOTTOM,
                                                  I_DISCARD, I_DRAW2, I_MOVE, I_SHIP, I_TREASURE, N_TREASURE, O,
                                                  PER_COLOUR, SYM_CHEST, SYM_DISCARD, SYM_DOUBLE, SYM_DRAW, T_AMULET,
@@ -41,7 +40,6 @@ from simlab.games.loot_island.state import (B_CURSES, B_PASSED, B_SUPPLY, B_TYPE
                                             M_HAND, P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN, S_DCTX, S_DKIND,
                                             S_EVENT_SEQ, S_FACING, S_FIRST_PASSED, S_HEALERS, S_MLOC, S_PLAYERS,
                                             S_ROUND, S_STAGE, S_STAGE_N, SKIP, STOP, SUPPLY)
-from simlab.search.players import register_search_players
 
 STYLE_CAUTIOUS, STYLE_HUNTER, STYLE_COLLECTOR = 0, 1, 2
 
@@ -706,6 +704,4 @@ def rollout(state, cfg, seat, legal, n_legal, heuristic, params, rng):
     return randint(rng, n_legal)
 
 
-register_search_players("loot-island", step, rollout, ("cautious", "hunter", "collector"),
-                        "the draw pile, the other players' hands, the treasure deck's order, face-down healers and "
-                        "later events", play_out="cautious@tuned")
+declare_play_out("loot-island", rollout, ("cautious", "hunter", "collector"), "cautious@tuned")

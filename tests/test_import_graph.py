@@ -1,11 +1,25 @@
 """Layering (issue 31): no module of simlab, strategies or experiments imports, even inside a
-function, a module that imports it back; such a circle is a design knot (two rooms that each need
-the other), hidden while the import happens late."""
+function, a module that imports it back (such a circle is a design knot, two rooms that each need
+the other, hidden while the import happens late), nor a module of a higher layer (the core finds
+games, strategies, players and experiments through the registry, never by importing them)."""
 import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("simlab", "strategies", "experiments")
+# From the ground up: a module imports only modules of its own layer or below (the first prefix
+# that matches a module names its layer).
+LAYERS = (
+    ("simlab.signals", "simlab.core"),
+    ("simlab.games", "simlab.search", "simlab.analysis", "simlab.revision", "simlab"),
+    ("strategies", "experiments", "simlab.calibration", "simlab.reference", "simlab.regress"),
+    ("simlab.bench", "simlab.profiling"),
+    ("simlab.cli",),
+    ("simlab.__main__",),
+)
+# Rooms of one layer that must not lean on each other: the rules never read strategies, searches
+# or reports; the search never reads a game's own modules (it gets the step model).
+NEVER = (("simlab.games", ("simlab.search", "simlab.analysis")), ("simlab.search", ("simlab.games", "simlab.analysis")))
 
 
 def module_of(path: Path) -> str:
@@ -86,3 +100,31 @@ def test_no_module_imports_one_that_imports_it_back():
     graph = {name: imports(name, path, set(mods)) for name, path in mods.items()}
     assert "simlab.core.runner" in graph["simlab.cli"] or any("simlab.core" in m for m in graph["simlab.cli"])
     assert circles(graph) == []
+
+
+def layer(module: str) -> int:
+    for k, prefixes in enumerate(LAYERS):
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return k
+    raise AssertionError(f"{module} is in no layer")
+
+
+def upward(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a higher layer's module, or of a room its own may never use."""
+    found = [f"{m} -> {t}" for m, ts in graph.items() for t in ts if layer(t) > layer(m)]
+    for low, banned in NEVER:
+        found += [f"{m} -> {t}" for m, ts in graph.items() if m.startswith(low + ".") for t in ts
+                  if any(t.startswith(b + ".") or t == b for b in banned)]
+    return sorted(found)
+
+
+def test_the_layer_check_finds_an_upward_import_where_there_is_one():
+    assert upward({"simlab.core.game": {"simlab.games"}, "simlab.games": set()}) == ["simlab.core.game -> simlab.games"]
+    assert upward({"simlab.games.karuba.step": {"simlab.search.players"}, "simlab.search.players": set()})
+    assert upward({"simlab.cli": {"simlab.core.game"}, "simlab.core.game": set()}) == []
+
+
+def test_no_module_imports_from_a_layer_above_it():
+    mods = modules()
+    graph = {name: imports(name, path, set(mods)) for name, path in mods.items()}
+    assert upward(graph) == []

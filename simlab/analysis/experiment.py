@@ -31,7 +31,6 @@ import importlib.machinery
 import importlib.util
 import json
 import os
-import pkgutil
 import queue
 import shlex
 import sys
@@ -45,6 +44,7 @@ from typing import Callable
 
 import pandas as pd
 
+from simlab.core import registry
 from simlab.core.errors import SimlabError
 from simlab.core.game import GameSpec, get_game
 from simlab.core.params import ASSUMPTION, integer
@@ -82,21 +82,16 @@ class Experiment:
     options: tuple[Option, ...] = ()            # its own settings (--option NAME=VALUE), with defaults
 
 
-def experiment_modules() -> list[str]:
-    import experiments
-
-    return sorted(m.name for m in pkgutil.iter_modules(experiments.__path__) if not m.name.startswith("_"))
-
-
 def available_experiments() -> dict[str, Experiment | str]:
-    """name -> Experiment, or name -> error text when its module cannot be imported yet."""
+    """name -> Experiment, or name -> error text when its module cannot be imported yet (every
+    declared experiment, :mod:`simlab.core.registry`)."""
     out: dict[str, Experiment | str] = {}
-    for mod in experiment_modules():
+    for name in registry.declared("experiments"):
         try:
-            exp = importlib.import_module(f"experiments.{mod}").EXPERIMENT
+            exp = registry.load("experiments", name).EXPERIMENT
             out[exp.name] = exp
         except Exception as exc:  # an experiment whose game is not there yet must not break the list
-            out[mod.replace("_", "-")] = f"unavailable: {type(exc).__name__}: {exc}"
+            out[name] = f"unavailable: {type(exc).__name__}: {exc}"
     return out
 
 

@@ -6,10 +6,10 @@ what changed ("the config differs: seed 1 -> 2", "the strategy file my.py change
 karuba code changed (abc -> def)").
 
 The code is the source of everything that plays a game of this kind: ``simlab/core/*.py``, the
-game's package and its built-in strategies module, read from the installed package, plus the
+game's package and its declared strategies module (:mod:`.registry`), read where installed, plus the
 content of each user strategy file as it was loaded, the values of each tuned parameter set its
 seats play (``BASE@SET``; a search player plays out with every saved set of the game), and, when a
-seat is a search player, the search itself (``simlab/search``).
+seat is a search player, the package of each declared players module (the search: ``simlab/search``).
 """
 from __future__ import annotations
 
@@ -18,9 +18,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-import strategies
-
 from .game import get_game
+from .registry import declared, origin, source_files
 from .version import VERSION
 
 PACKAGE = Path(__file__).resolve().parent.parent   # the installed simlab package
@@ -41,11 +40,9 @@ def config_change(old: dict, new: dict) -> str:
 
 
 def _source_files(game: str) -> list[Path]:
-    module = get_game(game).name.replace("-", "_")
-    here = PACKAGE
-    builtin = Path(strategies.__file__).parent
-    return (sorted((here / "core").glob("*.py")) + sorted((here / "games" / module).rglob("*.py"))
-            + [builtin / "__init__.py", builtin / f"{module}.py"])
+    name = get_game(game).name
+    files = sorted((PACKAGE / "core").glob("*.py")) + source_files("games", name)
+    return files + [f for f in source_files("strategies", name) if f not in files]
 
 
 @lru_cache(maxsize=None)
@@ -61,12 +58,13 @@ def game_code(game: str) -> str:
 
 @lru_cache(maxsize=None)
 def search_code() -> str:
-    """Hash of the installed search players' sources (``simlab/search``): a run with a search seat
-    plays what they decide, so a change there is a change of its code."""
+    """Hash of the sources of the players declared for every game (``simlab/search``): a run with a
+    search seat plays what they decide, so a change there is a change of its code."""
     h = hashlib.sha256()
-    for path in sorted((PACKAGE / "search").glob("*.py")):
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
+    for name in declared("players"):      # the whole package of each players module (the search is four)
+        for path in sorted(origin("players", name).parent.glob("*.py")):
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
     return h.hexdigest()[:12]
 
 

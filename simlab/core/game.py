@@ -5,9 +5,7 @@ only ever talk to a game through it, so adding a game never touches the common c
 """
 from __future__ import annotations
 
-import importlib
 import importlib.util
-import pkgutil
 import sys
 import threading
 import time
@@ -18,6 +16,8 @@ from typing import Callable
 
 from .errors import SimlabError
 from .params import ParamTable
+from .registry import declared, load, module_name
+from .step import StepModel
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,7 @@ class GameSpec:
     assumed_data: str = ""                   # component data with no public source: every report says so first
     outcomes: tuple[Outcome, ...] = ()       # what a designer watches besides who wins, read by every report
     decision_events: tuple[int, ...] = ()    # trace event kinds that record a seat's choice: did play change?
+    model: StepModel | None = None           # the step functions (simlab.core.step): search players, contract tests
 
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]
@@ -113,10 +114,8 @@ class GameSpec:
 
 
 def available_games() -> list[str]:
-    """Every sub-package of :mod:`simlab.games` is a game: a new folder is all a game needs."""
-    import simlab.games
-
-    return sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(simlab.games.__path__) if m.ispkg)
+    """Every declared game (see :mod:`simlab.core.registry`): simlab's four and any plug-in's."""
+    return list(declared("games"))
 
 
 def get_game(name: str) -> GameSpec:
@@ -124,11 +123,14 @@ def get_game(name: str) -> GameSpec:
     known = available_games()
     if key not in known:
         raise SimlabError(f"unknown game {name!r}; known: {', '.join(known)}")
-    module = f"simlab.games.{key.replace('-', '_')}"
+    module = module_name("games", key)
     if module not in sys.modules:
         with compiling(module, key):
-            importlib.import_module(module)
-    return sys.modules[module].GAME
+            load("games", key)
+    spec = sys.modules[module].GAME
+    if spec.name != key:
+        raise SimlabError(f"the game declared as {key!r} ({module}) calls itself {spec.name!r}")
+    return spec
 
 
 @contextmanager

@@ -23,11 +23,27 @@ exact types below so that generic code (the search player) can take any game's a
                                                 #   makes them again with its play-out policy instead of
                                                 #   keeping determinize's uniform draws; default: none
 
-Together (``reopen`` last, ``no_reopen`` where a game has none) they are the game's *model* (TAG's forward model): the tuple a strategy receives with
-every decision, so that a search player can look ahead without a single engine change and without
-ever seeing the true hidden state (it only gets its observation and samples the rest).
+A game declares them, with ``new_game`` and its invariant checker, as a :class:`StepModel` in its
+``GameSpec`` (``model=``), next to its rules; every game with a model gets the search players
+(:mod:`simlab.search`). The search receives them as one tuple (``reopen`` last, ``no_reopen`` where
+a game has none), the game's *model* (TAG's forward model), so that a search player looks ahead
+without a single engine change and without ever seeing the true hidden state (it only gets its
+observation and samples the rest). The play-out policy is the strategies' part: a game's
+strategies module declares it with :func:`declare_play_out`.
 """
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
 from numba import njit, types
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+from .rng import randint
+
+# Games hand their step functions, and kernels their strategies, around as first-class functions:
+# numba calls the feature experimental and warns once per process; it is how the project works.
+warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
 
 STATE = types.int32[::1]
 CFG = types.int64[::1]
@@ -61,3 +77,57 @@ CODE_LIMIT = 1 << 16     # choice codes are below this (the search indexes marks
 @njit(REOPEN_SIGNATURE, cache=True)
 def no_reopen(state, seat):
     """``reopen`` of a game whose seats never decide unseen of each other within a round."""
+
+
+@dataclass(frozen=True)
+class StepModel:
+    """A game's step functions (signatures above), declared in its ``GameSpec``.
+
+    ``new_game(state, cfg, n_players, streams)`` deals a game into a zeroed state of
+    ``state_size()`` entries; ``invariants(state, cfg) -> code`` is 0 when the state is consistent
+    (cards conserved, counts in range), else the number of the first broken invariant (the
+    game's own list): the contract tests run it after every step of random play. ``hidden`` says
+    in words what a determinisation samples (the reports and the search players' help say it).
+    """
+
+    new_game: object
+    to_move: object
+    legal: object
+    apply: object
+    observe: object
+    determinize: object
+    returns: object
+    state_size: object
+    invariants: object
+    hidden: str
+    reopen: object = no_reopen
+
+    def search_tuple(self, rollout) -> tuple:
+        """The model as the search receives it, with the strategies' play-out policy ``rollout``."""
+        return (self.to_move, self.legal, self.apply, self.observe, self.determinize, self.returns, rollout,
+                self.state_size, self.reopen)
+
+
+@dataclass(frozen=True)
+class PlayOut:
+    """The play-out policy a game's strategies offer the search: ``rollout`` (signature above) plays
+    heuristic k (1..K) of ``heuristics``; ``default`` the policy ``rollout`` plays out with by
+    default (a heuristic or a tuned set ``BASE@SET``: the strongest)."""
+
+    rollout: object
+    heuristics: tuple[str, ...]
+    default: str
+
+
+PLAY_OUTS: dict[str, PlayOut] = {}
+
+
+def declare_play_out(game: str, rollout, heuristics: tuple[str, ...], default: str | None = None) -> None:
+    """Called by a game's strategies module: the search players play out with ``rollout``."""
+    PLAY_OUTS[game] = PlayOut(rollout, tuple(heuristics), default or heuristics[0])
+
+
+@njit(ROLLOUT_SIGNATURE, cache=True)
+def uniform_rollout(state, cfg, seat, legal, n, heuristic, params, rng):
+    """The play-out policy of a game whose strategies declare none: uniform random."""
+    return randint(rng, n)

@@ -14,25 +14,22 @@ first-class functions and call them by runtime index (about 5 ns a call; see the
 from __future__ import annotations
 
 import hashlib
-import importlib
 import importlib.util
 import json
 import re
 import sys
-import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 from numba import njit, types
-from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
+from numba.core.errors import NumbaError
 
 from .errors import Interrupted, SimlabError
-from .game import compiling
+from .game import compiling, get_game
 from .params import NAME
+from .registry import declared, load, module_name
 from .tuned import tuned_file, tuned_sets
-
-warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
 
 DECIDE_SIGNATURE = types.int64(
     types.int32[::1], types.int64[::1], types.int64, types.int32[::1], types.int64, types.float64[::1], types.uint64[::1]
@@ -164,11 +161,27 @@ def get_strategy(game: str, name: str) -> Strategy:
     return known[name]
 
 
+_LOADED_GAMES: set[str] = set()
+
+
 def _load_builtin(game: str) -> None:
-    module = f"strategies.{game.replace('-', '_')}"
-    if module not in sys.modules:
-        with compiling(module, f"{game} strategies'"):
-            importlib.import_module(module)
+    """Load the game's declared strategies, then the players declared for every game with a step
+    model (the search players), once per process (see :mod:`simlab.core.registry`)."""
+    if game in _LOADED_GAMES:
+        return
+    _LOADED_GAMES.add(game)        # first: the players read the game's strategies while registering
+    try:
+        module = module_name("strategies", game)
+        if module is not None and module not in sys.modules:
+            with compiling(module, f"{game} strategies'"):
+                load("strategies", game)
+        spec = get_game(game)
+        if spec.model is not None:
+            for players in declared("players"):
+                load("players", players).register_for(spec)
+    except BaseException:
+        _LOADED_GAMES.discard(game)
+        raise
 
 
 def load_strategy_file(path: str | Path) -> str:

@@ -24,17 +24,18 @@ import re
 import tomllib
 from pathlib import Path
 
-import strategies
-
 from .errors import SimlabError
 from .params import NAME
+from .registry import origin
 
 ENV = "SIMLAB_TUNED_DIR"
 BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def tuned_file(game: str) -> Path:
-    folder = os.environ.get(ENV) or Path(strategies.__file__).parent / "tuned"
+    """The game's tuned sets: ``tuned/`` beside its strategies module (or ``$SIMLAB_TUNED_DIR``)."""
+    home = origin("strategies", game) or origin("games", game)
+    folder = os.environ.get(ENV) or (home.parent / "tuned" if home else Path("tuned"))
     return Path(folder) / f"{game.replace('-', '_')}.toml"
 
 

@@ -1,11 +1,9 @@
-"""The search players, registered for a game from its step functions: one definition for every game.
+"""The search players, one definition for every game with a step model (``GameSpec.model``).
 
-A game with a step interface (``simlab/games/<game>/step.py``) and a play-out policy (``rollout``
-beside its heuristics: heuristic 0 uniform, k its k-th heuristic, with a given parameter vector)
-gets both players with one call at the end of its strategies file::
-
-    register_search_players("karuba", step, rollout, ("builder", "racer", "collector"),
-                            "the face-down tile order and the choices other seats already made this round")
+The registry calls :func:`register_for` for each such game once its strategies are loaded; the
+play-out policy is the one the game's strategies declare (``simlab.core.step.declare_play_out``:
+``rollout`` beside its heuristics, heuristic 0 uniform, k its k-th heuristic with a given
+parameter vector), or uniform random where they declare none.
 
 * ``rollout``: the rollout algorithm (:mod:`.proposals`): the heuristics propose, each distinct
   proposal is played out with a heuristic in every seat, on common chance; the strongest player.
@@ -28,7 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from simlab.core.step import no_reopen
+from simlab.core.game import GameSpec
+from simlab.core.step import PLAY_OUTS, PlayOut, StepModel, uniform_rollout
 from simlab.core.strategy import MAX_STRATEGY_PARAMS, StrategyParam, get_strategy, strategy
 from simlab.core.tuned import tuned_sets
 
@@ -52,50 +51,46 @@ def play_out_policies(game: str, heuristics: tuple[str, ...]) -> tuple[tuple[str
 @dataclass(frozen=True)
 class SearchModel:
     """What the search players of a game were registered with (for ``simlab bench --search``)."""
-    step: object                  # the game's step module
-    model: tuple                  # the model the search receives (``simlab.core.step``), ``reopen`` last
+    step: StepModel               # the game's step functions
+    model: tuple                  # the model the search receives (``StepModel.search_tuple``)
     names: tuple[str, ...]        # play-out policies 1.. by name
     policies: tuple               # the table (heuristic, weights) the search reads
     play_out: str                 # the policy ``rollout`` plays out with by default
 
 
 SEARCH_MODELS: dict[str, SearchModel] = {}
+SAMPLES = 24     # rollout's default determinisations per decision
 
 
-def register_search_players(game: str, step, rollout, heuristics: tuple[str, ...], hidden: str,
-                            play_out: str | None = None, samples: int = 24) -> None:
-    """Register ``mcts`` and ``rollout`` for ``game`` (see the module docstring); ``heuristics`` are
-    the model ``rollout``'s heuristics 1..K in its order, ``play_out`` names the policy ``rollout``
-    plays out with by default (the strongest: its choice wins ties; default the first heuristic; a
-    tuned set not saved falls back to its heuristic), ``samples`` its default number of
-    determinisations, ``hidden`` says what a determinisation samples."""
+def register_for(spec: GameSpec) -> None:
+    """Register ``mcts`` and ``rollout`` for ``spec``'s game (see the module docstring)."""
+    game, step = spec.name, spec.model
     tree_search = njit(getattr(ismcts, "py_func", ismcts))   # (plain Python when the JIT is disabled)
     proposal_search = njit(getattr(proposals_search, "py_func", proposals_search))
-    to_move, legal_fn, apply, observe, determinize, returns, state_size = (
-        step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns, step.state_size)
-    reopen = getattr(step, "reopen", no_reopen)
-    names, policies = play_out_policies(game, heuristics)
+    declared = PLAY_OUTS.get(game) or PlayOut(uniform_rollout, (), "")
+    rollout = declared.rollout
+    model = step.search_tuple(rollout)
+    names, policies = play_out_policies(game, declared.heuristics)
     n = len(names)
-    listed = ", ".join(f"{i} {h}" for i, h in enumerate(names, 1))
-    play_out = play_out if play_out in names else (play_out or heuristics[0]).partition("@")[0]
-    SEARCH_MODELS[game] = SearchModel(step, (to_move, legal_fn, apply, observe, determinize, returns, rollout,
-                                             state_size, reopen), names, policies, play_out)
+    listed = ", ".join(f"{i} {h}" for i, h in enumerate(names, 1)) or "none declared"
+    play_out = (declared.default if declared.default in names else declared.default.partition("@")[0]) or ""
+    hidden = step.hidden
+    SEARCH_MODELS[game] = SearchModel(step, model, names, policies, play_out)
+    default_policy = float(names.index(play_out) + 1) if play_out else 0.0
 
     def mcts(state, cfg, seat, legal, n_legal, params, rng):
-        model = (to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size, reopen)
         return tree_search(model, policies, state, cfg, seat, legal, n_legal, params, rng)
 
     def rollout_player(state, cfg, seat, legal, n_legal, params, rng):
-        model = (to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size, reopen)
         return proposal_search(model, policies, state, cfg, seat, legal, n_legal, params, rng)
 
     strategy(game, "rollout",
              f"the rollout algorithm: each heuristic proposes its choice; each distinct proposal is played out from "
              f"sampled hidden information ({hidden}) with a heuristic in every seat, all on the same chance, and the "
              "best mean win share is played (ties: the play-out heuristic's own choice)",
-             (StrategyParam("samples", float(samples), "determinisations, each playing out every distinct proposal",
+             (StrategyParam("samples", float(SAMPLES), "determinisations, each playing out every distinct proposal",
                             1, 1e5),
-              StrategyParam("policy", float(names.index(play_out) + 1),
+              StrategyParam("policy", default_policy,
                             f"play-out heuristic for every seat: {listed} (0: uniform random)", 0, n),
               StrategyParam("proposers", float(n), f"policies 1..N that propose a choice ({listed}), besides the "
                             "play-out heuristic (0: none, so it plays the play-out heuristic itself)", 0, n)),

@@ -52,7 +52,7 @@ def _model(game: str):
     """The game's registered search model (``None, None`` for a game without search players)."""
     from .players import SEARCH_MODELS
 
-    strategies_for(game)   # loads the game's strategies file, which registers its search players
+    strategies_for(game)   # loads the strategies of the game, then the search players of a game with a model
     m = SEARCH_MODELS.get(game)
     return (m, m.model) if m else (None, None)
 

@@ -1,8 +1,10 @@
 """Jamaica (Braff / Cathala / Pauchon, GameWorks 2007), 2-6 players, with the 2-player ghost ship."""
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec, Outcome
+from simlab.core.step import StepModel
 
 from . import common
+from . import invariants, step
 from .step import play_game
 from .scoring import N_COLUMNS
 from .components import COMBAT_FACES, N_SPACES, PARAMS, PR
@@ -74,6 +76,11 @@ GAME_COLUMNS = (
 )
 assert len(SEAT_COLUMNS) + len(GAME_COLUMNS) == N_COLUMNS
 
+
+MODEL = StepModel(step.new_game, step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns,
+                  step.state_size, invariants.check_state,
+                  "the hidden cards: the treasure pile, face-down treasures, other hands and draw piles")
+
 GAME = GameSpec(
     name="jamaica",
     title="Jamaica",
@@ -104,4 +111,5 @@ GAME = GameSpec(
                       needs="ghost_ship")),
     decision_events=(common.EV_ROUND, common.EV_REVEAL, common.EV_LOAD, common.EV_ROLL, common.EV_LOOT,
                      common.EV_GHOST_DIR),
+    model=MODEL,
 )

@@ -1,8 +1,9 @@
 """Karuba (Rüdiger Dorn, HABA 2015) with the bonus-tile mini expansion, 2-4 players."""
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec, Outcome
+from simlab.core.step import StepModel
 
-from . import rules, step
+from . import invariants, rules, step
 from .components import COLOURS, PARAMS
 from .state import CHANCE_STREAMS
 from .trace import narrate
@@ -52,6 +53,11 @@ GAME_COLUMNS = (
     *(Column(f"temple_{c}", f"jungle space of the {c} temple", "game", kind="code") for c in COLOURS),
 )
 
+
+MODEL = StepModel(step.new_game, step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns,
+                  step.state_size, invariants.check_invariants,
+                  "the face-down tile order and the choices other seats already made this round", reopen=step.reopen)
+
 GAME = GameSpec(
     name="karuba",
     title="Karuba",
@@ -76,4 +82,5 @@ GAME = GameSpec(
               Outcome("all_home", "games ended by a player with all explorers home", "end_reason", "== 2"),
               Outcome("gold_short", "games in which the gold supply ran short", "gold_short", "> 0")),
     decision_events=(rules.EV_PLACE, rules.EV_DISCARD, rules.EV_MOVE),
+    model=MODEL,
 )

@@ -5,8 +5,9 @@ public: the defaults are ASSUMED placeholder tables, every one overridable (docs
 """
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec, Outcome
+from simlab.core.step import StepModel
 
-from . import rules, step
+from . import rules, scoring, step
 from .components import (DIE_3_2_1, N_BOARDS, N_TOOL_TYPES, PARAMS, RULES_FILE, SLOT_COINS_0_1_2, SLOT_COINS_1_2_3,
                          TOOLS)
 from .state import CHANCE_STREAMS
@@ -113,6 +114,11 @@ GAME_COLUMNS = (
     Column("deck_out_round", "round the expedition deck first ran out (0 never)", "game", kind="when"),
 )
 
+
+MODEL = StepModel(step.new_game, step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns,
+                  step.state_size, scoring.check_invariants,
+                  "the stack order, the deck and the other seats' blind cards")
+
 GAME = GameSpec(
     name="legend-raiders",
     title="Legend Raiders",
@@ -145,4 +151,5 @@ GAME = GameSpec(
               Outcome("deck_out", "games the expedition deck runs out", "deck_out_round", "> 0")),
     decision_events=(rules.EV_CHANGE, rules.EV_VCARD, rules.EV_PREPARE, rules.EV_PLACE,
                      rules.EV_DISCARD_TILE, rules.EV_RETURN_TOOL, rules.EV_TAKE_CARD, rules.EV_COMPLETE),
+    model=MODEL,
 )

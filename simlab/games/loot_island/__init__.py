@@ -1,8 +1,9 @@
 """Loot Island (Aaron Haag, What's Your Game? 2017), 2-5 players, with Allen for 2 players."""
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec, Outcome
+from simlab.core.step import StepModel
 
-from . import board, rules, step
+from . import board, invariants, rules, step
 from .components import PARAMS, TYPE_NAMES
 from .state import CHANCE_STREAMS
 from .trace import narrate
@@ -69,6 +70,11 @@ GAME_COLUMNS = (
 )
 assert len(SEAT_COLUMNS) + len(GAME_COLUMNS) == rules.N_RESULT_COLUMNS
 
+
+MODEL = StepModel(step.new_game, step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns,
+                  step.state_size, invariants.check_invariants,
+                  "the draw pile, the other players' hands, the treasure deck's order, face-down healers and later events")
+
 GAME = GameSpec(
     name="loot-island",
     title="Loot Island",
@@ -98,4 +104,5 @@ GAME = GameSpec(
               Outcome("no_winner", "games nobody wins", "no_winner", "== 1"),
               Outcome("deck_out", "games the treasure deck runs dry", "deck_out", "== 1")),
     decision_events=(board.EV_PLAY, board.EV_ISLET, board.EV_PASS, board.EV_TAKE, board.EV_B10_DISCARD),
+    model=MODEL,
 )
