@@ -34,14 +34,18 @@ DIGESTS = Path(__file__).resolve().parent.parent / "tests" / "data" / "frame_dig
 def matrix() -> list[dict]:
     """Every game x player count x (no variant, each variant) x (default mix, each mirror match)."""
     from simlab.core.game import available_games, get_game
+    from simlab.core.registry import module_name
     from simlab.core.strategy import strategies_for
 
     configs = []
     for name in available_games():
+        if not module_name("games", name).startswith("simlab.games."):      # simlab's own games: a plug-in
+            continue                                                         # keeps its own oracle
         spec = get_game(name)
+        home = module_name("strategies", name)
         names = sorted(n for n, s in strategies_for(spec.name).items()       # the built-in ones only,
-                       if s.decide.py_func.__module__.startswith("strategies.")  # not a test's or user's file,
-                       and not s.search)                                         # nor a search player
+                       if s.decide.py_func.__module__ == home                 # not a test's or user's file,
+                       and not s.search)                                      # nor a search player
         for n in range(spec.min_players, spec.max_players + 1):
             seat_sets = [("mix", tuple(spec.default_seats[:n]), True)]
             seat_sets += [(f"mirror-{s}", (s,) * n, False) for s in names]

@@ -4,9 +4,7 @@ import numpy as np
 from simlab.core.rng import N_STREAMS, root_key, seed_streams
 from simlab.games.karuba import rules
 from simlab.games.karuba.components import PARAMS
-from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_CRYSTAL, B_DISCARDED, B_EXPL, B_FATE, B_GOLD, B_HOME,
-                                       B_OCC, B_PLACED, B_TILE, B_TREASURE, HIDDEN, MAX_CHOICES, P0, PB, S_PLAYERS,
-                                       S_ROUND, S_SEQ, S_TAKEN, S_TILE, S_TURN, STATE_SIZE, T_ORDER)
+from simlab.games.karuba.state import MAX_CHOICES, P0, PB, S_ROUND, S_TILE, STATE_SIZE
 
 BROWN, BLUE, PURPLE, YELLOW = range(4)
 # The seed's example setup: blue 20/100, yellow 90/10, purple 110/60, brown 60/70.
@@ -62,42 +60,3 @@ def block(seat):
 
 def next_round(state):
     state[S_ROUND] += 1
-
-
-def check_invariants(state, cfg):
-    """Karuba's invariants at any step: tiles conserved (each revealed tile placed or discarded once
-    per island, the one just revealed still pending while a round's choices are being made; the
-    hidden order a permutation that agrees with the revealed tiles), explorers on tiles, treasure
-    conserved, tokens one per arrival."""
-    n = state[S_PLAYERS]
-    rnd = state[S_ROUND]
-    assert sorted(state[T_ORDER:T_ORDER + 36]) == list(range(1, 37)), "the tile order is a permutation"
-    shown = rnd
-    assert (state[S_SEQ:S_SEQ + shown] == state[T_ORDER:T_ORDER + shown]).all(), "shown tiles as in the order"
-    assert (state[S_SEQ + shown:S_SEQ + 36] == HIDDEN).all(), "face-down tiles are not shown"
-    used = set(int(t) for t in state[S_SEQ:S_SEQ + rnd])
-    if state[S_TURN] >= 0:   # the current tile: chosen for, not yet carried out
-        assert state[S_TILE] == state[S_SEQ + rnd - 1]
-        used.discard(int(state[S_TILE]))
-    for p in range(n):
-        b = P0 + p * PB
-        fate = state[b + B_FATE:b + B_FATE + 36]
-        assert {t + 1 for t in np.flatnonzero(fate)} == used, "each revealed tile used exactly once"
-        board = state[b + B_TILE:b + B_TILE + 30]
-        assert sorted(board[board > 0]) == sorted(t + 1 for t in np.flatnonzero(fate == 1))
-        assert state[b + B_PLACED] == (fate == 1).sum() and state[b + B_DISCARDED] == (fate == 2).sum()
-        cells = [state[b + B_EXPL + c] for c in range(4) if state[b + B_EXPL + c] < AT_BEACH]
-        assert len(cells) == len(set(cells)), "one explorer per tile"
-        assert all(board[c] > 0 for c in cells), "explorers stand on tiles"
-        assert state[b + B_OCC] == sum(1 << c for c in cells)
-        for c in range(4):
-            assert (state[b + B_EXPL + c] == AT_TEMPLE) == (state[b + B_HOME + c] > 0)
-        printed = PARAMS.defaults()["tile_treasure"]
-        for kind, collected in ((1, state[b + B_CRYSTAL:b + B_CRYSTAL + 4]), (2, state[b + B_GOLD:b + B_GOLD + 4])):
-            placed = sum(1 for t in np.flatnonzero(fate == 1) if printed[t] == kind)
-            lying = (state[b + B_TREASURE:b + B_TREASURE + 30] == kind).sum()
-            assert placed == collected.sum() + lying, "treasure conserved between tiles and explorers"
-        assert (state[b:b + PB] >= 0).all(), "no counter ever negative"
-    for c in range(4):
-        home = sum(state[P0 + p * PB + B_EXPL + c] == AT_TEMPLE for p in range(n))
-        assert state[S_TAKEN + c] == home <= n, "one token per arrival, never more than the stack"

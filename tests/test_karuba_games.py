@@ -6,11 +6,13 @@ import pytest
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.rng import STRATEGY_STREAM
 from simlab.games.karuba import rules, step
+from simlab.games.karuba import state as S
+from simlab.games.karuba.invariants import check_invariants
 from simlab.games.karuba.components import PARAMS
 from simlab.games.karuba.state import MAX_CHOICES, STATE_SIZE
 from strategies.karuba import random_play
 
-from karuba_helpers import check_invariants, streams
+from karuba_helpers import streams
 
 MIX = ("builder", "racer", "collector", "random")
 
@@ -29,8 +31,29 @@ def test_invariants_hold_after_every_round_of_random_games(players):
             n = step.legal(state, cfg, legal)
             step.apply(state, cfg, legal[random_play(state, cfg, 0, legal, n, seat_params[0], rng[STRATEGY_STREAM])],
                        rng, no_log)
-            if step.to_move(state) <= 0:   # a round was carried out
-                check_invariants(state, cfg)
+            assert check_invariants(state, cfg) == 0
+
+
+def test_the_invariant_checker_catches_a_broken_tile_order_a_lost_tile_a_stray_nugget_and_a_token_too_many():
+    """The checker can fail: each corruption of a finished game is named by its number."""
+    cfg = PARAMS.pack(PARAMS.resolve({}))
+    state = np.zeros(STATE_SIZE, dtype=np.int32)
+    block = streams(3, 1)
+    step.new_game(state, cfg, 3, block)
+    legal = np.zeros(MAX_CHOICES, dtype=np.int32)
+    while step.to_move(state) >= 0:
+        n = step.legal(state, cfg, legal)
+        step.apply(state, cfg, legal[random_play(state, cfg, 0, legal, n, np.zeros(8), block[STRATEGY_STREAM])],
+                   block, np.zeros((0, 8), dtype=np.int32))
+    assert check_invariants(state, cfg) == 0
+    for corrupt, code in ((lambda s: s.__setitem__(S.T_ORDER, s[S.T_ORDER + 1]), 1),
+                          (lambda s: s.__setitem__(S.P0 + S.B_FATE + s[S.S_SEQ] - 1, 0), 3),
+                          (lambda s: s.__setitem__(S.P0 + S.B_PLACED, s[S.P0 + S.B_PLACED] + 1), 4),
+                          (lambda s: s.__setitem__(S.P0 + S.B_GOLD, s[S.P0 + S.B_GOLD] + 1), 7),
+                          (lambda s: s.__setitem__(S.S_TAKEN, s[S.S_TAKEN] + 1), 9)):
+        bad = state.copy()
+        corrupt(bad)
+        assert check_invariants(bad, cfg) == code
 
 
 def test_invariants_of_result_rows_over_many_heuristic_games():

@@ -3,12 +3,12 @@ import numpy as np
 import pytest
 
 from simlab.core.errors import SimlabError
-from simlab.core.kernel import MAX_SEATS
+from simlab.core.kernel import play_through
 from simlab.core.params import ASSUMPTION
-from simlab.core.rng import N_STREAMS, root_key, seed_streams
+from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, randint, root_key, seed_streams
 from simlab.core.runner import Prepared, RunConfig
-from simlab.core.strategy import MAX_STRATEGY_PARAMS, get_strategy, strategies_for
-from simlab.games.legend_raiders import GAME, check, rules, scoring, step
+from simlab.core.strategy import strategies_for
+from simlab.games.legend_raiders import GAME, check, rules, scoring
 from simlab.games.legend_raiders import state as S
 from simlab.games.legend_raiders.components import MAX_SYMBOLS, PARAMS
 
@@ -25,42 +25,28 @@ CONFIGS = [({}, 2), ({}, 3), ({}, 4), ({"variant": "no_dice"}, 4), ({"variant": 
 
 
 def _checked_games(params, n_players, seats, games, seed=11):
-    values = PARAMS.resolve(params)
-    cfg = PARAMS.pack(values)
-    strats = [get_strategy("legend-raiders", s) for s in seats]
-    fns = tuple([s.decide for s in strats] + [strats[0].decide] * (MAX_SEATS - len(strats)))
-    seat_params = np.zeros((MAX_SEATS, MAX_STRATEGY_PARAMS))
-    for i, s in enumerate(strats):
-        seat_params[i] = s.vector({})
-    key = root_key(seed)
-    streams = np.zeros((N_STREAMS, 4), np.uint64)
-    state = np.zeros(S.STATE_SIZE, np.int32)
-    errors = np.zeros(3, np.int32)
-    finals = []
-    for g in range(games):
-        seed_streams(key, g, streams, len(GAME.chance_streams))
-        slot = np.array([(p + g) % n_players for p in range(n_players)], np.int64)
-        step.play_checked(cfg, n_players, slot, fns, seat_params, streams, state, errors)
-        assert errors[0] == 0, f"invariant {errors[0]} broken in game {g}, round {errors[1]}, seat {errors[2]}"
-        finals.append(state.copy())
-    return finals, cfg
+    """Games of the kernel with the invariant switch on (``check_invariants``: the checker runs at
+    the end of every turn; a breach stops the run with InvariantBroken): the frame, one row a seat."""
+    return Prepared(RunConfig("legend-raiders", n_players, tuple(seats), games, seed=seed, params=params,
+                              rotate=True)).frame(0, games)
+
+
+def _check_endings(frame, what=()):
+    """Heuristics always finish (no max_rounds guard); a 6th-discovery end has its trigger at 6."""
+    assert (frame.end_reason != S.END_GUARD).all(), what
+    sixth = frame[(frame.end_reason == S.END_SIXTH) & (frame.triggered_end == 1)]
+    assert (sixth.discoveries >= 6).all(), what
 
 
 @pytest.mark.parametrize("params,n_players", CONFIGS)
 def test_invariants_hold_after_every_turn_of_many_random_games(params, n_players):
-    finals, cfg = _checked_games(params, n_players, ("random",) * n_players, 300)
-    for st in finals:
-        assert st[S.S_END_REASON] in (S.END_SIXTH, S.END_STACK, S.END_GUARD, S.END_DECK)
+    frame = _checked_games({**params, "check_invariants": True}, n_players, ("random",) * n_players, 300)
+    assert frame.end_reason.isin((S.END_SIXTH, S.END_STACK, S.END_GUARD, S.END_DECK)).all()
 
 
 @pytest.mark.parametrize("params,n_players", CONFIGS)
 def test_invariants_hold_with_the_heuristics(params, n_players):
-    finals, cfg = _checked_games(params, n_players, MIXES[n_players], 300)
-    for st in finals:
-        assert st[S.S_END_REASON] != S.END_GUARD          # heuristics always finish
-        if st[S.S_END_REASON] == S.END_SIXTH:
-            trig = st[S.S_TRIGGER] - 1
-            assert st[S.P0 + trig * S.PB + S.B_NDONE] >= 6
+    _check_endings(_checked_games({**params, "check_invariants": True}, n_players, MIXES[n_players], 300), params)
 
 
 @pytest.mark.parametrize("variant", ["dice", "no_dice"])
@@ -87,16 +73,15 @@ def test_every_assumption_has_plausible_alternatives_that_play_valid_games(n_pla
         for alt in alternatives:
             params = {"variant": variant, p.name: alt}
             check(PARAMS.resolve(params), n_players)
-            finals, cfg = _checked_games(params, n_players, seats, 200)
-            for st in finals:
-                assert st[S.S_END_REASON] != S.END_GUARD, (p.name, alt)      # heuristics always finish
-                if st[S.S_END_REASON] == S.END_SIXTH:
-                    assert st[S.P0 + (st[S.S_TRIGGER] - 1) * S.PB + S.B_NDONE] >= 6, (p.name, alt)
+            _check_endings(_checked_games({**params, "check_invariants": True}, n_players, seats, 200), (p.name, alt))
 
 
 def test_invariant_checker_catches_a_lost_tool_a_duplicate_tile_and_a_lost_card():
-    finals, cfg = _checked_games({}, 2, ("random", "random"), 1)
-    st = finals[0]
+    cfg = PARAMS.pack(PARAMS.resolve({}))
+    streams = np.zeros((N_STREAMS, 4), np.uint64)
+    seed_streams(root_key(11), 0, streams)
+    rng = streams[STRATEGY_STREAM]
+    st = play_through(GAME.model, cfg, 2, streams, lambda state, seat, legal, n: randint(rng, n))   # checked throughout
     assert scoring.check_invariants(st, cfg) == 0
     bad = st.copy()
     bad[S.S_BAG] -= 1

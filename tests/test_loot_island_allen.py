@@ -139,7 +139,7 @@ def test_allens_crosses_count_in_the_crown_places():
 
 def test_allen_never_holds_a_non_crown_and_never_curses_over_many_games():
     from simlab.core.runner import Prepared, RunConfig
-    prep = Prepared(RunConfig("loot-island", 2, ("hunter", "random"), 1, seed=5, params={"debug_checks": True},
+    prep = Prepared(RunConfig("loot-island", 2, ("hunter", "random"), 1, seed=5, params={"check_invariants": True},
                               rotate=True))
     frame = prep.frame(0, 400)
     assert (frame.allen_uses > 0).mean() > 0.3

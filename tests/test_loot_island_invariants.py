@@ -13,14 +13,14 @@ SEATS = ("hunter", "cautious", "collector", "random", "hunter")
 
 
 def frame(n, games, seed=1, seats=None, **params):
-    params.setdefault("debug_checks", True)
+    params.setdefault("check_invariants", True)
     prep = Prepared(RunConfig("loot-island", n, seats or SEATS[:n], games, seed=seed, params=params, rotate=True))
     return prep.frame(0, games)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_invariants_cards_compasses_cubes_hold_after_every_step_heuristics(n):
-    """debug_checks runs the njit invariant checker after every turn and exploration (raises if broken):
+    """check_invariants runs the njit invariant checker after every turn and exploration (raises if broken):
     every map card and treasure in exactly one place, compasses conserved, cubes >= 0, Allen crowns only."""
     f = frame(n, 300)
     assert len(f) == 300 * n and (f.curses >= 0).all()
@@ -69,7 +69,7 @@ def test_eliminated_players_never_rank_above_players_still_in():
 
 def test_tiebreak_by_seat_from_the_start_player_at_game_end():
     f = frame(3, 200)
-    raw = Prepared(RunConfig("loot-island", 3, SEATS[:3], 200, seed=1, params={"debug_checks": True},
+    raw = Prepared(RunConfig("loot-island", 3, SEATS[:3], 200, seed=1, params={"check_invariants": True},
                              rotate=True)).play(0, 200)[0]
     start = f[f.seat == 0].start_player_end.to_numpy()
     for g in range(200):

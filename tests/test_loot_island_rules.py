@@ -553,12 +553,12 @@ ALTERNATIVES = [pytest.param(p.name, alt, id=f"{p.name}-{k}") for p in PARAMS.pa
 @pytest.mark.parametrize("name,alt", ALTERNATIVES)
 def test_game_plays_to_the_end_under_every_single_alternative(name, alt):
     """At 2 and 5 players, 300 games of the default seats under one alternative: the invariant checker runs
-    after every step (debug_checks), every game ends after round 5 (or a dry treasure deck), the cubes and
+    after every step (check_invariants), every game ends after round 5 (or a dry treasure deck), the cubes and
     treasures balance, and every score is recomputed from its rows under the alternative's values."""
     values = PARAMS.resolve({name: alt})
     for n in (2, 5):
         seats = GAME.default_seats[:n]
-        f = Prepared(RunConfig("loot-island", n, seats, 300, seed=3, params={"debug_checks": True, name: alt},
+        f = Prepared(RunConfig("loot-island", n, seats, 300, seed=3, params={"check_invariants": True, name: alt},
                                rotate=True)).frame(0, 300)
         assert len(f) == 300 * n and (f.groupby("game").size() == n).all()
         assert ((f.rounds == 5) | (f.deck_out == 1)).all()

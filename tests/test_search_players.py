@@ -1,4 +1,4 @@
-"""The search players (simlab.search.players) of every game with a step interface: tiny budgets play
+"""The search players (simlab.search.players) of every game with a step model: tiny budgets play
 whole games through the engine, every choice legal (an illegal index would stop the run), and the
 same seed gives the same frames. Each game at its smallest player count, and Loot Island at 4 (a
 game without Allen): compiling a search player is most of the cost, the player count changes little.
@@ -6,7 +6,7 @@ Their play-out policies include the game's tuned sets, read from the tuned-sets 
 import numpy as np
 import pytest
 
-from simlab.core.game import get_game
+from simlab.core.game import available_games, get_game
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import get_strategy, strategies_for
 from simlab.core.tuned import ENV, save_tuned, tuned_sets
@@ -16,10 +16,10 @@ SEARCH = ("mcts:iters=8", "rollout:samples=2")
 
 
 def cases():
-    for game in ("karuba", "loot-island", "jamaica", "legend-raiders"):
-        if "rollout" not in strategies_for(game):
-            continue
+    for game in available_games():
         spec = get_game(game)
+        if spec.model is None:
+            continue
         for players in sorted({spec.min_players} | ({4} if game == "loot-island" else set())):
             for search in SEARCH:
                 yield pytest.param(game, players, search, id=f"{game}-{players}p-{search.split(':')[0]}")
@@ -29,7 +29,8 @@ def cases():
 def test_search_players_play_legal_moves_to_the_end_and_are_reproducible(game, players, search):
     spec = get_game(game)
     others = [s for s in spec.default_seats if s != "random"] + ["random"]
-    seats = tuple([search, others[0], search + ":policy=2"] + others[1:] + ["random"] * players)[:players]
+    assert {"rollout", "mcts"} <= set(strategies_for(game))      # every game with a step model has them
+    seats = tuple([search, others[0], search + ":policy=0"] + others[1:] + ["random"] * players)[:players]
     config = RunConfig(spec.name, players, seats, 2, seed=17)
     a = Prepared(config).frame(0, 2)
     b = Prepared(config).frame(0, 2)

@@ -26,12 +26,16 @@ import numpy as np
 from numba import njit, types
 
 from .rng import N_STREAMS, STRATEGY_STREAM, randint, seed_streams
+from .step import MAX_CHOICES
 from .strategy import BLIND_COLUMN, DECIDE_TYPE, SEES, UNIFORM
 
 MAX_SEATS = 6
 EVENT_WIDTH = 8
 COL_SLOT, COL_SCORE, COL_TIEBREAK = 0, 1, 2
 FIRST_GAME_COLUMN = 3
+# The win rule, as core/results.py ranks result rows: the most score wins, then the higher tie-break
+# (a game's own column: tiles placed, the ship further ahead, the seat order); equal keys share.
+WIN_SCALE, TIE_OFFSET = 65536, 32768
 # The one event kind all games share: the standings at the end of a round, "the score each seat
 # would have if the game ended now", fields (round, score of seat 0, ..., seat 5). Game-specific
 # kinds count up from 0; this value stays clear of them.
@@ -51,6 +55,29 @@ PLAY_SIGNATURE = types.int64(
 )
 
 
+@njit(cache=True, inline="always")
+def win_key(score, tiebreak):
+    """A seat's key under the win rule (a float, exact: ``returns`` writes it into its output)."""
+    return float(score) * WIN_SCALE + tiebreak + TIE_OFFSET
+
+
+@njit(cache=True, inline="always")
+def split_wins(out, n):
+    """``returns``' last step in every game: ``out[:n]`` holds each seat's :func:`win_key` (``-inf``
+    for a seat out of the game) and becomes its win share, a tie split evenly; all 0 when every seat
+    is out."""
+    best = -np.inf
+    winners = 0
+    for p in range(n):
+        if out[p] > best:
+            best = out[p]
+            winners = 1
+        elif out[p] == best:
+            winners += 1
+    for p in range(n):
+        out[p] = 1.0 / winners if best > -np.inf and out[p] == best else 0.0
+
+
 class IllegalChoice(ValueError):
     """A strategy returned an index outside ``legal[:n]``; args: (seat, slot, n_legal, index).
 
@@ -65,6 +92,17 @@ def legal_index(i, n_legal, seat, slot):
     if i < 0 or i >= n_legal:
         raise IllegalChoice(seat, slot, n_legal, i)
     return i
+
+
+class InvariantBroken(ValueError):
+    """A game's invariant checker found a breach (``check_invariants`` on): a rules bug; args: (the
+    number of the broken invariant in the game's list)."""
+
+
+@njit(cache=True, _nrt=True)   # raises with a value: counted even when a lean rule calls it
+def invariants_broken(code):
+    """Stop the game: invariant ``code`` of its checker (``StepModel.invariants``) is broken."""
+    raise InvariantBroken(code)
 
 
 @njit(cache=True, inline="always")
@@ -90,6 +128,43 @@ def seat_pick(fns, slot, seen, cfg, seat, legal, n, seat_params, streams):
 def seat_choice(fns, slot, seen, cfg, seat, legal, n, seat_params, streams):
     """:func:`seat_pick`, checked: an answer outside ``legal[:n]`` stops the game with :class:`IllegalChoice`."""
     return legal_index(seat_pick(fns, slot, seen, cfg, seat, legal, n, seat_params, streams), n, seat, slot)
+
+
+@njit(cache=True, inline="always")
+def play_steps(to_move, legal, apply, observe, state, cfg, seat_slot, fns, seat_params, streams, log, buf, obs,
+               nothing, refusal):
+    """Every game's built-in play, from ``state`` to the end through its step functions (a game's
+    ``play_on`` calls it with its own; inlined, so each game compiles its own loop, lean).
+
+    A seat with one legal choice is not asked. A strategy that reads the state is handed ``obs``
+    after ``observe(state, seat, obs)``: a buffer the loop owns, or, for a game whose state's
+    first entries are at every decision what the deciding seat may see, that view of the state
+    itself with :func:`keep_view` as ``observe`` (no copy: strategies must not write into it); a
+    blind one is handed ``nothing``. An illegal answer is recorded in ``refusal`` and the loop
+    returns (:func:`lean` code raises nothing with values; its caller does)."""
+    seat = to_move(state)
+    while seat >= 0:
+        n = legal(state, cfg, buf)
+        i = 0
+        if n > 1:
+            slot = seat_slot[seat]
+            seen = nothing
+            if sight(seat_params, slot) == SEES:
+                observe(state, seat, obs)
+                seen = obs
+            i = seat_pick(fns, slot, seen, cfg, seat, buf, n, seat_params, streams)
+            if i < 0 or i >= n:
+                refuse(refusal, seat, slot, n, i)
+                return
+        elif n < 1:
+            raise ValueError("a decision with no legal choice")
+        apply(state, cfg, buf[i], streams, log)
+        seat = to_move(state)
+
+
+@njit(cache=True, inline="always")
+def keep_view(state, seat, obs):
+    """``observe`` for :func:`play_steps` when ``obs`` is the state's own view: nothing to copy."""
 
 
 def lean(fn):
@@ -219,3 +294,28 @@ def play_chunk(play_game, key, first_game, cfg, n_players, seating, n_chance, fn
         for s in range(n_players):
             rows[s, COL_SLOT] = seat_slot[s]
     return n_events
+
+
+def play_through(model, cfg, n_players: int, streams, choose, check: bool = True, state=None):
+    """Play one game through ``model`` from its deal (or from ``state``, played on in place) to the
+    end and return the final state: ``choose(state, seat, legal, n) -> index`` answers each decision
+    with more than one choice. With ``check``, the model's invariants are checked after the deal and
+    after every step; a breach raises ``InvariantBroken(code, steps)``. A Python loop over the
+    compiled steps: for tests and tools, not for speed."""
+    if state is None:
+        state = np.zeros(model.state_size(), np.int32)
+        model.new_game(state, cfg, n_players, streams)
+    legal = np.zeros(MAX_CHOICES, np.int32)
+    no_log = np.zeros((0, EVENT_WIDTH), np.int32)
+    steps = 0
+    while True:
+        if check and (broken := model.invariants(state, cfg)):
+            raise InvariantBroken(int(broken), steps)
+        seat = model.to_move(state)
+        if seat < 0:
+            return state
+        n = model.legal(state, cfg, legal)
+        if n < 1:
+            raise ValueError(f"a decision with no legal choice after {steps} steps")
+        model.apply(state, cfg, legal[choose(state, seat, legal, n) if n > 1 else 0], streams, no_log)
+        steps += 1

@@ -115,6 +115,13 @@ class Param:
         return [int(value)]
 
 
+# The one switch every game offers for its invariant checker (``StepModel.invariants``): each game's
+# parameter table ends with it, and its rules check where a breach would first show.
+CHECK_INVARIANTS = Param("check_invariants", False, "check the game's invariants (cards conserved, counts in "
+                         "range) as its rules run; a breach stops the game with an error (slow: for tests and "
+                         "debugging)", SETUP, "testing aid")
+
+
 @dataclass
 class ParamTable:
     """An ordered set of params with their offsets in the packed vector."""

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .errors import SimlabError
-from .kernel import COL_SCORE, COL_SLOT, COL_TIEBREAK, FIRST_GAME_COLUMN
+from .kernel import COL_SCORE, COL_SLOT, COL_TIEBREAK, FIRST_GAME_COLUMN, TIE_OFFSET, WIN_SCALE
 from .rundir import ChunkSet, n_chunks, part_path, part_problem, read_manifest
 from .version import VERSION
 
@@ -29,7 +29,7 @@ def ranks(score: np.ndarray, tiebreak: np.ndarray, eliminated: np.ndarray | None
 
     Eliminated players rank below every player still in the game, whatever their score.
     """
-    key = score.astype(np.int64) * 65536 + (tiebreak.astype(np.int64) + 32768)
+    key = score.astype(np.int64) * WIN_SCALE + (tiebreak.astype(np.int64) + TIE_OFFSET)
     if eliminated is not None:
         key = key - (eliminated != 0) * (1 << 40)
     return 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)

@@ -87,7 +87,8 @@ class StepModel:
     ``state_size()`` entries; ``invariants(state, cfg) -> code`` is 0 when the state is consistent
     (cards conserved, counts in range), else the number of the first broken invariant (the
     game's own list): the contract tests run it after every step of random play. ``hidden`` says
-    in words what a determinisation samples (the reports and the search players' help say it).
+    in words what a determinisation samples (the reports and the search players' help say it);
+    ``scratch`` the entries a strategy may write into the observation it is handed.
     """
 
     new_game: object
@@ -101,6 +102,7 @@ class StepModel:
     invariants: object
     hidden: str
     reopen: object = no_reopen
+    scratch: range = range(0)    # entries a strategy may write into the observation it is handed (scratch)
 
     def search_tuple(self, rollout) -> tuple:
         """The model as the search receives it, with the strategies' play-out policy ``rollout``."""
@@ -131,3 +133,4 @@ def declare_play_out(game: str, rollout, heuristics: tuple[str, ...], default: s
 def uniform_rollout(state, cfg, seat, legal, n, heuristic, params, rng):
     """The play-out policy of a game whose strategies declare none: uniform random."""
     return randint(rng, n)
+

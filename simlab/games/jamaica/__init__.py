@@ -8,7 +8,7 @@ from . import invariants, step
 from .step import play_game
 from .scoring import N_COLUMNS
 from .components import COMBAT_FACES, N_SPACES, PARAMS, PR
-from .state import CHANCE_STREAMS
+from .state import CHANCE_STREAMS, S_SSCRATCH, S_STACK
 from .trace import narrate
 
 
@@ -79,7 +79,8 @@ assert len(SEAT_COLUMNS) + len(GAME_COLUMNS) == N_COLUMNS
 
 MODEL = StepModel(step.new_game, step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns,
                   step.state_size, invariants.check_state,
-                  "the hidden cards: the treasure pile, face-down treasures, other hands and draw piles")
+                  "the hidden cards: the treasure pile, face-down treasures, other hands and draw piles",
+                  scratch=range(S_STACK, S_SSCRATCH + 24))
 
 GAME = GameSpec(
     name="jamaica",

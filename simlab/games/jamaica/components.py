@@ -5,7 +5,7 @@ component data, 6 the open readings, 8 the sources: [S1]..[S14] are its tags, *r
 references to the rules' numbered sections). Every table is a tuple of ints so that a variant is
 a parameter override.
 """
-from simlab.core.params import ASSUMPTION, FACT, SETUP, VARIANT, Param, ParamTable
+from simlab.core.params import ASSUMPTION, CHECK_INVARIANTS, FACT, SETUP, VARIANT, Param, ParamTable
 
 N_SPACES = 50
 N_CARDS = 11          # action cards per colour (every colour has the same 11)
@@ -196,8 +196,7 @@ PARAMS = ParamTable((
     Param("max_rounds", 60, "safety cap: score normally after this many rounds (not a rule)", ASSUMPTION,
           "docs/rules/jamaica.md 7: not a rule", low=1, high=500,
           alternatives=(200,)),     # a far higher cap: a verdict must not hang on where the cap cuts
-    Param("check_invariants", False, "check conservation and track invariants after every action (debug; "
-          "raises on a breach)", SETUP, "testing aid"),
+    CHECK_INVARIANTS,
 ))
 
 O = PARAMS.offset_tuple()

@@ -19,12 +19,11 @@ The rollout policy (``rollout`` of the model) lives with the heuristics it calls
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, lean, refuse,
-                                seat_pick, sight)
+from simlab.core.kernel import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, lean,
+                                play_steps, split_wins, win_key)
 from simlab.core.rng import randint
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                               RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
-from simlab.core.strategy import SEES
 
 from .components import A_BACK, A_FWD, LAIR, N_CARDS, N_TREASURES, O, PR, R_CANNON, R_FOOD, R_GOLD, STAR, T_BETH, \
     T_HOLD6, T_SABRE, SIXTH
@@ -695,19 +694,9 @@ def determinize(obs, seat, cfg, rng, state):
 @njit(RETURNS_SIGNATURE, cache=True)
 def returns(state, cfg, out):
     """Tie-split win shares: most points wins, ties go to the ship further ahead, then are shared."""
-    n_players = state[S_PLAYERS]
-    best = np.int64(-1 << 62)
-    winners = 0
-    for p in range(n_players):
-        key = np.int64(score(state, cfg, p)) * 65536 + race_position(state, cfg, p) + 32768
-        out[p] = key
-        if key > best:
-            best = key
-            winners = 1
-        elif key == best:
-            winners += 1
-    for p in range(n_players):
-        out[p] = 1.0 / winners if out[p] == best else 0.0
+    for p in range(state[S_PLAYERS]):
+        out[p] = win_key(score(state, cfg, p), race_position(state, cfg, p))
+    split_wins(out, state[S_PLAYERS])
 
 
 @njit(STATE_SIZE_SIGNATURE, cache=True)
@@ -726,26 +715,12 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
 
 @lean
 def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, obs, nothing, refusal):
-    """``play_from``'s loop, lean (``simlab.core.kernel.lean``: the rules it calls allocate nothing).
-
-    A strategy receives the deciding seat's observation, in a buffer the loop owns (``obs``; a
-    strategy may write only into its scratch, S_STACK and S_SSCRATCH); a blind one (uniform random)
-    ``nothing``, a buffer that shows nothing, sparing the copy. Every pending decision has two or
-    more legal choices: a single option never stops the program."""
-    seat = to_move(state)
-    while seat >= 0:
-        n = legal(state, cfg, buf)
-        slot = seat_slot[seat]
-        seen = nothing
-        if sight(seat_params, slot) == SEES:
-            observe(state, seat, obs)
-            seen = obs
-        i = seat_pick(fns, slot, seen, cfg, seat, buf, n, seat_params, streams)
-        if i < 0 or i >= n:
-            refuse(refusal, seat, slot, n, i)
-            return
-        apply(state, cfg, buf[i], streams, log)
-        seat = to_move(state)
+    """``play_from``'s loop (``simlab.core.kernel.play_steps``), lean: the rules it calls allocate
+    nothing. A strategy receives the deciding seat's observation in ``obs``, a buffer the loop owns
+    (it may write only into its scratch, S_STACK and S_SSCRATCH); a blind one ``nothing``, sparing
+    the copy. Every pending decision has two or more legal choices."""
+    play_steps(to_move, legal, apply, observe, state, cfg, seat_slot, fns, seat_params, streams, log, buf, obs,
+               nothing, refusal)
 
 
 @njit(PLAY_SIGNATURE, cache=True)

@@ -4,7 +4,7 @@
 rulebook and public pages) and each open reading's alternatives with their measured effect
 (section 6).
 """
-from simlab.core.params import ASSUMPTION, FACT, SETUP, VARIANT, Param, ParamTable
+from simlab.core.params import ASSUMPTION, CHECK_INVARIANTS, FACT, SETUP, VARIANT, Param, ParamTable
 
 COLOURS = ("brown", "blue", "purple", "yellow")
 N_TILES = 36
@@ -63,6 +63,7 @@ PARAMS = ParamTable((
           SETUP, "players choose; the simulator draws among legal setups unless fixed", low=0, high=110),
     Param("temples", (0, 0, 0, 0), "jungle space (10..110) of the brown, blue, purple, yellow temple; 0 = drawn at random",
           SETUP, "players choose; the simulator draws among legal setups unless fixed", low=0, high=110),
+    CHECK_INVARIANTS,
 ))
 
 O = PARAMS.offset_tuple()

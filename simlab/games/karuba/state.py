@@ -8,79 +8,62 @@ carried out together in seat order. Everything a seat may not see lies in a tail
 the strategies that view without copying. An observation (``step.observe``) has the state's layout,
 with the tail's hidden entries set to ``HIDDEN``.
 
-Layout (offsets below; ``P0 + seat * PB`` starts a player's island block)::
-
-    shared part
-      S_ROUND         tiles revealed so far (the round number, 1..36)
-      S_PLAYERS       number of players
-      S_TILE          tile revealed this round (1..36)
-      S_END           end reason: 0 running, 1 last tile played, 2 a player has all explorers home
-      S_GOLD_USED     gold nuggets taken from the supply, all islands together
-      S_GOLD_SHORT    placed gold tiles that got no nugget because the supply ran short
-      S_TAKEN   +4    per colour: temple treasure tokens already taken from its stack
-      S_BONUS   +4    per bonus tile: BONUS_OPEN, BONUS_REMOVED, or the seat that took it
-      S_BONUS_ROUND+4 per bonus tile: round it was taken or removed
-      S_BEACH   +4    per colour: its explorers' beach space, index 0..10 (label 10..110)
-      S_TEMPLE  +4    per colour: its temples' jungle space, index 0..10
-      S_SEQ     +36   the tiles revealed so far, in order; HIDDEN for those still face down
-      S_ARRIVALS      explorers that entered a temple this round, all islands (end_round's work)
-      S_TURN          the seat whose choice for the revealed tile is pending (-1: game over)
-    per player (island) block, PB entries
-      B_TILE    +30   tile number on each cell (row-major, 6 columns x 5 rows; 0 = empty)
-      B_TREASURE+30   treasure still lying on each cell: 0 none, 1 crystal, 2 gold
-      B_EXPL    +4    per colour: explorer position: 0..29 a cell, AT_BEACH, AT_TEMPLE
-      B_CRYSTAL +4    crystals each explorer collected
-      B_GOLD    +4    gold nuggets each explorer collected
-      B_MOVES   +4    moves each explorer made
-      B_HOME    +4    round each explorer reached its temple (0 = not yet)
-      B_TOKENS        face value of temple treasure tokens taken
-      B_COMP          tie-compensation crystals
-      B_PLACED        tiles placed on the island
-      B_DISCARDED     tiles discarded
-      B_BONUS_PTS     points from bonus tiles
-      B_OPEN    +4    bitmask of cells whose tile has an exit N, E, S, W (bit = cell index)
-      B_OCC           bitmask of cells holding an explorer
-      B_FATE    +36   per tile number 1..36: 0 not yet revealed, 1 placed, 2 discarded
-    hidden tail (from OBS_VIEW on)
-      T_ORDER   +36   the leader's shuffled tile numbers, revealed in this order (secret)
-      T_CHOSEN  +4    per seat: its choice code this round, once made (private to the seat until
-                      the round is carried out); HIDDEN for seats that have not chosen yet
-      T_EVENTS        trace events written so far (the log's count, kept between steps)
+The layout (``print(STATE.describe())`` prints it with its offsets) is built below by
+:class:`simlab.core.layout.Layout`: the shared part, one island block per seat (``P0 + seat * PB``
+starts it), then the hidden tail from ``OBS_VIEW`` on.
 """
-S_ROUND, S_PLAYERS, S_TILE, S_END, S_GOLD_USED, S_GOLD_SHORT = 0, 1, 2, 3, 4, 5
-S_TAKEN = 6
-S_BONUS = 10
-S_BONUS_ROUND = 14
-S_BEACH = 18
-S_TEMPLE = 22
-S_SEQ = 26
-S_ARRIVALS = 62
-S_TURN = 63
-P0 = 64
-
-B_TILE = 0
-B_TREASURE = 30
-B_EXPL = 60
-B_CRYSTAL = 64
-B_GOLD = 68
-B_MOVES = 72
-B_HOME = 76
-B_TOKENS = 80
-B_COMP = 81
-B_PLACED = 82
-B_DISCARDED = 83
-B_BONUS_PTS = 84
-B_OPEN = 85
-B_OCC = 89
-B_FATE = 90
-PB = 128
+from simlab.core.layout import Layout
 
 MAX_PLAYERS = 4
-OBS_VIEW = P0 + MAX_PLAYERS * PB
-T_ORDER = OBS_VIEW
-T_CHOSEN = T_ORDER + 36
-T_EVENTS = T_CHOSEN + MAX_PLAYERS
-STATE_SIZE = T_EVENTS + 1
+
+ISLAND = Layout(
+    "per player (island) block",
+    ("B_TILE", 30, "tile number on each cell (row-major, 6 columns x 5 rows; 0 = empty)"),
+    ("B_TREASURE", 30, "treasure still lying on each cell: 0 none, 1 crystal, 2 gold"),
+    ("B_EXPL", 4, "per colour: explorer position: 0..29 a cell, AT_BEACH, AT_TEMPLE"),
+    ("B_CRYSTAL", 4, "crystals each explorer collected"),
+    ("B_GOLD", 4, "gold nuggets each explorer collected"),
+    ("B_MOVES", 4, "moves each explorer made"),
+    ("B_HOME", 4, "round each explorer reached its temple (0 = not yet)"),
+    ("B_TOKENS", 1, "face value of temple treasure tokens taken"),
+    ("B_COMP", 1, "tie-compensation crystals"),
+    ("B_PLACED", 1, "tiles placed on the island"),
+    ("B_DISCARDED", 1, "tiles discarded"),
+    ("B_BONUS_PTS", 1, "points from bonus tiles"),
+    ("B_OPEN", 4, "bitmask of cells whose tile has an exit N, E, S, W (bit = cell index)"),
+    ("B_OCC", 1, "bitmask of cells holding an explorer"),
+    ("B_FATE", 36, "per tile number 1..36: 0 not yet revealed, 1 placed, 2 discarded"),
+    pad_to=128)
+(B_TILE, B_TREASURE, B_EXPL, B_CRYSTAL, B_GOLD, B_MOVES, B_HOME, B_TOKENS, B_COMP, B_PLACED, B_DISCARDED,
+ B_BONUS_PTS, B_OPEN, B_OCC, B_FATE) = ISLAND.offsets
+PB = ISLAND.size
+
+STATE = Layout(
+    "Karuba's state",
+    ("S_ROUND", 1, "tiles revealed so far (the round number, 1..36)"),
+    ("S_PLAYERS", 1, "number of players"),
+    ("S_TILE", 1, "tile revealed this round (1..36)"),
+    ("S_END", 1, "end reason: 0 running, 1 last tile played, 2 a player has all explorers home"),
+    ("S_GOLD_USED", 1, "gold nuggets taken from the supply, all islands together"),
+    ("S_GOLD_SHORT", 1, "placed gold tiles that got no nugget because the supply ran short"),
+    ("S_TAKEN", 4, "per colour: temple treasure tokens already taken from its stack"),
+    ("S_BONUS", 4, "per bonus tile: BONUS_OPEN, BONUS_REMOVED, or the seat that took it"),
+    ("S_BONUS_ROUND", 4, "per bonus tile: round it was taken or removed"),
+    ("S_BEACH", 4, "per colour: its explorers' beach space, index 0..10 (label 10..110)"),
+    ("S_TEMPLE", 4, "per colour: its temples' jungle space, index 0..10"),
+    ("S_SEQ", 36, "the tiles revealed so far, in order; HIDDEN for those still face down"),
+    ("S_ARRIVALS", 1, "explorers that entered a temple this round, all islands (end_round's work)"),
+    ("S_TURN", 1, "the seat whose choice for the revealed tile is pending (-1: game over)"),
+    ("P0", MAX_PLAYERS * PB, "the islands, one ISLAND block per seat"),
+    # the hidden tail, from OBS_VIEW on
+    ("T_ORDER", 36, "the leader's shuffled tile numbers, revealed in this order (secret)"),
+    ("T_CHOSEN", MAX_PLAYERS, "per seat: its choice code this round, once made (private to the seat until the "
+                              "round is carried out); HIDDEN for seats that have not chosen yet"),
+    ("T_EVENTS", 1, "trace events written so far (the log's count, kept between steps)"))
+(S_ROUND, S_PLAYERS, S_TILE, S_END, S_GOLD_USED, S_GOLD_SHORT, S_TAKEN, S_BONUS, S_BONUS_ROUND, S_BEACH, S_TEMPLE,
+ S_SEQ, S_ARRIVALS, S_TURN, P0, T_ORDER, T_CHOSEN, T_EVENTS) = STATE.offsets
+OBS_VIEW = T_ORDER
+STATE_SIZE = STATE.size
 HIDDEN = -1
 
 AT_BEACH, AT_TEMPLE = 30, 31

@@ -13,13 +13,14 @@ The rollout policy (``rollout`` of the model) lives with the heuristics it calls
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, lean, refuse,
-                                seat_pick)
+from simlab.core.kernel import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit,
+                                invariants_broken, keep_view, lean, play_steps, split_wins, win_key)
 from simlab.core.rng import randint
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                               REOPEN_SIGNATURE, RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
-from .components import N_TILES
+from .components import N_TILES, O
+from .invariants import check_invariants
 from .rules import (EV_END, EV_SCORE, EV_SETUP, carry_out_round, legal_choices, reveal, score_parts, setup,
                     write_rows)
 from .state import (B_PLACED, END_RUNNING, HIDDEN, MAX_CHOICES, MAX_PLAYERS, OBS_VIEW, P0, PB, S_BEACH,
@@ -71,6 +72,10 @@ def apply(state, cfg, code, streams, log):
     else:
         state[S_TURN] = -1
     state[T_EVENTS] = n_ev
+    if cfg[O.check_invariants]:
+        broken = check_invariants(state, cfg)
+        if broken:
+            invariants_broken(broken)
 
 
 @njit(OBSERVE_SIGNATURE, cache=True)
@@ -139,19 +144,9 @@ def reopen(state, seat):
 @njit(RETURNS_SIGNATURE, cache=True)
 def returns(state, cfg, out):
     """Tie-split win shares: most points wins, ties go to more tiles placed, then are shared."""
-    n_players = state[S_PLAYERS]
-    best = np.int64(-1 << 62)
-    winners = 0
-    for p in range(n_players):
-        key = np.int64(score_parts(state, p, cfg)[4]) * 65536 + state[P0 + p * PB + B_PLACED]
-        out[p] = key
-        if key > best:
-            best = key
-            winners = 1
-        elif key == best:
-            winners += 1
-    for p in range(n_players):
-        out[p] = 1.0 / winners if out[p] == best else 0.0
+    for p in range(state[S_PLAYERS]):
+        out[p] = win_key(score_parts(state, p, cfg)[4], state[P0 + p * PB + B_PLACED])
+    split_wins(out, state[S_PLAYERS])
 
 
 @njit(STATE_SIZE_SIGNATURE, cache=True)
@@ -169,25 +164,12 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
 
 @lean
 def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, refusal):
-    """``play_from``'s loop, lean (``simlab.core.kernel.lean``: the rules it calls allocate nothing).
-
-    A strategy receives the state's view (its first ``OBS_VIEW`` entries), which at every decision
-    equals the deciding seat's observation there (the hidden tail lies beyond it), so no copy is
-    made; strategies must not write into it. A seat with one legal choice is not asked.
-    """
+    """``play_from``'s loop (``simlab.core.kernel.play_steps``), lean. A strategy receives the state's
+    view (its first ``OBS_VIEW`` entries), which at every decision equals the deciding seat's
+    observation there (the hidden tail lies beyond it), so no copy is made."""
     view = state[:OBS_VIEW]
-    seat = to_move(state)
-    while seat >= 0:
-        n = legal(state, cfg, buf)
-        i = 0
-        if n > 1:
-            slot = seat_slot[seat]
-            i = seat_pick(fns, slot, view, cfg, seat, buf, n, seat_params, streams)
-            if i < 0 or i >= n:
-                refuse(refusal, seat, slot, n, i)
-                return
-        apply(state, cfg, buf[i], streams, log)
-        seat = to_move(state)
+    play_steps(to_move, legal, apply, keep_view, state, cfg, seat_slot, fns, seat_params, streams, log, buf, view,
+               view, refusal)
 
 
 @njit(PLAY_SIGNATURE, cache=True)

@@ -9,7 +9,7 @@ cards, the character boards' expertise and coins and the die faces below are *as
 placeholder data (status ASSUMPTION); every one is a table that ``--set`` or a TOML file replaces
 without recompiling anything, and so are the counts that give the tables their shape.
 """
-from simlab.core.params import ASSUMPTION, FACT, SETUP, VARIANT, Param, ParamTable
+from simlab.core.params import ASSUMPTION, CHECK_INVARIANTS, FACT, SETUP, VARIANT, Param, ParamTable
 
 RULES_FILE = "docs/rules/legend_raiders.md"
 TOOLS = ("compass", "map", "shovel", "rope")
@@ -213,6 +213,7 @@ PARAMS = ParamTable((
           alternatives=((0, 0, 0, 0, 1, 1) * N_BOARDS,)),   # a coin on each of the map's last 2 spaces
     Param("boards", (0, 0, 0, 0), "character board (1-4) of seats 1-4; 0 = dealt at random", SETUP,
           "players choose; the simulator deals unless fixed", low=0, high=4),
+    CHECK_INVARIANTS,
 ))
 
 O = PARAMS.offset_tuple()

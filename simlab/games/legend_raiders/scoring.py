@@ -13,7 +13,7 @@ from .state import (B_COIN_PTS, B_DICE_PTS, B_DICE_USED, B_DIE_PTS, B_DONE, B_EX
                     B_TOOLS_DISC, B_TORCH, B_TORCH_USES, B_TURNS, B_CARDS, HIDDEN, MAX_DONE, P0, PB, S_BAG, S_DECK,
                     S_DECK_N, S_DECK_OUT, S_DISC, S_DISC_N, S_END_REASON, S_FACEUP, S_HQ_TILE, S_HQ_TOOLS,
                     S_NEW_TILE, S_PLAYERS, S_REMOVED, S_REMOVED_N, S_RESHUFFLES, S_ROUND, S_STACK, S_STACK_N,
-                    S_STACK_OUT, S_TRIGGER, T_HAND)
+                    S_STACK_OUT, S_STAGE, S_TRIGGER, ST_OVER, ST_TURN_OVER, T_HAND)
 
 # Result columns the kernel writes from FIRST_GAME_COLUMN on (declared with meanings in __init__).
 (C_DISCOVERIES, C_MISSION_PTS, C_MISSIONS, C_COIN_PTS, C_EXP_PTS, C_DIE_PTS, C_DICE_HELD, C_DICE_PTS,
@@ -104,7 +104,8 @@ def check_invariants(state, cfg):
     2 a tile not in exactly one place (stack, HQ, dig sites, maps, discard pile, a prepare's new tile);
     3 a card not in exactly one place (deck, face-up row, hands, removed), or a hand's view
       (``B_HAND``) showing another card than the true hand (``T_HAND``);
-    4 a backpack over the tool limit or a board over the tile limit (between turns);
+    4 a backpack over the tool limit or a board over the tile limit between turns (a turn gives them
+      back before it ends);
     5 a torch not 0/1, a negative score part, or a pile size out of range.
     """
     n_players = state[S_PLAYERS]
@@ -171,7 +172,8 @@ def check_invariants(state, cfg):
             return 3
     for p in range(n_players):
         base = P0 + p * PB
-        if n_tools(state, p) > cfg[O.tool_limit] or n_held(state, p) > cfg[O.tile_limit]:
+        between_turns = state[S_STAGE] == ST_TURN_OVER or state[S_STAGE] == ST_OVER   # (a turn gives back later)
+        if between_turns and (n_tools(state, p) > cfg[O.tool_limit] or n_held(state, p) > cfg[O.tile_limit]):
             return 4
         if state[base + B_TORCH] != 0 and state[base + B_TORCH] != 1:
             return 5

@@ -15,14 +15,13 @@ The rollout policy (``rollout`` of the model) lives with the heuristics it calls
 ``strategies/legend_raiders.py``: the game's modules never import strategies.
 """
 import numpy as np
-from numba import njit, types
+from numba import njit
 
-from simlab.core.kernel import (EVENT_WIDTH, MAX_SEATS, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, lean, refuse,
-                                seat_choice, seat_pick)
+from simlab.core.kernel import (EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, invariants_broken,
+                                keep_view, lean, play_steps, split_wins, win_key)
 from simlab.core.rng import randint, shuffle
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                               RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
-from simlab.core.strategy import DECIDE_TYPE
 
 from .components import EFFECT_COIN, MAX_CARDS, MAX_TILES, N_COLUMNS, N_SLOTS, O, VAR_NO_DICE
 from .rules import (EV_CHANGE, EV_DIE_POINTS, EV_END, EV_EXTRA_DICE, EV_FINAL, EV_ROLL, EV_TAKE_CARD, EV_TURN,
@@ -293,6 +292,10 @@ def apply(state, cfg, code, streams, log):
     """Apply the choice, then play on (chance, automatic steps, the next turns) to the next decision."""
     n_ev = resolve(state, cfg, code, streams, log, state[T_EVENTS])
     if state[S_STAGE] == ST_TURN_OVER:
+        if cfg[O.check_invariants]:
+            broken = check_invariants(state, cfg)
+            if broken:
+                invariants_broken(broken)
         n_ev = next_turn(state, cfg, streams, log, n_ev)
     state[T_EVENTS] = n_ev
 
@@ -405,15 +408,9 @@ def determinize(obs, seat, cfg, rng, state):
 def returns(state, cfg, out):
     """Win shares: most points wins, a tie goes to the later seat (as the result rows' tie-break),
     so exactly one seat wins."""
-    best = -1
-    winner = 0
     for p in range(state[S_PLAYERS]):
-        out[p] = 0.0
-        score = total_score(state, p)
-        if score >= best:
-            best = score
-            winner = p
-    out[winner] = 1.0
+        out[p] = win_key(total_score(state, p), p)
+    split_wins(out, state[S_PLAYERS])
 
 
 @njit(STATE_SIZE_SIGNATURE, cache=True)
@@ -422,14 +419,6 @@ def state_size():
 
 
 # ---- built-in play -----------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def choose(view, cfg, seat, buf, n, seat_slot, fns, seat_params, streams):
-    """The seat's strategy picks one of ``buf[:n]`` (a single choice is taken without asking it)."""
-    if n == 1:
-        return buf[0]
-    return buf[seat_choice(fns, seat_slot[seat], view, cfg, seat, buf, n, seat_params, streams)]
-
-
 @njit(cache=True)
 def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
     """Play the game on from ``state`` to its end, the seats' strategies deciding (see ``play_on``)."""
@@ -440,25 +429,12 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
 
 @lean
 def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, refusal):
-    """``play_from``'s loop, lean (``simlab.core.kernel.lean``).
-
-    A strategy receives the state's view (its first ``OBS_VIEW`` entries), which at every decision
-    is the deciding seat's observation (``observe``), so no copy is made; strategies must not write
-    into it. A single choice is taken without asking.
-    """
+    """``play_from``'s loop (``simlab.core.kernel.play_steps``), lean. A strategy receives the state's
+    view (its first ``OBS_VIEW`` entries), which at every decision is the deciding seat's
+    observation (``observe``), so no copy is made."""
     view = state[:OBS_VIEW]
-    seat = to_move(state)
-    while seat >= 0:
-        n = legal(state, cfg, buf)
-        i = 0
-        if n > 1:
-            slot = seat_slot[seat]
-            i = seat_pick(fns, slot, view, cfg, seat, buf, n, seat_params, streams)
-            if i < 0 or i >= n:
-                refuse(refusal, seat, slot, n, i)
-                return
-        apply(state, cfg, buf[i], streams, log)
-        seat = to_move(state)
+    play_steps(to_move, legal, apply, keep_view, state, cfg, seat_slot, fns, seat_params, streams, log, buf, view,
+               view, refusal)
 
 
 @njit(PLAY_SIGNATURE, cache=True)
@@ -469,44 +445,3 @@ def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
     play_from(state, cfg, seat_slot, fns, seat_params, streams, log)
     write_rows(state, cfg, rows)
     return state[T_EVENTS]
-
-
-CHECKED_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64[::1],
-                                 types.UniTuple(DECIDE_TYPE, MAX_SEATS), types.float64[:, ::1], types.uint64[:, ::1],
-                                 types.int32[::1], types.int32[::1])
-
-
-@njit(CHECKED_SIGNATURE, cache=True)
-def play_checked(cfg, n_players, seat_slot, fns, seat_params, streams, state, errors):
-    """A whole game like :func:`play_game`, checking the invariants after setup and every turn.
-
-    ``state`` is filled with the final state; ``errors`` gets (code, round, seat) of the first
-    violation, or stays zero. Returns the number of rounds played.
-    """
-    buf = np.empty(MAX_CHOICES, dtype=np.int32)
-    log = np.zeros((0, EVENT_WIDTH), dtype=np.int32)
-    errors[:] = 0
-    setup(state, cfg, n_players, streams, log, 0)
-    code = check_invariants(state, cfg)
-    if code != 0:
-        errors[0] = code
-    start_turn(state, cfg, 0, streams, log, 0)
-    view = state[:OBS_VIEW]
-    while state[S_STAGE] != ST_OVER:
-        seat = state[S_CUR]
-        n = legal(state, cfg, buf)
-        resolve(state, cfg, choose(view, cfg, seat, buf, n, seat_slot, fns, seat_params, streams), streams, log, 0)
-        if state[S_STAGE] == ST_TURN_OVER:
-            code = check_invariants(state, cfg)
-            if code != 0 and errors[0] == 0:
-                errors[0] = code
-                errors[1] = state[S_ROUND]
-                errors[2] = seat
-            next_turn(state, cfg, streams, log, 0)
-    if errors[0] == 0:
-        code = check_invariants(state, cfg)
-        if code != 0:
-            errors[0] = code
-            errors[1] = state[S_ROUND]
-            errors[2] = -1
-    return state[S_ROUND]

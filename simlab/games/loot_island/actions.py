@@ -445,7 +445,7 @@ def phase2_step(state, cfg, streams, log, f):
     elif label == 3:  # passed
         state[f + F_LOCAL + 1] += 1
     elif label == 4:  # played or used an islet
-        if cfg[O.debug_checks]:
+        if cfg[O.check_invariants]:
             err = check_invariants(state, cfg)
             if err != 0:
                 raise ValueError("invariant broken in phase 2")

@@ -12,7 +12,7 @@ Card numbering used throughout the engine:
 * islet ``i`` in 0..6 is tile ``T(i + 1)`` of the islet table, section 5.5;
 * event ``e`` in 0..17: 0..3 = A1..A4, 4..17 = B1..B14.
 """
-from simlab.core.params import ASSUMPTION, FACT, SETUP, VARIANT, Param, ParamTable
+from simlab.core.params import ASSUMPTION, CHECK_INVARIANTS, FACT, SETUP, VARIANT, Param, ParamTable
 
 N_MAP = 88
 N_COLOURS = 4
@@ -266,8 +266,7 @@ PARAMS = ParamTable((
           SETUP, "fix the event sequence for a study or a test", low=0, high=18),
     Param("forced_ship", (-1, 0), "setup ship corner 0..3 and facing (1 clockwise, -1 counter); corner -1 = random",
           SETUP, "fix the ship for a study or a test", low=-1, high=3),
-    Param("debug_checks", False, "check card and compass invariants after every step (slow; for tests)", SETUP,
-          "simulator switch"),
+    CHECK_INVARIANTS,
 ))
 
 O = PARAMS.offset_tuple()

@@ -77,7 +77,7 @@ def log_hands(state, log):
 
 @njit(cache=True, _nrt=True)   # raises with a value: counted even when a lean loop calls it
 def debug_check(state, cfg, where):
-    if cfg[O.debug_checks] and check_invariants(state, cfg) != 0:
+    if cfg[O.check_invariants] and check_invariants(state, cfg) != 0:
         raise ValueError(where)
 
 

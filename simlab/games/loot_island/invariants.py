@@ -1,4 +1,4 @@
-"""The invariant checker run after every turn and exploration when ``debug_checks`` is on."""
+"""The invariant checker run after every turn and exploration when ``check_invariants`` is on."""
 import numpy as np
 from numba import njit
 

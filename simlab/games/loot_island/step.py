@@ -13,12 +13,11 @@ game's modules never import strategies.
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, lean, refuse,
-                                seat_pick, sight)
+from simlab.core.kernel import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, lean, play_steps,
+                                split_wins, win_key)
 from simlab.core.rng import randint
 from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                               RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
-from simlab.core.strategy import SEES
 
 from .board import EV_SCORE, log_ev
 from .components import N_HEALER, N_MAP, N_TREASURE, O
@@ -50,12 +49,12 @@ def to_move(state):
     return state[S_TURN] if state[X_PENDING] else -1
 
 
-@njit(LEGAL_SIGNATURE, cache=True)
+@njit(LEGAL_SIGNATURE, cache=True, inline="always")
 def legal(state, cfg, out):
     return choices(state, cfg, out)
 
 
-@njit(APPLY_SIGNATURE, cache=True)
+@njit(APPLY_SIGNATURE, cache=True, inline="always")
 def apply(state, cfg, code, streams, log):
     """The pending decision takes ``code``; the game runs on to the next decision or its end."""
     state[X_CHOICE] = code
@@ -261,19 +260,10 @@ def returns(state, cfg, out):
     """Win shares: the player still in with the most gold wins, ties to the one nearest the start
     player's right (the result rows' tie-break: never a tie); nobody when all are eliminated."""
     n = state[S_PLAYERS]
-    start = state[S_START]
-    best = np.int64(-1)
-    winner = -1
     for p in range(n):
-        out[p] = 0.0
-        if state[P0 + p * PB + B_ELIM] != ELIM_NONE:
-            continue
-        key = np.int64(seat_score(state, p)) * 65536 + n - (p - start + n) % n
-        if winner < 0 or key > best:
-            best = key
-            winner = p
-    if winner >= 0:
-        out[winner] = 1.0
+        out[p] = (win_key(seat_score(state, p), n - (p - state[S_START] + n) % n)
+                  if state[P0 + p * PB + B_ELIM] == ELIM_NONE else -np.inf)
+    split_wins(out, n)
 
 
 @njit(STATE_SIZE_SIGNATURE, cache=True)
@@ -292,32 +282,11 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
 
 @lean
 def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, obs, nothing, refusal):
-    """``play_from``'s loop, lean (``simlab.core.kernel.lean``).
-
-    A strategy receives the deciding seat's observation in ``obs``, a buffer the loop owns (a copy:
-    strategies never see, nor write into, the state; its draw pile and treasure deck stay HIDDEN); a
-    blind one (``BLIND_COLUMN`` of its parameter row, e.g. uniform random) ``nothing``, a buffer that
-    shows nothing, sparing the copy. A seat with one legal choice is not asked.
-    """
-    while state[X_PENDING]:
-        seat = state[S_TURN]
-        n = choices(state, cfg, buf)
-        i = 0
-        if n > 1:
-            slot = seat_slot[seat]
-            seen = nothing
-            if sight(seat_params, slot) == SEES:
-                view(state, seat, obs)
-                seen = obs
-            i = seat_pick(fns, slot, seen, cfg, seat, buf, n, seat_params, streams)
-            if i < 0 or i >= n:
-                refuse(refusal, seat, slot, n, i)
-                return
-        elif n < 1:
-            raise ValueError("a decision with no legal choice")
-        state[X_CHOICE] = buf[i]
-        state[X_PENDING] = 0
-        advance(state, cfg, streams, log, 0)
+    """``play_from``'s loop (``simlab.core.kernel.play_steps``), lean. A strategy receives the deciding
+    seat's observation in ``obs`` (``view``: a copy; its draw pile and treasure deck stay HIDDEN), a
+    blind one (e.g. uniform random) ``nothing``, a buffer that shows nothing, sparing the copy."""
+    play_steps(to_move, legal, apply, view, state, cfg, seat_slot, fns, seat_params, streams, log, buf, obs,
+               nothing, refusal)
 
 
 @njit(PLAY_SIGNATURE, cache=True)
