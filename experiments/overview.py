@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from simlab.analysis import measures, sections, strength
+from simlab.analysis import measures, sections, strength, unfold
 from simlab.analysis.experiment import Context, Experiment
 from simlab.core.strategy import strategies_for
 
@@ -81,7 +81,7 @@ def analyse(ctx: Context):
         rep.findings.append("No luck-and-skill measure: it needs a 'random' strategy and at least one heuristic.")
 
     # 4b. how a game unfolds: standings after every round in a sample of the default-mix games
-    sections.unfolding(rep, [r.config for r in mix_runs], games=1000)
+    sections.unfolding(rep, unfold.replay([r.config for r in mix_runs], games=1000))
 
     # 5. usage: winners vs others for every numeric seat column, in the default-mix runs
     sections.usage(rep, table, spec)

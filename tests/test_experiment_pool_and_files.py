@@ -53,7 +53,7 @@ def test_a_smaller_rerun_reads_the_first_games_of_a_stored_larger_run_and_delete
 
 
 def test_the_report_says_a_run_was_read_from_a_larger_stored_one(tmp_path):
-    from simlab.analysis.experiment import add_caveats
+    from simlab.analysis.caveats import add_caveats
     from simlab.analysis.report import Report
 
     ctx = _ctx(tmp_path, [])

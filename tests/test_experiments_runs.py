@@ -2,7 +2,8 @@
 import pandas as pd
 import pytest
 
-from simlab.analysis.experiment import Context, Experiment, run_command
+from simlab.analysis.caveats import run_command
+from simlab.analysis.experiment import Context, Experiment
 from simlab.core.runner import extend_run
 from simlab.analysis.stats import StoppingRule
 from simlab.core.errors import SimlabError

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import strategies.karuba as K
+import strategies.karuba.routes as R
 from simlab.core.rng import STRATEGY_STREAM, randint
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import get_strategy
@@ -52,7 +53,7 @@ def put_explorer(state, colour, cell, seat=0):
 
 
 def route_cost(state, cfg, colour, seat=0):
-    masks, lay, info = K.new_plan(state, seat, cfg, np.empty(K.BUF_SIZE, dtype=np.int64))
+    masks, lay, info = K.new_plan(state, seat, cfg, np.empty(R.BUF_SIZE, dtype=np.int64))
     return int(info[colour, K.I_R])
 
 
@@ -124,9 +125,9 @@ def test_fit_masks_find_the_cell_that_saves_a_tile():
     state = island(**TOP_ROW, home=(1, 2, 3))
     for cell in (0, 1, 2, 4, 5):
         place(state, cfg, cell, EW)
-    masks, lay, info = K.new_plan(state, 0, cfg, np.empty(K.BUF_SIZE, dtype=np.int64))
+    masks, lay, info = K.new_plan(state, 0, cfg, np.empty(R.BUF_SIZE, dtype=np.int64))
     values = np.zeros(30)
-    places = masks[K.M_EMPTY]
+    places = masks[R.M_EMPTY]
     state[S_TILE] = EW
     K.place_scores(state, cfg, masks, lay, info, 1.0, 1.0, 0.0, 0.3, 1.5, K.ONES, places, values)
     assert int(np.argmax(values)) == 3 and values[3] > 0
@@ -200,7 +201,7 @@ def give_tie(state, colour, other):
     """Set the game's first tile so that ``colour`` wins a tie with ``other`` (``tie_key``)."""
     for tile in range(1, N_TILES + 1):
         state[S_SEQ] = tile
-        if K.tie_key(state, colour) > K.tie_key(state, other):
+        if R.tie_key(state, colour) > R.tie_key(state, other):
             return
     raise AssertionError("no first tile gives the tie to this colour")
 

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from simlab.analysis.experiment import Experiment, read_robustness, run_experiment
+from simlab.analysis.caveats import read_robustness
+from simlab.analysis.experiment import Experiment, run_experiment
 from simlab.analysis.report import Report
 from simlab.analysis.robust import (FIRMS, FLIPS, HOLDS, MISSING, SHIFTS, WEAKENS, Reading, change, readings,
                                     robust_report, run_robust)
@@ -189,7 +190,7 @@ def test_every_assumption_declares_plausible_alternatives_or_why_it_has_none(gam
 
 
 def test_an_assumption_that_cannot_be_tried_alone_is_skipped_and_named_with_its_reason():
-    from simlab.analysis.experiment import assumption_caveat
+    from simlab.analysis.caveats import assumption_caveat
     from simlab.analysis.robust import assumptions_of
 
     names = [p for _, p, _ in assumptions_of(["legend-raiders"], ())]

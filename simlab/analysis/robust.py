@@ -38,7 +38,8 @@ from simlab.core.game import get_game
 from simlab.core.params import ASSUMPTION
 
 from .charts import new_figure
-from .experiment import ROBUSTNESS, Context, add_caveats, analyse_experiment, prepare_experiment, warm_pool
+from .caveats import ROBUSTNESS, add_caveats
+from .experiment import Context, analyse_experiment, prepare_experiment, warm_pool
 from .report import CLAIMS, Report, md_escape
 from .wording import join
 

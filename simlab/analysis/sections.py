@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from . import measures as M
-from . import outcomes
+from . import outcomes, unfold
 from .charts import dot_interval, integer_histogram, new_figure, tip
 from .report import ASSUMED_ITEM, Report, ci, formatted, md_escape, num, pct
 from .stats import Estimate, paired_column_difference
@@ -529,24 +529,21 @@ def luck_bottom_line(s: pd.DataFrame, strong: str) -> str:
             f"a player's result at {int(last.players)} players, a trait of that mix rather than of the game.")
 
 
-def unfolding(rep: Report, configs, games: int = 1000) -> pd.DataFrame:
-    """How games unfold, per player count: the first ``games`` games of each run config in
-    ``configs`` replayed with their standings after every round (:mod:`.unfold`). A chart of the
-    eventual winners' and the other seats' mean score by round, a finding per player count
-    (when the winner is decided, how often the lead changes) and a table of the measures."""
-    from . import unfold
+def unfolding(rep: Report, replays: list[unfold.Replay]) -> pd.DataFrame:
+    """How games unfold, per player count, from games replayed with their standings after every
+    round (:func:`.unfold.replay`): a chart of the eventual winners' and the other seats' mean score
+    by round, a finding per player count (when the winner is decided, how often the lead changes)
+    and a table of the measures."""
     from .charts import interval_band
     from .wording import SHARE
 
-    ncols = min(3, len(configs))
-    nrows = -(-len(configs) // ncols)
+    ncols = min(3, len(replays))
+    nrows = -(-len(replays) // ncols)
     fig, axes = new_figure(4.2 * ncols, 3.4 * nrows, ncols=ncols, nrows=nrows)
-    for ax in axes.flat[len(configs):]:
+    for ax in axes.flat[len(replays):]:
         ax.set_visible(False)
     rows = []
-    for ax, config in zip(axes.flat, configs):
-        n_games = min(games, config.games)
-        traj, result = unfold.standings(config, n_games)
+    for ax, (config, n_games, traj, result) in zip(axes.flat, replays):
         s = unfold.summary(unfold.measures(traj, result))
         paths = unfold.winner_paths(traj, result)
         for who, label in (("winner", "eventual winner"), ("others", "other seats")):

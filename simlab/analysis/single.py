@@ -8,7 +8,8 @@ from simlab.core.results import load, read_manifest
 from simlab.core.runner import RunConfig
 
 from . import sections
-from .experiment import Run, add_caveats, run_command
+from .caveats import add_caveats, run_command
+from .experiment import Run
 from .report import Report, md_escape
 from .wording import fmt_count
 

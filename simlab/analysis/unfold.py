@@ -35,6 +35,7 @@ measures (NaN), and a one-round game no lead-change share.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -64,6 +65,19 @@ def standings(config: RunConfig, games: int) -> tuple[pd.DataFrame, pd.DataFrame
     trajectories = pd.DataFrame({"game": np.repeat(game, n), "round": np.repeat(ev[:, 1], n),
                                  "seat": np.tile(np.arange(n), len(ev)), "score": ev[:, 2:2 + n].ravel()})
     return trajectories, build_frame(prep.spec, out, 0, prep.labels, config.duplicate)
+
+
+class Replay(NamedTuple):
+    """A run config's first games replayed with their standings: what the unfolding section draws."""
+    config: RunConfig
+    games: int
+    trajectories: pd.DataFrame
+    result: pd.DataFrame
+
+
+def replay(configs, games: int = 1000) -> list[Replay]:
+    """The first ``games`` games of each config (at most its own count), replayed by :func:`standings`."""
+    return [Replay(c, min(games, c.games), *standings(c, min(games, c.games))) for c in configs]
 
 
 def game_measures(scores, winners) -> dict:

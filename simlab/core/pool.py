@@ -30,11 +30,13 @@ import ctypes
 import multiprocessing
 import os
 import signal
+import queue
 import sys
 import threading
 import time
 import traceback
 from collections import deque
+from concurrent.futures import Future
 from multiprocessing.connection import wait
 
 from .errors import SimlabError
@@ -242,3 +244,52 @@ def _watch_parent(parent_pid: int) -> None:
     while os.getppid() == parent_pid:
         time.sleep(0.5)
     os._exit(1)
+
+
+class RunQueue:
+    """Runs played one after another by a background thread on the experiment's warm pool, while
+    the parent analyses and charts the runs it already has (see :meth:`Context.ahead`).
+
+    Every run of the experiment goes through the queue once it exists, so only this thread ever
+    uses the pool. The thread is a daemon: a second Ctrl-C never waits for it, and the workers
+    die with the parent."""
+
+    def __init__(self, pool: WorkerPool):
+        self.pool = pool
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name="simlab-runs", daemon=True)
+        self._thread.start()
+
+    def submit(self, fn, *args) -> Future:
+        future: Future = Future()
+        self._jobs.put((future, fn, args))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            future, fn, args = job
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn(*args))
+            except BaseException as exc:   # handed to whoever waits for this run
+                future.set_exception(exc)
+
+    def close(self, failed: bool) -> None:
+        """Cancel the runs not begun and wait for the one in flight; after a failure or an interrupt
+        it stops after its current chunk (its finished chunks are kept, as in any interrupted run)."""
+        while True:
+            try:
+                job = self._jobs.get_nowait()
+            except queue.Empty:
+                break
+            if job is not None:
+                job[0].cancel()
+        if failed:
+            self.pool.stop()
+        self._jobs.put(None)
+        self._thread.join()
+        self.pool.resume()

@@ -33,8 +33,10 @@ BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def tuned_file(game: str) -> Path:
-    """The game's tuned sets: ``tuned/`` beside its strategies module (or ``$SIMLAB_TUNED_DIR``)."""
+    """The game's tuned sets: ``tuned/`` beside its strategies module or package (or ``$SIMLAB_TUNED_DIR``)."""
     home = origin("strategies", game) or origin("games", game)
+    if home is not None and home.name == "__init__.py":
+        home = home.parent
     folder = os.environ.get(ENV) or (home.parent / "tuned" if home else Path("tuned"))
     return Path(folder) / f"{game.replace('-', '_')}.toml"
 

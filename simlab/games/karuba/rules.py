@@ -111,7 +111,7 @@ def setup(state, cfg, n_players, streams):
 
 
 @njit(cache=True, inline="always")
-def _spread(front, o_n, o_e, o_s, o_w):
+def spread(front, o_n, o_e, o_s, o_w):
     """Cells one connected step away from the cells in ``front`` (both tiles open on the edge)."""
     east = ((front & o_e & ~EAST_COLUMN) << 1) & o_w
     west = ((front & o_w & ~WEST_COLUMN) >> 1) & o_e
@@ -167,7 +167,7 @@ def reach(opens, pos, beach, temple_space, steps, blocked, beach_step, temple_st
     # ``near`` collects cells reachable with steps to spare for entering the temple.
     near = seen if used <= steps - temple_step else np.int64(0)
     while used < steps and front != 0:
-        front = _spread(front, o_n, o_e, o_s, o_w) & ~seen & ~blocked
+        front = spread(front, o_n, o_e, o_s, o_w) & ~seen & ~blocked
         seen |= front
         used += 1
         if used <= steps - temple_step:
@@ -211,7 +211,7 @@ def temple_distances(state, seat, colour, cfg, dist):
             low = m & -m
             dist[bit_index(low)] = d
             m ^= low
-        front = _spread(front, o_n, o_e, o_s, o_w) & ~seen
+        front = spread(front, o_n, o_e, o_s, o_w) & ~seen
         seen |= front
         d += 1
 

@@ -8,7 +8,7 @@ seats' choices. All chance but a possible gold-shortage draw happens at setup: t
 the order of the tiles still face down (``T_ORDER``).
 
 The rollout policy (``rollout`` of the model) lives with the heuristics it calls, in
-``strategies/karuba.py``: the game's modules never import strategies.
+``strategies/karuba/``: the game's modules never import strategies.
 """
 import numpy as np
 from numba import njit
