@@ -25,7 +25,7 @@ import pandas as pd
 
 from simlab.core.errors import SimlabError
 from simlab.core.game import GameSpec, get_game
-from simlab.core.params import ASSUMPTION, parse_assignments
+from simlab.core.params import ASSUMPTION, FACT, SETUP, VARIANT, parse_assignments
 from simlab.core.runner import RunConfig, prepared
 
 from .charts import dot_interval, new_figure
@@ -643,12 +643,15 @@ def rests_on(ctx: Context, spec: GameSpec, players, a: Arm, b: Arm, mirrors: tup
     for k in assumed:
         p = spec.params[k]
         out.append(f"`{k}` is an ASSUMPTION ({p.meaning}): A {p.describe_value(va[k])}, B {p.describe_value(vb[k])}")
-    facts = [k for k in touched if k not in assumed]
+    kinds = {FACT: "rule parameters read from the rules (FACT)", VARIANT: "published variants switched on or off",
+             SETUP: "setup choices"}
+    changed = [f"{kinds[status]}: " + ", ".join(f"`{k}`" for k in touched if spec.params[k].status == status)
+               for status in kinds if any(spec.params[k].status == status for k in touched)]
     variants = [v for arm in (a, b) for v in arm.variants]
-    if facts:
-        out.append("the arms change rule parameters read from the rules (FACT): " + ", ".join(f"`{k}`" for k in facts)
-                   + ("; what each variant then plays rests on the readings the game's rules document marks "
-                      f"ASSUMED ({join([f'`{v}`' for v in variants])})" if variants and any(
+    if changed:
+        out.append("the arms change " + "; ".join(changed)
+                   + (f"; what each variant ({join([f'`{v}`' for v in variants])}) then plays rests on the "
+                      "readings the game's rules document marks ASSUMED" if variants and any(
                           p.status == ASSUMPTION for p in spec.params.params) else ""))
     return out
 

@@ -85,7 +85,7 @@ class GameSpec:
     params: ParamTable
     columns: tuple[Column, ...]
     play_game: object               # numba dispatcher with simlab.core.kernel.PLAY_SIGNATURE
-    narrate: Callable               # (events, n_players, values, seat_labels) -> str
+    narrate: Callable               # (events, n_players, values, seat_labels, every=1) -> str; every: draw the board every N rounds (0: at the end)
     check: Callable                 # (values, n_players) -> None, raises SimlabError
     length_column: str              # the column that measures game length (for summaries)
     default_seats: tuple[str, ...]  # a heuristic mix, no random seat: it would only add a near-certain loser
