@@ -46,7 +46,7 @@ from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import ci, formatted, md_escape, num, pct
 from simlab.analysis.stats import Estimate, mean, paired_difference, proportion
 from simlab.analysis.wording import NUMBER, POINTS, TIE, Band, compare, difference, fmt_estimate, fmt_share, join
-from simlab.core.stats import Z95
+from simlab.core.intervals import Z95
 from simlab.games.karuba.components import COLS, N_CELLS, N_EDGE
 from simlab.games.karuba.rules import BEACH_CELL, TEMPLE_CELL
 

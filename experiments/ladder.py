@@ -34,7 +34,7 @@ from simlab.analysis.strength import run_tag
 from simlab.analysis.wording import NUMBER, fmt_count, fmt_number, fmt_share, join
 from simlab.core.errors import SimlabError
 from simlab.core.strategy import strategies_for
-from simlab.core.tuned import tuned_sets
+from simlab.core.tuned_sets import tuned_sets
 
 RANDOM = "random"
 POLICY = "policy"       # a search player's play-out policy parameter, when it has one

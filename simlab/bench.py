@@ -22,7 +22,7 @@ import click
 import numpy as np
 
 from .core.errors import SimlabError
-from .core.stats import median_interval
+from .core.intervals import median_interval
 
 PROBE = """
 import json, sys, time, warnings

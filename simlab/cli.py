@@ -14,7 +14,7 @@ from .core.errors import Interrupted, SimlabError
 from .core.game import available_games, get_game
 from .core.params import boolean, integer, load_toml, parse_assignments, text_list
 from .core.strategy import load_strategy_file, strategies_for
-from .core.tuned import tuned_sets
+from .core.tuned_sets import tuned_sets
 from .signals import HANDLED, exit_now
 
 SEATS_HELP = "comma-separated strategy per seat, each name[:param=value...], e.g. builder:help=2,racer"

@@ -142,7 +142,7 @@ def dump_at(rev: str, configs: list[dict], target: Path) -> dict[str, np.ndarray
 
 def diff(rev: str) -> list[dict]:
     """Per configuration: share of games that changed and how score / first-seat wins moved."""
-    from simlab.core.kernel import COL_SCORE
+    from simlab.core.play import COL_SCORE
 
     configs = matrix()
     with tempfile.TemporaryDirectory() as tmp:

@@ -19,11 +19,11 @@ import numpy as np
 from numba import njit
 
 from simlab.core.rng import randint
-from simlab.core.step import ROLLOUT_SIGNATURE, declare_play_out
+from simlab.core.model import ROLLOUT_SIGNATURE, declare_play_out
 from simlab.core.strategy import StrategyParam, strategy
 from simlab.games.jamaica.components import (A_BACK, A_CANNON, A_FOOD, A_FWD, A_GOLD, LAIR, MAX_HOLDS, N_SPACES,
-                                            NEXT_INNER, NEXT_OUTER, O, PORT, PR, R_CANNON, R_FOOD, R_GOLD, SEA, STAR,
-                                            T_BETH, T_HOLD6, T_MAP, T_SABRE)
+                                             NEXT_INNER, NEXT_OUTER, O, PORT, PR, R_CANNON, R_FOOD, R_GOLD, SEA, STAR,
+                                             T_BETH, T_HOLD6, T_MAP, T_SABRE)
 from simlab.games.jamaica.common import amount, base_of, hold_usable
 from simlab.games.jamaica.movement import walk
 from simlab.games.jamaica.state import (B_DONE, B_HAND, B_HAND_N, B_HN, B_HTYPE, B_LAP, B_POS, BACKWARD_FLAG,

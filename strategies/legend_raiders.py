@@ -19,7 +19,7 @@ blind cards are not in it) and reads only public information plus its own board 
 from numba import njit
 
 from simlab.core.rng import randint
-from simlab.core.step import ROLLOUT_SIGNATURE, declare_play_out
+from simlab.core.model import ROLLOUT_SIGNATURE, declare_play_out
 from simlab.core.strategy import StrategyParam, strategy
 from simlab.games.legend_raiders.components import KIND_DICE, KIND_DISCOVERY, KIND_MISSION, O
 from simlab.games.legend_raiders.rules import is_expertise

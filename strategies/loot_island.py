@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core.rng import randint
-from simlab.core.step import ROLLOUT_SIGNATURE, declare_play_out
+from simlab.core.model import ROLLOUT_SIGNATURE, declare_play_out
 from simlab.core.strategy import StrategyParam, strategy
 from simlab.games.loot_island.components import (EV_B1, EV_B2, EV_B4, EV_B8, EV_B12, EV_B14, I_BOTTOM,
                                                  I_DISCARD, I_DRAW2, I_MOVE, I_SHIP, I_TREASURE, N_TREASURE, O,

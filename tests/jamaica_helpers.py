@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import EVENT_WIDTH, legal_index
+from simlab.core.play import EVENT_WIDTH, legal_index
 from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, randint, root_key, seed_streams
 from simlab.core.strategy import DECIDE_SIGNATURE
 from simlab.games.jamaica import invariants, setup, step

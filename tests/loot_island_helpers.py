@@ -1,7 +1,7 @@
 """Helpers for the Loot Island tests: hand-built states, scripted strategies, one rule step at a time."""
 import numpy as np
 
-from simlab.core.kernel import MAX_SEATS
+from simlab.core.play import MAX_SEATS
 from simlab.core.rng import N_STREAMS, root_key, seed_streams
 from simlab.core.strategy import MAX_STRATEGY_PARAMS, StrategyParam, get_strategy, strategy
 from simlab.games.loot_island import rules

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from simlab.analysis import fairness as F
-from simlab.analysis.stats import Estimate, proportion
+from simlab.analysis.stats import proportion
 from simlab.analysis.wording import best_of
 from simlab.calibration import COVERAGE, FAMILY, Check, covered, judge, run_check
 from simlab.calibration.checks import CHECKS as ALL

@@ -7,8 +7,8 @@ from numba import njit
 
 from simlab.core.errors import SimlabError
 from simlab.core.game import available_games, get_game
-from simlab.core.kernel import (COL_SCORE, DUPLICATE, EVENT_WIDTH, FIRST_GAME_COLUMN, FIXED, MAX_SEATS, PLAY_SIGNATURE,
-                                ROTATE, play_chunk)
+from simlab.core.play import (COL_SCORE, DUPLICATE, EVENT_WIDTH, FIRST_GAME_COLUMN, FIXED, MAX_SEATS, PLAY_SIGNATURE,
+                              ROTATE, play_chunk)
 from simlab.core.results import load
 from simlab.core.rng import STRATEGY_STREAM, next_u64, root_key
 from simlab.core.runner import Prepared, RunConfig, run

@@ -1,4 +1,4 @@
-"""The contract every game's step model keeps (``GameSpec.model``, :mod:`simlab.core.step`): one
+"""The contract every game's step model keeps (``GameSpec.model``, :mod:`simlab.core.model`): one
 suite for every declared game, the plug-in Pig included (``tests/conftest.py`` names it in
 ``SIMLAB_PLUGINS``), the Pgx ``api_test`` idea. What a game hides, rule by rule, stays with its own
 rules tests; here is what every game owes the engine, the search players and the reports:
@@ -19,13 +19,13 @@ import numpy as np
 import pytest
 
 from simlab.core.game import available_games, get_game
-from simlab.core.kernel import EVENT_WIDTH, play_through
+from simlab.core.play import EVENT_WIDTH, play_through
 from simlab.core.params import CHECK_INVARIANTS
 from simlab.core.registry import module_name
 from simlab.core.results import standings
 from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, randint, root_key, seed_streams
 from simlab.core.runner import Prepared, RunConfig
-from simlab.core.step import MAX_CHOICES, no_reopen
+from simlab.core.model import MAX_CHOICES, no_reopen
 from simlab.core.strategy import strategies_for
 
 GAMES = [g for g in available_games() if get_game(g).model is not None]

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from jamaica_helpers import Table, seed_where
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK
+from simlab.core.play import COL_SCORE, COL_TIEBREAK
 from simlab.games.jamaica import combat, common, scoring, setup, treasure
 from simlab.games.jamaica.components import (R_CANNON, R_FOOD, R_GOLD, R_NONE, STAR, T_BETH, T_HOLD6, T_MAP,
                                              T_SABRE)

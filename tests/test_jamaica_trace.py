@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from jamaica_helpers import Table, seed_where
-from simlab.core.kernel import FIRST_GAME_COLUMN
+from simlab.core.play import FIRST_GAME_COLUMN
 from simlab.core.runner import Prepared, RunConfig
 from simlab.games.jamaica import scoring, treasure
 from simlab.games.jamaica.components import STAR, T_SABRE, TREASURE_NAMES

@@ -10,7 +10,7 @@ from simlab.analysis import rating
 from simlab.analysis.report import Report
 from simlab.core.errors import SimlabError
 from simlab.analysis.fairness import cluster_proportion
-from simlab.core.stats import wilson
+from simlab.core.intervals import wilson
 from simlab.core.strategy import strategies_for
 
 
@@ -138,7 +138,7 @@ def test_entrants_come_from_the_registry(game):
     names = ladder.entrants(game, (50, 200))
     heuristics = {n for n, s in known.items() if not s.search}
     assert names[0] == "random" and heuristics <= set(names)
-    from simlab.core.tuned import tuned_sets
+    from simlab.core.tuned_sets import tuned_sets
     assert set(tuned_sets(game)) <= set(names)
     searchers = [n for n, s in known.items() if s.search]
     for s in searchers:   # the budget is the player's first parameter (mcts iters, rollout samples)

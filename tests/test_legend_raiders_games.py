@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from simlab.core.errors import SimlabError
-from simlab.core.kernel import play_through
+from simlab.core.play import play_through
 from simlab.core.params import ASSUMPTION
 from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, randint, root_key, seed_streams
 from simlab.core.runner import Prepared, RunConfig

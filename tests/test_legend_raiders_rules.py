@@ -4,7 +4,7 @@ import pytest
 from numba import njit, types
 
 from simlab.core.errors import SimlabError
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_SEATS, legal_index
+from simlab.core.play import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, MAX_SEATS, legal_index
 from simlab.core.params import ASSUMPTION, FACT, SETUP, VARIANT
 from simlab.core.results import ranks
 from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, root_key, seed_streams

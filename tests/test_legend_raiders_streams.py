@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simlab.core.kernel import MAX_SEATS
+from simlab.core.play import MAX_SEATS
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import DECIDE_SIGNATURE
 from simlab.games.legend_raiders import GAME, rules, step

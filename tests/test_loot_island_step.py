@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simlab.core.kernel import IllegalChoice
+from simlab.core.play import IllegalChoice
 from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, root_key, seed_streams
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import BLIND_COLUMN, DECIDE_SIGNATURE, SEAT_PARAMS_WIDTH, SEES, UNIFORM, get_strategy

@@ -4,7 +4,7 @@ numbers; docs/rules/loot_island.md, "How simlab models chance")."""
 import numpy as np
 import pytest
 from loot_island_helpers import Game
-from simlab.core.kernel import MAX_SEATS
+from simlab.core.play import MAX_SEATS
 from simlab.core.rng import N_STREAMS, randint, root_key, seed_streams
 from simlab.core.strategy import get_strategy, strategy
 from simlab.games.loot_island import rules

@@ -16,7 +16,7 @@ import pytest
 
 from simlab.core.errors import SimlabError
 from simlab.core.game import get_game
-from simlab.core.kernel import EVENT_WIDTH, InvariantBroken, play_through
+from simlab.core.play import EVENT_WIDTH, InvariantBroken, play_through
 from simlab.core.rng import N_STREAMS, randint, root_key, seed_stream
 from simlab.core.runner import Prepared, RunConfig
 

@@ -9,7 +9,7 @@ import pytest
 from simlab.core.game import available_games, get_game
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import get_strategy, strategies_for
-from simlab.core.tuned import ENV, save_tuned, tuned_sets
+from simlab.core.tuned_sets import ENV, save_tuned, tuned_sets
 from simlab.search.players import play_out_policies
 
 SEARCH = ("mcts:iters=8", "rollout:samples=2")

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simlab.core.stats import median_interval
+from simlab.core.intervals import median_interval
 from simlab.analysis.stats import (StoppingRule, bootstrap_mean, difference_of_means, mean, paired_column_difference,
                                    paired_difference, proportion, sequential)
 

@@ -9,7 +9,7 @@ from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import Report
 from simlab.analysis.sections import mirror_bottom_line, mirror_detail, mirror_seats
 from simlab.core.errors import SimlabError
-from simlab.core.tuned import tuned_sets
+from simlab.core.tuned_sets import tuned_sets
 from test_fairness_measures import synthetic
 
 EXP = Experiment("t", "t", "q", lambda ctx: None, options=strength.OPTIONS)

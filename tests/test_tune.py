@@ -5,8 +5,8 @@ import pytest
 
 from simlab.analysis.compare import Arm
 from simlab.analysis.stats import Estimate
-from simlab.analysis.tune import (IN, MEASURES, OUT, UNDECIDED, corrected_level, decide, interval, parse_target,
-                                  run_tune, tune)
+from simlab.analysis.rule_tuning import (IN, MEASURES, OUT, UNDECIDED, corrected_level, decide, interval, parse_target,
+                                         run_tune, tune)
 from simlab.analysis.wording import bottom_line_problems
 from simlab.cli import main
 from simlab.core.game import get_game
@@ -45,7 +45,7 @@ def test_games_go_only_to_undecided_values_round_robin_until_max_games():
 
 
 def test_the_bottom_line_gives_runs_of_values_as_ranges():
-    from simlab.analysis.tune import spans
+    from simlab.analysis.rule_tuning import spans
     assert spans([4, 5, 6, 7, 9, 11, 12]) == "`4`-`7`, `9`, `11` and `12`"
     assert spans([13]) == "`13`" and spans(["ring4", "plain"]) == "`ring4` and `plain`"
 
@@ -53,7 +53,7 @@ def test_the_bottom_line_gives_runs_of_values_as_ranges():
 def test_the_bottom_line_answers_in_the_measures_own_words_and_says_which_side_the_rest_fall():
     """Issue 30: the first sentence names the outcome (not its key) and the player count, and says
     which values give less and which more; all values on one side read 'every one gives less'."""
-    from simlab.analysis.tune import bottom_line
+    from simlab.analysis.rule_tuning import bottom_line
     meas = MEASURES["curse_elimination_rate"]
 
     def table(rows):

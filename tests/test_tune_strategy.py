@@ -8,7 +8,7 @@ from simlab.core.errors import SimlabError
 from simlab.core.fingerprint import code_change
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import Strategy, StrategyParam, get_strategy
-from simlab.core.tuned import ENV, save_tuned, tuned_sets
+from simlab.core.tuned_sets import ENV, save_tuned, tuned_sets
 
 TOY = Strategy("toy", "toy", None, "a toy", (StrategyParam("weight", 1.0, "a real", -100, 100, search=(0, 10)),
                                             StrategyParam("count", 2, "a count", 0, 10, integer=True)))

@@ -6,7 +6,7 @@ import pytest
 
 from simlab.analysis import unfold
 from simlab.core.game import get_game
-from simlab.core.kernel import COL_SCORE, EV_STANDINGS
+from simlab.core.play import COL_SCORE, EV_STANDINGS
 from simlab.core import runner
 from simlab.core.runner import Prepared, RunConfig
 

@@ -1,11 +1,10 @@
 """Nim as a step-interface game (take 1-3 stones; who takes the last stone wins): a model small
 enough that the search player's best move is known exactly (leave a multiple of 4)."""
-import numpy as np
 from numba import njit
 
 from simlab.core.rng import randint
-from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE, no_reopen,
-                              RETURNS_SIGNATURE, ROLLOUT_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
+from simlab.core.model import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE, no_reopen,
+                               RETURNS_SIGNATURE, ROLLOUT_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
 PILE, MOVER, WINNER = 0, 1, 2   # state layout
 

@@ -5,7 +5,7 @@ Nothing here is simlab's own code: ``simlab-plugin.toml`` declares the game and 
 """
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec, Outcome
-from simlab.core.step import StepModel
+from simlab.core.model import StepModel
 
 from . import invariants, step
 from .components import PARAMS

@@ -4,7 +4,7 @@ A turn is carried out up to the next decision: ``roll_on`` rolls (the first roll
 compulsory, P3) until a face other than the bust face asks the seat to roll again or hold, or the
 game ends. The hot functions are ``lean`` (no reference counting) for the built-in play loop.
 """
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, EV_STANDINGS, FIRST_GAME_COLUMN, emit, lean
+from simlab.core.play import COL_SCORE, COL_TIEBREAK, EV_STANDINGS, FIRST_GAME_COLUMN, emit, lean
 from simlab.core.rng import randint
 
 from .components import O

@@ -1,4 +1,4 @@
-"""Pig through the step interface (``simlab.core.step``), and built-in play through it.
+"""Pig through the step interface (``simlab.core.model``), and built-in play through it.
 
 A decision is pending only after a face other than the bust face: the seat to move rolls again
 (``ROLL``) or holds (``HOLD``); the rolls between decisions are made inside ``apply``. Pig hides
@@ -7,10 +7,10 @@ nothing but the dice still to roll, so ``observe`` and ``determinize`` copy the 
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import (EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, invariants_broken,
-                                keep_view, lean, play_steps, split_wins, win_key)
-from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
-                              RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
+from simlab.core.play import (EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, invariants_broken,
+                              keep_view, lean, play_steps, split_wins, win_key)
+from simlab.core.model import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
+                               RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
 from .components import O
 from .invariants import check_invariants

@@ -2,7 +2,7 @@
 from numba import njit
 
 from simlab.core.rng import randint
-from simlab.core.step import ROLLOUT_SIGNATURE, declare_play_out
+from simlab.core.model import ROLLOUT_SIGNATURE, declare_play_out
 from simlab.core.strategy import StrategyParam, strategy
 
 from .components import O

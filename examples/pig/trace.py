@@ -1,5 +1,5 @@
 """One Pig game in plain words from the event log: a line a turn, the standings after each round."""
-from simlab.core.kernel import EV_STANDINGS, standings_words
+from simlab.core.play import EV_STANDINGS, standings_words
 
 from .rules import EV_BUST, EV_END, EV_HOLD, EV_REACH, EV_ROLL
 

@@ -210,7 +210,7 @@ def tune(game, param, target, players, seats, sets, variants, seed, batch, max_g
     over values x looks, so all verdicts hold together with at least 95% confidence.
     """
     from .compare import Arm
-    from .tune import run_tune
+    from .rule_tuning import run_tune
 
     _ad_hoc(run_tune, quiet, game, players, param, target, Arm("A", tuple(variants), tuple(sets), seats),
             batch=batch, max_games=max_games, seed=seed, out=out, runs=runs, workers=workers)

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from simlab.core.stats import effective_wilson
+from simlab.core.intervals import effective_wilson
 
 from .stats import LEVEL, Estimate, clustered_mean, critical_value
 

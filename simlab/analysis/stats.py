@@ -1,4 +1,4 @@
-"""Interval estimates for balance reports, built on :mod:`simlab.core.stats`.
+"""Interval estimates for balance reports, built on :mod:`simlab.core.intervals`.
 
 Every number a report states comes as an :class:`Estimate`: the value, its 95% interval, the
 sample size and the method. Proportions use Wilson intervals, means a normal interval (or a
@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import t as student_t
 
-from simlab.core.stats import Z95, wilson
+from simlab.core.intervals import Z95, wilson
 
 LEVEL = 0.95
 

@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 import numpy as np
 
 from simlab.core.errors import Interrupted, SimlabError
-from simlab.core.kernel import COL_SLOT
+from simlab.core.play import COL_SLOT
 from simlab.core.params import integer
 from simlab.core.results import git_commit, standings
 from simlab.core.runner import RunConfig, prepared
@@ -235,7 +235,7 @@ def tune_strategy(game: str, base: str, players: int = 2, opponents: tuple[str, 
     from simlab.core.game import get_game
     from simlab.core.pool import WorkerPool
     from simlab.core.params import NAME
-    from simlab.core.tuned import save_tuned
+    from simlab.core.tuned_sets import save_tuned
 
     spec = get_game(game)
     for path in strategy_files:

@@ -17,7 +17,7 @@ import re
 
 from simlab.core.errors import SimlabError
 from simlab.core.strategy import SeatSpec, get_strategy, strategies_for
-from simlab.core.tuned import tuned_sets
+from simlab.core.tuned_sets import tuned_sets
 
 from .experiment import Context, Option
 from .report import md_escape

@@ -1,6 +1,6 @@
 """How a game unfolds: the standings after every round of a sample of games, and what they say.
 
-Every game logs an :data:`~simlab.core.kernel.EV_STANDINGS` event at the end of each round when
+Every game logs an :data:`~simlab.core.play.EV_STANDINGS` event at the end of each round when
 it is traced: the score each seat would have if the game ended then, by the game's own end
 scoring; the last one is the final score. :func:`standings` replays a sample of a run's games
 with a log for each (the same game ids, so the same games as the run's rows) and reads them into
@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from simlab.core.errors import SimlabError
-from simlab.core.kernel import EV_STANDINGS
+from simlab.core.play import EV_STANDINGS
 from simlab.core.results import build_frame
 from simlab.core.runner import Prepared, RunConfig
 

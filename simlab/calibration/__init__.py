@@ -23,7 +23,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from simlab.core.stats import wilson
+from simlab.core.intervals import wilson
 
 COVERAGE, FAMILY = "coverage", "family-wise error"
 LOW, HIGH = 0.93, 0.975          # a 95% interval's measured coverage must lie here

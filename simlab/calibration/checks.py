@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from simlab.analysis import fairness as F
 from simlab.analysis import measures as M
-from simlab.analysis import tune as T
+from simlab.analysis import rule_tuning as T
 from simlab.analysis.compare import family_size, headline, paired_measures, size
 from simlab.analysis.experiment import widest_paired_seat
 from simlab.analysis.sections import _strongest

@@ -8,7 +8,7 @@ The worlds reproduce the dependence the tool itself creates:
   seats' results are negatively correlated;
 * **duplicate deals**: every deal is played in every seat rotation (game ``g`` is rotation
   ``g % n`` of deal ``g // n``, slot ``k`` sits in seat ``(k - r) mod n``, as in
-  :func:`simlab.core.kernel.play_chunk`), and what the deal holds is shared by its rotations;
+  :func:`simlab.core.play.play_chunk`), and what the deal holds is shared by its rotations;
 * **shared deals**: separate runs on one root seed play the same deals (a ladder's pairs).
 
 The model (a Plackett-Luce table): in a game of deal ``d``, the player in seat ``s`` holding slot

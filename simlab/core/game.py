@@ -17,7 +17,7 @@ from typing import Callable
 from .errors import SimlabError
 from .params import ParamTable
 from .registry import declared, load, module_name
-from .step import StepModel
+from .model import StepModel
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ class GameSpec:
     summary: str                    # players, chance, decisions, utility: one paragraph
     params: ParamTable
     columns: tuple[Column, ...]
-    play_game: object               # numba dispatcher with simlab.core.kernel.PLAY_SIGNATURE
+    play_game: object               # numba dispatcher with simlab.core.play.PLAY_SIGNATURE
     narrate: Callable               # (events, n_players, values, seat_labels, every=1) -> str; every: draw the board every N rounds (0: at the end)
     check: Callable                 # (values, n_players) -> None, raises SimlabError
     length_column: str              # the column that measures game length (for summaries)
@@ -100,7 +100,7 @@ class GameSpec:
     assumed_data: str = ""                   # component data with no public source: every report says so first
     outcomes: tuple[Outcome, ...] = ()       # what a designer watches besides who wins, read by every report
     decision_events: tuple[int, ...] = ()    # trace event kinds that record a seat's choice: did play change?
-    model: StepModel | None = None           # the step functions (simlab.core.step): search players, contract tests
+    model: StepModel | None = None           # the step functions (simlab.core.model): search players, contract tests
 
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]

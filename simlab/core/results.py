@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .errors import SimlabError
-from .kernel import COL_SCORE, COL_SLOT, COL_TIEBREAK, FIRST_GAME_COLUMN, TIE_OFFSET, WIN_SCALE
+from .play import COL_SCORE, COL_SLOT, COL_TIEBREAK, FIRST_GAME_COLUMN, TIE_OFFSET, WIN_SCALE
 from .rundir import ChunkSet, n_chunks, part_path, part_problem, read_manifest
 from .version import VERSION
 

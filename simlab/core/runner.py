@@ -23,7 +23,7 @@ from .executors import EXECUTORS, make_executor
 from .fingerprint import (SEARCH_CODE, TUNED_PREFIX, code_change, code_identity, config_change, config_fingerprint,
                           search_code)
 from .game import get_game
-from .kernel import DUPLICATE, EVENT_WIDTH, FIRST_GAME_COLUMN, FIXED, MAX_SEATS, ROTATE, IllegalChoice, play_chunk
+from .play import DUPLICATE, EVENT_WIDTH, FIRST_GAME_COLUMN, FIXED, MAX_SEATS, ROTATE, IllegalChoice, play_chunk
 from .params import ASSUMPTION, integer
 from .results import build_frame, git_commit, provenance, write_part
 from .rng import root_key
@@ -32,7 +32,7 @@ from .rundir import (FORMAT, MANIFEST, PART_KEY, ChunkSet, bounds, clear, n_chun
 from .strategy import (BLIND_COLUMN, MAX_STRATEGY_PARAMS, SEAT_PARAMS_WIDTH, SeatSpec, get_strategy, load_strategy_file,
                        strategy_hash)
 from .summary import Summary
-from .tuned import tuned_sets
+from .tuned_sets import tuned_sets
 
 MAX_GAMES = 2**62   # game ids are int64 in the kernels
 TRACE_ROOM = 1 << 18   # events a block of traced games starts with (8 MiB); a game that does not fit doubles it
@@ -159,7 +159,7 @@ class Prepared:
         return out, np.concatenate(logs), ends
 
     def _play_chunk(self, first_game, out, log, ends=NO_ENDS) -> int:
-        """The kernel on this config (``ends``: see :func:`~simlab.core.kernel.play_chunk`); a
+        """The kernel on this config (``ends``: see :func:`~simlab.core.play.play_chunk`); a
         strategy's illegal choice becomes a one-line error naming the game."""
         try:
             return self._kernel(first_game, out, log, ends)

@@ -1,5 +1,5 @@
 """Scratch arrays on a compiled function's stack: a strategy's per-decision work space without an
-allocation (and so usable in lean code, ``simlab.core.kernel.lean``).
+allocation (and so usable in lean code, ``simlab.core.play.lean``).
 
 ``stack_scratch(SIZE)`` reserves ``SIZE`` int64 entries (a compile-time constant) in the frame of
 the compiled function it is written in (or inlined into) and returns them as an array that owns

@@ -29,7 +29,7 @@ from .errors import Interrupted, SimlabError
 from .game import compiling, get_game
 from .params import NAME
 from .registry import declared, load, module_name
-from .tuned import tuned_file, tuned_sets
+from .tuned_sets import tuned_file, tuned_sets
 
 DECIDE_SIGNATURE = types.int64(
     types.int32[::1], types.int64[::1], types.int64, types.int32[::1], types.int64, types.float64[::1], types.uint64[::1]
@@ -113,7 +113,7 @@ def strategy(game: str, name: str, description: str, params: tuple[StrategyParam
     buffer showing nothing instead of the seat's observation. ``uniform=True`` declares more: the
     decision is exactly ``randint(rng, n_legal)`` (so blind too), and the game makes that same draw
     itself instead of calling the function (a test holds every uniform strategy to it).
-    ``lean=True`` compiles the decision without reference counting (``simlab.core.kernel.lean``),
+    ``lean=True`` compiles the decision without reference counting (``simlab.core.play.lean``),
     which spares the counting of every array it hands its helpers (15-25% of a heuristic's time);
     it then keeps lean's contract: no helper it calls allocates (unless declared ``_nrt=True``)
     or returns an array.
@@ -151,7 +151,7 @@ def strategies_for(game: str) -> dict[str, Strategy]:
 
 def get_strategy(game: str, name: str) -> Strategy:
     """A registered strategy, or ``BASE@SET``: the strategy BASE with the tuned parameter set SET
-    as its defaults (see :mod:`simlab.core.tuned`)."""
+    as its defaults (see :mod:`simlab.core.tuned_sets`)."""
     if "@" in name:
         base, _, tuned = name.partition("@")
         return tuned_strategy(get_strategy(game, base), tuned)

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import t as student_t
 
-from .stats import effective_wilson
+from .intervals import effective_wilson
 
 # per key, summed over clusters: clusters G, rows m, m^2, then for wins and for scores y, y^2, y m
 G, M, M2, WIN, WIN2, WINM, SCORE, SCORE2, SCOREM = range(9)

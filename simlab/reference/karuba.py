@@ -19,7 +19,7 @@ from numba import njit
 
 from simlab.core.bits import bit_index, popcount
 from simlab.core.errors import SimlabError
-from simlab.core.kernel import lean
+from simlab.core.play import lean
 from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, randint, seed_streams
 from simlab.games.karuba.components import COLS, N_CELLS, N_EDGE, N_TILES, PARAMS, ROWS, TILE_EXITS, TILE_TREASURE
 
@@ -239,7 +239,7 @@ def _play(key, first_game, n_players, out, streams, order, islands, explorers, c
 def engine_rows(rows):
     """The engine's result rows (``int32[games, seats, columns]``) cut to what the reference writes,
     column for column (``SCORE`` .. ``ROUNDS``): the two are then compared with ``np.array_equal``."""
-    from simlab.core.kernel import COL_SCORE, COL_TIEBREAK
+    from simlab.core.play import COL_SCORE, COL_TIEBREAK
     from simlab.games.karuba import rules
 
     return rows[:, :, [COL_SCORE, COL_TIEBREAK, rules.C_CRYSTALS, rules.C_GOLD, rules.C_TEMPLES, rules.C_ROUNDS]]

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core.rng import N_STREAMS, next_u64, randint, uniform
-from simlab.core.step import CODE_LIMIT, MAX_CHOICES
+from simlab.core.model import CODE_LIMIT, MAX_CHOICES
 
 # params of the strategy (the seat's parameter vector)
 P_ITERS, P_EXPLORE, P_POLICY = 0, 1, 2

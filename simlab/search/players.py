@@ -1,7 +1,7 @@
 """The search players, one definition for every game with a step model (``GameSpec.model``).
 
 The registry calls :func:`register_for` for each such game once its strategies are loaded; the
-play-out policy is the one the game's strategies declare (``simlab.core.step.declare_play_out``:
+play-out policy is the one the game's strategies declare (``simlab.core.model.declare_play_out``:
 ``rollout`` beside its heuristics, heuristic 0 uniform, k its k-th heuristic with a given
 parameter vector), or uniform random where they declare none.
 
@@ -11,7 +11,7 @@ parameter vector), or uniform random where they declare none.
 
 Their play-out policies are numbered 1..K for the game's heuristics at their defaults, in the order
 given, then K+1.. for every tuned set of one of them saved in the game's tuned-sets file
-(:mod:`simlab.core.tuned`), by name: Loot Island's 4 is ``cautious@tuned``. The sets are read when
+(:mod:`simlab.core.tuned_sets`), by name: Loot Island's 4 is ``cautious@tuned``. The sets are read when
 the strategies load, so a retune flows through with no edit; the runner counts them in a search
 seat's code identity.
 
@@ -27,9 +27,9 @@ import numpy as np
 from numba import njit
 
 from simlab.core.game import GameSpec
-from simlab.core.step import PLAY_OUTS, PlayOut, StepModel, uniform_rollout
+from simlab.core.model import PLAY_OUTS, PlayOut, StepModel, uniform_rollout
 from simlab.core.strategy import MAX_STRATEGY_PARAMS, StrategyParam, get_strategy, strategy
-from simlab.core.tuned import tuned_sets
+from simlab.core.tuned_sets import tuned_sets
 
 from .ismcts import ismcts
 from .proposals import proposals_search

@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core.rng import N_STREAMS, randint
-from simlab.core.step import MAX_CHOICES
+from simlab.core.model import MAX_CHOICES
 
 from .ismcts import _fresh_streams, reach_decision
 

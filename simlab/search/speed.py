@@ -15,7 +15,7 @@ from numba import njit
 
 from simlab.core.game import get_game
 from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, randint, root_key, seed_streams
-from simlab.core.step import MAX_CHOICES
+from simlab.core.model import MAX_CHOICES
 from simlab.core.strategy import get_strategy, strategies_for
 
 from .ismcts import _fresh_streams

@@ -18,7 +18,7 @@ from numba import njit
 
 from simlab.core.bits import bit_index
 from simlab.core.rng import randint
-from simlab.core.step import ROLLOUT_SIGNATURE, declare_play_out
+from simlab.core.model import ROLLOUT_SIGNATURE, declare_play_out
 from simlab.core.strategy import StrategyParam, strategy
 from simlab.games.karuba.components import O
 from simlab.games.karuba.rules import spread, token_value

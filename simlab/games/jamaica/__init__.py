@@ -1,7 +1,7 @@
 """Jamaica (Braff / Cathala / Pauchon, GameWorks 2007), 2-6 players, with the 2-player ghost ship."""
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec, Outcome
-from simlab.core.step import StepModel
+from simlab.core.model import StepModel
 
 from . import common
 from . import invariants, step

@@ -3,7 +3,7 @@
 A battle's course (target, cannons, rolls, Sabre windows, loot) waits for choices at several
 points, so it is run by the step machine (``step.py``); here are its pieces.
 """
-from simlab.core.kernel import emit, lean
+from simlab.core.play import emit, lean
 from simlab.core.rng import randint
 
 from .components import MAX_HOLDS, N_TREASURES, O, R_GOLD, R_NONE, T_BETH

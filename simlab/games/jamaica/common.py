@@ -3,7 +3,7 @@ ship's state, and who decides for a ship.
 """
 from numba import njit
 
-from simlab.core.kernel import lean
+from simlab.core.play import lean
 
 from .components import MAX_HOLDS, O, PORT, R_FOOD, R_GOLD, R_NONE, RACE_LAP, SEA, SIXTH, T_HOLD6
 from .state import B_DONE, B_HN, B_HTYPE, B_LAP, B_POS, GHOST, SB, SH0, S_CAPTAIN, S_GHOST, S_PLAYERS, S_TOWNER

@@ -3,7 +3,7 @@
 The captain moves the ghost ship twice, with the two dice; the step machine (``step.py``) runs
 the two moves (each a DEC_GHOST decision, then the end of the move as for any ship).
 """
-from simlab.core.kernel import emit, lean
+from simlab.core.play import emit, lean
 
 from .components import GHOST_DAY_FIRST, GHOST_LEVEL_AHEAD, GHOST_LEVEL_BEHIND, O
 from .state import (BACKWARD_FLAG, B_LAP, B_POS, GHOST, S_DAY, S_NIGHT, S_STACK, S_TGT_DONE, S_TGT_LAP, X_BACK_OK,

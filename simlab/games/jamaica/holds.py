@@ -3,7 +3,7 @@
 A load or a payment may wait for its owner's choice of hold (DEC_HOLD) or order (DEC_PAY): each is
 two halves around that decision, run by the step machine (``step.py``) from the X_LD / X_PY registers.
 """
-from simlab.core.kernel import emit, lean
+from simlab.core.play import emit, lean
 
 from .components import MAX_HOLDS, O, R_NONE, SIXTH
 from .state import (B_HN, B_HTYPE, S_BANK, S_BANK_SHORT, X_EVENTS, X_LD_BANK, X_LD_COUNT, X_LD_RES, X_LD_SHIP,

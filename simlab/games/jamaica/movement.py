@@ -2,7 +2,7 @@
 may fall back to, and putting it there. The move's course (cost, battle, falling back) is run by
 the step machine (``step.py``).
 """
-from simlab.core.kernel import emit, lean
+from simlab.core.play import emit, lean
 
 from .components import O
 from .state import B_DONE, B_FINISH_ROUND, B_LAP, B_POS, GHOST, S_ENDER, S_PREV_A, S_PREV_B, S_ROUND, S_STACK, X_EVENTS

@@ -11,7 +11,7 @@ rules always did. Chance is drawn from the streams exactly where and as often as
 """
 from numba import njit
 
-from simlab.core.kernel import emit, lean
+from simlab.core.play import emit, lean
 from simlab.core.rng import randint
 
 from .components import A_BACK, A_FWD, LAIR, O, PR, R_CANNON, R_FOOD, STAR, T_SABRE

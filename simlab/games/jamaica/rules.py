@@ -9,7 +9,7 @@ a single legal option is taken without stopping). Section numbers are the Chines
 """
 from numba import njit
 
-from simlab.core.kernel import EV_STANDINGS, emit, lean
+from simlab.core.play import EV_STANDINGS, emit, lean
 from simlab.core.rng import randint
 
 from .components import O

@@ -2,7 +2,7 @@
 """
 from numba import njit
 
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, lean
+from simlab.core.play import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, lean
 
 from .components import N_TREASURES, O, R_CANNON, R_FOOD, R_GOLD
 from .state import (B_ATTACKS, B_COMBATS, B_DONE, B_FALL_FOOD, B_FALL_GOLD, B_FINISH_ROUND, B_LAIRS, B_LAP, B_POS,

@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import emit, lean
+from simlab.core.play import emit, lean
 from simlab.core.rng import shuffle
 
 from .components import (LAIR, MAX_HOLDS, N_CARDS, N_SPACES, N_TREASURES, O, R_CANNON, R_FOOD, R_GOLD, R_NONE, T_BETH)

@@ -1,4 +1,4 @@
-"""Jamaica as a step-interface game (the contract of ``simlab.core.step``), and built-in play through it.
+"""Jamaica as a step-interface game (the contract of ``simlab.core.model``), and built-in play through it.
 
 The rules run as one resumable program (``program.run``): ``apply`` resumes it at the stored label
 with the answer. The card pick is simultaneous in the box: here the seats pick one after the
@@ -11,11 +11,11 @@ The rollout policy (``rollout`` of the model) lives with the heuristics it calls
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, lean,
-                                play_steps, split_wins, win_key)
+from simlab.core.play import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, lean,
+                              play_steps, split_wins, win_key)
 from simlab.core.rng import randint
-from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
-                              RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
+from simlab.core.model import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
+                               RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
 from .components import N_CARDS, N_TREASURES, R_GOLD, T_BETH, T_HOLD6, SIXTH
 from .state import (B_CARD, B_DISC, B_DISC_N, B_DONE, B_DRAW, B_DRAW_N, B_HAND, B_HAND_N, B_HN, B_LAP, B_POS,
@@ -226,7 +226,7 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
 
 @lean
 def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, obs, nothing, refusal):
-    """``play_from``'s loop (``simlab.core.kernel.play_steps``), lean: the rules it calls allocate
+    """``play_from``'s loop (``simlab.core.play.play_steps``), lean: the rules it calls allocate
     nothing. A strategy receives the deciding seat's observation in ``obs``, a buffer the loop owns
     (it may write only into its scratch, S_STACK and S_SSCRATCH); a blind one ``nothing``, sparing
     the copy. Every pending decision has two or more legal choices."""

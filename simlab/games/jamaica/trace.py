@@ -3,11 +3,11 @@
 ``every`` > 1 prints a compact race table (who is where, holds) only every that many rounds;
 every = 1 prints it after each round.
 """
-from simlab.core.kernel import EV_STANDINGS, standings_words
+from simlab.core.play import EV_STANDINGS, standings_words
 from .components import ACTION_NAMES, PLAYER_COLOURS, RES_NAMES, STAR, T_HOLD6, TREASURE_NAMES, TYPE_NAMES
 from .common import (EV_COMBAT, EV_END, EV_FINISH, EV_GHOST_DIR, EV_IGNORED, EV_LAIR, EV_LOAD, EV_LOOT, EV_MOVE,
-                    EV_PAY, EV_RESULT, EV_RETREAT, EV_REVEAL, EV_ROLL, EV_ROUND, EV_SABRE, EV_SCORE, EV_SETUP,
-                    EV_SHORT)
+                     EV_PAY, EV_RESULT, EV_RETREAT, EV_REVEAL, EV_ROLL, EV_ROUND, EV_SABRE, EV_SCORE, EV_SETUP,
+                     EV_SHORT)
 from .state import GHOST, LOOT_BLIND, LOOT_CARD, LOOT_GIVE, LOOT_HOLD, LOOT_NONE
 
 

@@ -1,7 +1,7 @@
 """Treasure cards (rules 3(2), 3(4), 5(6)): who holds which, what a power does for its holder,
 drawing at a lair and handing a card over.
 """
-from simlab.core.kernel import emit, lean
+from simlab.core.play import emit, lean
 
 from .components import O, R_GOLD, R_NONE, SIXTH, T_BETH, T_HOLD6, T_MAP
 from .state import B_HN, B_HTYPE, B_LAIRS, GHOST, S_BANK, S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER, X_EVENTS, X_TCOUNT

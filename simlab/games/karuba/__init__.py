@@ -1,7 +1,7 @@
 """Karuba (Rüdiger Dorn, HABA 2015) with the bonus-tile mini expansion, 2-4 players."""
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec, Outcome
-from simlab.core.step import StepModel
+from simlab.core.model import StepModel
 
 from . import invariants, rules, step
 from .components import COLOURS, PARAMS

@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core.bits import bit_index
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, EV_STANDINGS, FIRST_GAME_COLUMN, emit, lean
+from simlab.core.play import COL_SCORE, COL_TIEBREAK, EV_STANDINGS, FIRST_GAME_COLUMN, emit, lean
 from simlab.core.rng import randint, shuffle
 
 from .components import ANY_MIX, COLS, GOLD_DRAW, N_CELLS, N_EDGE, N_TILES, O, RING3, RING4, ROWS

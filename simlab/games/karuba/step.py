@@ -1,4 +1,4 @@
-"""Karuba as a step-interface game (the contract of ``simlab.core.step``), and built-in play through it.
+"""Karuba as a step-interface game (the contract of ``simlab.core.model``), and built-in play through it.
 
 A round is simultaneous in the box: every seat decides on the same pre-round islands. Here the
 seats decide one after the other (``S_TURN``), each choice is kept in the state's hidden tail
@@ -13,11 +13,11 @@ The rollout policy (``rollout`` of the model) lives with the heuristics it calls
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit,
-                                invariants_broken, keep_view, lean, play_steps, split_wins, win_key)
+from simlab.core.play import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit,
+                              invariants_broken, keep_view, lean, play_steps, split_wins, win_key)
 from simlab.core.rng import randint
-from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
-                              REOPEN_SIGNATURE, RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
+from simlab.core.model import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
+                               REOPEN_SIGNATURE, RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
 from .components import N_TILES, O
 from .invariants import check_invariants
@@ -164,7 +164,7 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
 
 @lean
 def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, refusal):
-    """``play_from``'s loop (``simlab.core.kernel.play_steps``), lean. A strategy receives the state's
+    """``play_from``'s loop (``simlab.core.play.play_steps``), lean. A strategy receives the state's
     view (its first ``OBS_VIEW`` entries), which at every decision equals the deciding seat's
     observation there (the hidden tail lies beyond it), so no copy is made."""
     view = state[:OBS_VIEW]

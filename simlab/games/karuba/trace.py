@@ -4,7 +4,7 @@ Legend: ``B U P Y`` brown/blue/purple/yellow explorers, lower-case letters their
 jungle edge (``[B]`` once the explorer is home), ``*`` a crystal, ``$`` a gold nugget lying on a
 tile, ``.`` an empty cell.
 """
-from simlab.core.kernel import EV_STANDINGS, standings_words
+from simlab.core.play import EV_STANDINGS, standings_words
 from .components import COLOURS, COLS, ROWS, TILE_EXITS
 from .rules import (EV_BONUS, EV_DISCARD, EV_END, EV_MOVE, EV_NO_GOLD, EV_PLACE, EV_SCORE, EV_SETUP,
                     EV_TEMPLE, EV_TILE)

@@ -5,7 +5,7 @@ public: the defaults are ASSUMED placeholder tables, every one overridable (docs
 """
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec, Outcome
-from simlab.core.step import StepModel
+from simlab.core.model import StepModel
 
 from . import rules, scoring, step
 from .components import (DIE_3_2_1, N_BOARDS, N_TOOL_TYPES, PARAMS, RULES_FILE, SLOT_COINS_0_1_2, SLOT_COINS_1_2_3,

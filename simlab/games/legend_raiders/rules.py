@@ -7,7 +7,7 @@ the step machine of ``step.py``; the end of the game and the invariant checker a
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import emit, lean
+from simlab.core.play import emit, lean
 from simlab.core.rng import randint, shuffle
 
 from .components import (DECK_END, DECK_RESHUFFLE, EFFECT_COIN, EFFECT_TOOL, EFFECT_TORCH, HQ_COLUMN, KIND_DICE,

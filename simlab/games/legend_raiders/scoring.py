@@ -3,7 +3,7 @@ checker (see ``state.py``)."""
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, EVENT_WIDTH, FIRST_GAME_COLUMN, emit, emit_standings, lean
+from simlab.core.play import COL_SCORE, COL_TIEBREAK, EVENT_WIDTH, FIRST_GAME_COLUMN, emit, emit_standings, lean
 
 from .components import (KIND_DICE, KIND_DISCOVERY, KIND_MISSION, MAX_CARDS, MAX_SYMBOLS, N_COLUMNS, N_SLOTS,
                          N_TOOL_TYPES, O)

@@ -1,4 +1,4 @@
-"""Legend Raiders as a step-interface game (the contract of ``simlab.core.step``), and built-in play through it.
+"""Legend Raiders as a step-interface game (the contract of ``simlab.core.model``), and built-in play through it.
 
 A turn is one seat's: the roll and its dice cards (or the variant's dice cards), the action, then a
 prepare's new tile, tool limit and refill, or an expedition's card, extra dice card and
@@ -17,11 +17,11 @@ The rollout policy (``rollout`` of the model) lives with the heuristics it calls
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import (EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, invariants_broken,
-                                keep_view, lean, play_steps, split_wins, win_key)
+from simlab.core.play import (EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, invariants_broken,
+                              keep_view, lean, play_steps, split_wins, win_key)
 from simlab.core.rng import randint, shuffle
-from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
-                              RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
+from simlab.core.model import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
+                               RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
 from .components import EFFECT_COIN, MAX_CARDS, MAX_TILES, N_COLUMNS, N_SLOTS, O, VAR_NO_DICE
 from .rules import (EV_CHANGE, EV_DIE_POINTS, EV_END, EV_EXTRA_DICE, EV_FINAL, EV_ROLL, EV_TAKE_CARD, EV_TURN,
@@ -429,7 +429,7 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
 
 @lean
 def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, refusal):
-    """``play_from``'s loop (``simlab.core.kernel.play_steps``), lean. A strategy receives the state's
+    """``play_from``'s loop (``simlab.core.play.play_steps``), lean. A strategy receives the state's
     view (its first ``OBS_VIEW`` entries), which at every decision is the deciding seat's
     observation (``observe``), so no copy is made."""
     view = state[:OBS_VIEW]

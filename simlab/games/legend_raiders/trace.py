@@ -4,7 +4,7 @@ The header names the rules doc and says plainly that the component data (tiles, 
 die) is assumed placeholder data unless the run replaced it. Tiles are named by symbol and number
 (``B3``) with their cost in tool letters (C compass, M map, S shovel, R rope).
 """
-from simlab.core.kernel import EV_STANDINGS, standings_words
+from simlab.core.play import EV_STANDINGS, standings_words
 from .components import EFFECTS, PARAMS, RULES_FILE, SYMBOLS, TOOL_LETTER, TOOLS
 from .rules import (EV_BOARD, EV_CHANGE, EV_COIN, EV_COMPLETE, EV_DECK_OUT, EV_DECK_RESHUFFLE, EV_DIE_POINTS,
                     EV_DISCARD_TILE, EV_DRAW, EV_END, EV_EXTRA_DICE, EV_FACEUP, EV_FINAL, EV_MISSION, EV_PLACE,

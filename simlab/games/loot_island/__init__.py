@@ -1,7 +1,7 @@
 """Loot Island (Aaron Haag, What's Your Game? 2017), 2-5 players, with Allen for 2 players."""
 from simlab.core.errors import SimlabError
 from simlab.core.game import Column, GameSpec, Outcome
-from simlab.core.step import StepModel
+from simlab.core.model import StepModel
 
 from . import board, invariants, rules, step
 from .components import PARAMS, TYPE_NAMES

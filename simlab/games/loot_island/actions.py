@@ -1,7 +1,7 @@
 """Phase 2 (actions): the turn options, playing map cards to a landing (compasses, the two placements
 of a 1, card effects), passing, and the turn loop, as resumable procedures (``program.py``). Islets
 are in ``islets``."""
-from simlab.core.kernel import lean
+from simlab.core.play import lean
 
 from .board import (CW_PLAY, EV_CARD, EV_COMPASS, EV_EFFECT, EV_PASS, EV_PLAY, EV_TAKE, FX_B8, FX_COPY_DISCARD,
                     FX_COPY_DRAW, FX_DISCARD, FX_DRAW, FX_ONE_CURSE, TAKE_A2, card_symbol, card_value, compass_pos,

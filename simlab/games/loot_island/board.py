@@ -14,7 +14,7 @@ runs the procedure whose frame is at ``f`` from its label; ``streams`` are the r
 purpose (rows R_* of state.py), ``log`` the trace (capacity 0: none).
 Allen (2 players) is actor ``n``; his choices are made by the human whose turn it is.
 """
-from simlab.core.kernel import emit, lean
+from simlab.core.play import emit, lean
 from simlab.core.rng import shuffle
 
 from .components import O, PER_COLOUR, T_AMULET, T_CROWN

@@ -5,7 +5,7 @@ Events that change a rule while they are in force are read where that rule is (`
 A2 and B8 when passing, B4 and B6 in ``actions``; A3, B7, B9 and B13 in ``islets``; A4 and B10-B14
 in ``loot``; B5 in ``preparation``.
 """
-from simlab.core.kernel import lean
+from simlab.core.play import lean
 
 from simlab.core.rng import randint
 

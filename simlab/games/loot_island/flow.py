@@ -4,7 +4,7 @@ decision, and the legal choices of the decision pending (``program.py`` explains
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import EVENT_WIDTH, emit_standings, lean
+from simlab.core.play import EVENT_WIDTH, emit_standings, lean
 
 from .actions import a2_choices, action_choices, card_choices, copy_choices, pass_step, phase2_step, play_step, \
     source_choices

@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import lean
+from simlab.core.play import lean
 
 from .board import card_symbol, is_allen, lb, n_actors
 from .components import N_MAP, N_TREASURE, O, PER_COLOUR, SYM_CHEST, SYM_DOUBLE, T_CROWN

@@ -1,6 +1,6 @@
 """Using an islet in phase 2: paying with two same-coloured map cards (B7, B9 change the price),
 flipping the tile, and its action (or none: a player may use an islet only to block it)."""
-from simlab.core.kernel import lean
+from simlab.core.play import lean
 
 from .board import (CW_BOTTOM, CW_ISLET_MOVE, CW_TOP, EV_COMPASS, EV_EFFECT, EV_ISLET, EV_ISLET_RESULT, FX_A3,
                     SHIP_ISLET, TAKE_ISLET, compass_pos, compass_to_end, discard_map, draw_map, drop_curses,

@@ -1,6 +1,6 @@
 """Phase 3 (finding loot) on the explored coast, and the final exploration after round 5, as resumable
 procedures (``program.py``)."""
-from simlab.core.kernel import lean
+from simlab.core.play import lean
 
 from .board import (EV_B10_DISCARD, EV_CLEANUP, EV_DECKOUT, EV_EXPLORE, EV_FINAL, TAKE_LOOT, allen_choice,
                     cards_needed, current_coast, discard_map, drop_curses, event_now, is_allen, lb, log_ev,

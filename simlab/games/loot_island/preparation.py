@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import lean
+from simlab.core.play import lean
 
 from simlab.core.rng import randint, shuffle
 

@@ -17,7 +17,7 @@ falls to a given depth.
 """
 from numba import njit
 
-from simlab.core.kernel import lean
+from simlab.core.play import lean
 
 from .state import F_LABEL, F_LOCAL, F_PROC, FW, MAX_DEPTH, S_DKIND, S_TURN, X_DEPTH, X_FRAMES, X_PENDING, X_RET
 

@@ -10,7 +10,7 @@ through the step interface. This module re-exports the rule functions strategies
 """
 from numba import njit, types
 
-from simlab.core.kernel import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, lean, seat_choice
+from simlab.core.play import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, lean, seat_choice
 from simlab.core.strategy import DECIDE_TYPE
 
 from .actions import (action_choices, copy_choices, copy_effect, eligible, last_is_one, place_one_card, put_card)

@@ -4,7 +4,7 @@ crown places ranked again without the players the fee eliminated)."""
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import lean
+from simlab.core.play import lean
 
 from .board import EV_CROWNS, EV_ELIM, EV_HEALER, log_ev, n_actors, set_ctx
 from .program import ask, ret

@@ -1,4 +1,4 @@
-"""Loot Island as a step-interface game (the contract of ``simlab.core.step``), and built-in play through it.
+"""Loot Island as a step-interface game (the contract of ``simlab.core.model``), and built-in play through it.
 
 The rules are resumable procedures on a stack kept in the state (``program.py``, ``flow.py``): a
 decision asked from deep inside one (a treasure pick inside a loot inside phase 3) leaves the
@@ -13,11 +13,11 @@ game's modules never import strategies.
 import numpy as np
 from numba import njit
 
-from simlab.core.kernel import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, lean, play_steps,
-                                split_wins, win_key)
+from simlab.core.play import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, lean, play_steps,
+                              split_wins, win_key)
 from simlab.core.rng import randint
-from simlab.core.step import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
-                              RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
+from simlab.core.model import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
+                               RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
 from .board import EV_SCORE, log_ev
 from .components import N_HEALER, N_MAP, N_TREASURE, O
@@ -282,7 +282,7 @@ def play_from(state, cfg, seat_slot, fns, seat_params, streams, log):
 
 @lean
 def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, obs, nothing, refusal):
-    """``play_from``'s loop (``simlab.core.kernel.play_steps``), lean. A strategy receives the deciding
+    """``play_from``'s loop (``simlab.core.play.play_steps``), lean. A strategy receives the deciding
     seat's observation in ``obs`` (``view``: a copy; its draw pile and treasure deck stay HIDDEN), a
     blind one (e.g. uniform random) ``nothing``, a buffer that shows nothing, sparing the copy."""
     play_steps(to_move, legal, apply, view, state, cfg, seat_slot, fns, seat_params, streams, log, buf, obs,

@@ -4,7 +4,7 @@ Map cards are written ``A7`` (colour A, value 7), ``B*`` a wild; symbols follow 
 ``[+1]`` counts as 2 cards, ``[draw]``, ``[cube-]`` discard a curse cube, ``[chest]``.
 Treasures are written ``#16 money bag (12 gold, curse 4)``.
 """
-from simlab.core.kernel import EV_STANDINGS, standings_words
+from simlab.core.play import EV_STANDINGS, standings_words
 from .board import (CW_B4, CW_BOTTOM, CW_ISLET_MOVE, CW_PLAY, CW_TOP, EV_A1_DRAW, EV_A2_REVEAL, EV_B10_DISCARD, EV_CARD,
                     EV_CLEANUP, EV_COMPASS, EV_CROWNS, EV_DECKOUT, EV_EFFECT, EV_ELIM, EV_EVENT, EV_EXPLORE, EV_FINAL,
                     EV_HAND, EV_HEALER, EV_ISLET, EV_ISLET_FLIP, EV_ISLET_RESULT, EV_PASS, EV_PLAY, EV_REFILL, EV_ROUND,

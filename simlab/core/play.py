@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit, types
 
 from .rng import N_STREAMS, STRATEGY_STREAM, randint, seed_streams
-from .step import MAX_CHOICES
+from .model import MAX_CHOICES
 from .strategy import BLIND_COLUMN, DECIDE_TYPE, SEES, UNIFORM
 
 MAX_SEATS = 6
