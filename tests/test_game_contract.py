@@ -21,15 +21,14 @@ import pytest
 from simlab.core.game import available_games, get_game
 from simlab.core.play import EVENT_WIDTH, play_through
 from simlab.core.params import CHECK_INVARIANTS
-from simlab.core.registry import module_name
 from simlab.core.results import standings
-from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, randint, root_key, seed_streams
+from simlab.core.rng import STRATEGY_STREAM, randint
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.model import MAX_CHOICES, no_reopen
-from simlab.core.strategy import strategies_for
+
+from step_points import NO_LOG, cfg_of, chooser, deal, decision_points, heuristics, mixed_seats
 
 GAMES = [g for g in available_games() if get_game(g).model is not None]
-NO_LOG = np.zeros((0, EVENT_WIDTH), np.int32)
 
 
 def test_every_declared_game_has_a_step_model_and_pig_is_among_them():
@@ -42,67 +41,6 @@ def settings(spec):
     out = [(n, {}) for n in counts]
     out += [(counts[k % len(counts)], dict(v)) for k, v in enumerate(spec.variants.values())]
     return out
-
-
-def cfg_of(spec, values):
-    return spec.params.pack(spec.params.resolve(values))
-
-
-def deal(spec, seed, game, players):
-    """Game ``game``'s streams, seeded as the kernel seeds it (fixed seating)."""
-    streams = np.zeros((N_STREAMS, 4), np.uint64)
-    seed_streams(root_key(seed), game, streams, len(spec.chance_streams), players)
-    return streams
-
-
-def heuristics(game):
-    """The game's own strategies that are not search players (a test's or user's file left out)."""
-    home = module_name("strategies", game)
-    return {n: s for n, s in strategies_for(game).items()
-            if not s.search and s.decide.py_func.__module__ == home}
-
-
-def chooser(spec, names, cfg, streams):
-    """``choose`` for play_through: each seat's strategy on its observation, from its own stream, as
-    the kernel asks it (a uniform one draws exactly its randint)."""
-    strategies = [heuristics(spec.name)[n] for n in names]
-    obs = np.zeros(spec.model.state_size(), np.int32)
-
-    def choose(state, seat, legal, n):
-        s = strategies[seat]
-        rng = streams[STRATEGY_STREAM + seat]
-        if s.uniform:
-            return randint(rng, n)
-        spec.model.observe(state, seat, obs)
-        return s.decide(obs, cfg, seat, legal, n, s.vector({}), rng)
-
-    return choose
-
-
-def mixed_seats(spec, players):
-    """Built-in heuristics and random play, all seats different where there are enough."""
-    names = sorted(heuristics(spec.name))
-    return [names[(k * 2 + 1) % len(names)] for k in range(players)]
-
-
-def decision_points(spec, players, values, games, seed, every=1):
-    """(state, seat, legal codes, cfg) at decisions with a choice of games played by the built-in mix."""
-    m = spec.model
-    cfg = cfg_of(spec, values)
-    legal = np.zeros(MAX_CHOICES, np.int32)
-    k = 0
-    for g in range(games):
-        streams = deal(spec, seed, g, players)
-        choose = chooser(spec, mixed_seats(spec, players), cfg, streams)
-        state = np.zeros(m.state_size(), np.int32)
-        m.new_game(state, cfg, players, streams)
-        while (seat := m.to_move(state)) >= 0:
-            n = m.legal(state, cfg, legal)
-            if n > 1:
-                if k % every == 0:
-                    yield state.copy(), seat, legal[:n].copy(), cfg
-                k += 1
-            m.apply(state, cfg, legal[choose(state, seat, legal, n) if n > 1 else 0], streams, NO_LOG)
 
 
 @pytest.mark.parametrize("game", GAMES)

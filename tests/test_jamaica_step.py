@@ -2,13 +2,15 @@
 search player."""
 import numpy as np
 
-from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, root_key, seed_streams
+from simlab.core.rng import N_STREAMS, root_key, seed_streams
 from simlab.core.strategy import get_strategy
 from simlab.games.jamaica import GAME, invariants, step
 from simlab.games.jamaica.components import N_TREASURES, T_HOLD6
 from simlab.games.jamaica.state import (B_CARD, B_DRAW, B_HAND, CARD_DOWN, DEC_CARD, GHOST, HIDDEN, MAX_CHOICES, SB,
                                         SH0, STATE_SIZE, S_DEC, S_PLAYERS, S_SSCRATCH, S_STACK, S_TDECK, S_TOWNER,
                                         X_CARD, X_CHOICES, X_NCHOICES, X_PICKED, X_TURN)
+
+from step_points import decision_points
 
 BUILT_IN = ("random", "racer", "hoarder", "fighter", "balanced")
 NO_LOG = np.zeros((0, 8), dtype=np.int32)
@@ -50,25 +52,6 @@ def check_invariants(state, cfg):
         assert state[X_TURN] < state[S_PLAYERS] and state[X_NCHOICES] >= 2
 
 
-def decision_points(players, games, seed, seats=("racer", "random", "fighter", "hoarder", "balanced", "random"),
-                    **values):
-    """(state, seat, legal codes, cfg) at every decision of games played through the step functions,
-    each seat's strategy deciding on its observation."""
-    cfg = make_cfg(**values)
-    legal = np.zeros(MAX_CHOICES, dtype=np.int32)
-    obs = np.zeros(STATE_SIZE, dtype=np.int32)
-    for g in range(games):
-        block = streams(g, seed)
-        state = np.zeros(STATE_SIZE, dtype=np.int32)
-        step.new_game(state, cfg, players, block)
-        while (seat := step.to_move(state)) >= 0:
-            n = step.legal(state, cfg, legal)
-            yield state.copy(), seat, legal[:n].copy(), cfg
-            step.observe(state, seat, obs)
-            i = choose(seats[seat], obs, cfg, seat, legal, n, block[STRATEGY_STREAM + seat], copy=False)
-            step.apply(state, cfg, legal[i], block, NO_LOG)
-
-
 def test_observation_hides_other_hands_draw_piles_the_treasure_pile_and_face_down_cards():
     """Hidden information (rules 1, 2(2), 3(2), 5(3)): a seat's observation is the state, but for
     the treasure pile's order, where every treasure card lies that is neither its own nor face up
@@ -76,7 +59,7 @@ def test_observation_hides_other_hands_draw_piles_the_treasure_pile_and_face_dow
     seats' hands, their card of the round until it is revealed and their pending pick."""
     obs = np.zeros(STATE_SIZE, dtype=np.int32)
     seen_down = seen_pick = seen_hidden_treasure = False
-    for state, seat, _, _ in decision_points(3, 3, seed=2):
+    for state, seat, _, _ in decision_points(GAME, 3, {}, 3, seed=2, single=True):
         for viewer in range(3):
             step.observe(state, viewer, obs)
             assert (obs[S_TDECK:S_TDECK + 12] == HIDDEN).all()
@@ -113,7 +96,7 @@ def test_built_in_play_never_stops_at_a_decision_with_one_choice():
     without asking; every stop of the step machine offers two or more choices."""
     stops = 0
     for players in (2, 4, 6):
-        for _, _, codes, _ in decision_points(players, 2, seed=3):
+        for _, _, codes, _ in decision_points(GAME, players, {}, 2, seed=3, single=True):
             assert len(codes) >= 2 and len(set(codes.tolist())) == len(codes)
             stops += 1
     assert stops > 300

@@ -2,13 +2,13 @@
 search player."""
 import numpy as np
 
-from simlab.core.rng import STRATEGY_STREAM
 from simlab.core.strategy import get_strategy
 from simlab.games.karuba import GAME, rules, step
 from simlab.games.karuba.state import (HIDDEN, MAX_CHOICES, MAX_PLAYERS, OBS_VIEW, S_ROUND, S_SEQ, S_TURN,
                                        STATE_SIZE, T_CHOSEN, T_ORDER)
 
 from karuba_helpers import streams
+from step_points import decision_points
 
 BUILT_IN = ("random", "builder", "racer", "collector")
 NO_LOG = np.zeros((0, 8), dtype=np.int32)
@@ -24,22 +24,6 @@ def choose(name, state, cfg, seat, legal, n, rng, copy=True):
     return strat.decide(state, cfg, seat, legal, n, strat.vector({}), rng.copy() if copy else rng)
 
 
-def decision_points(players, games, seed, seats=("builder", "random", "collector", "racer"), **values):
-    """(state, seat, legal codes, cfg) at every decision of games played through the step functions."""
-    cfg = make_cfg(**values)
-    legal = np.zeros(MAX_CHOICES, dtype=np.int32)
-    for g in range(games):
-        block = streams(g, seed)
-        state = np.zeros(STATE_SIZE, dtype=np.int32)
-        step.new_game(state, cfg, players, block)
-        while (seat := step.to_move(state)) >= 0:
-            n = step.legal(state, cfg, legal)
-            yield state.copy(), seat, legal[:n].copy(), cfg
-            i = choose(seats[seat], state[:OBS_VIEW], cfg, seat, legal, n, block[STRATEGY_STREAM + seat],
-                       copy=False) if n > 1 else 0
-            step.apply(state, cfg, legal[i], block, NO_LOG)
-
-
 def test_observation_hides_the_face_down_tiles_and_the_other_seats_choices_and_nothing_else():
     """Hidden information (rules: the tiles are turned up one by one; the round's choices are made at
     the same time): a seat's observation shows the islands, the setup and the tiles revealed so far,
@@ -48,7 +32,7 @@ def test_observation_hides_the_face_down_tiles_and_the_other_seats_choices_and_n
     play hands the strategies without copying)."""
     obs = np.zeros(STATE_SIZE, dtype=np.int32)
     seen_pending = False
-    for state, seat, _, _ in decision_points(4, 2, seed=1):
+    for state, seat, _, _ in decision_points(GAME, 4, {}, 2, seed=1, single=True):
         rnd = state[S_ROUND]
         for viewer in range(4):
             step.observe(state, viewer, obs)
@@ -80,7 +64,7 @@ def test_the_search_reopens_earlier_seats_unseen_choices_and_makes_them_with_its
     buf = np.zeros(MAX_CHOICES, dtype=np.int32)
     block = streams(0, 5)
     checked = 0
-    for k, (state, seat, legal, cfg) in enumerate(decision_points(3, 1, seed=7, seats=("random",) * 3)):
+    for k, (state, seat, legal, cfg) in enumerate(decision_points(GAME, 3, {}, 1, seed=7, seats=("random",) * 3, single=True)):
         step.observe(state, seat, obs)
         step.determinize(obs, seat, cfg, np.array([k + 1, 2, 3, 4], dtype=np.uint64), sample)
         drawn = sample.copy()

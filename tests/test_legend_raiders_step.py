@@ -2,11 +2,13 @@
 and the search player."""
 import numpy as np
 
-from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, root_key, seed_streams
+from simlab.core.rng import N_STREAMS, root_key, seed_streams
 from simlab.core.strategy import get_strategy
 from simlab.games.legend_raiders import GAME, step
 from simlab.games.legend_raiders import state as S
 from simlab.games.legend_raiders.components import O
+
+from step_points import decision_points
 
 BUILT_IN = ("random", "hunter", "racer", "coiner")
 NO_LOG = np.zeros((0, 8), dtype=np.int32)
@@ -32,22 +34,6 @@ def choose(name, view, cfg, seat, legal, n, rng, copy=True):
     return strat.decide(view, cfg, seat, legal, n, strat.vector({}), rng.copy() if copy else rng)
 
 
-def decision_points(players, games, seed, seats=("hunter", "random", "coiner", "racer"), **values):
-    """(state, seat, legal codes, cfg) at every decision of games played through the step functions."""
-    cfg = make_cfg(**values)
-    legal = np.zeros(S.MAX_CHOICES, dtype=np.int32)
-    for g in range(games):
-        block = streams(g, seed)
-        state = np.zeros(S.STATE_SIZE, dtype=np.int32)
-        step.new_game(state, cfg, players, block)
-        while (seat := step.to_move(state)) >= 0:
-            n = step.legal(state, cfg, legal)
-            yield state.copy(), seat, legal[:n].copy(), cfg
-            i = choose(seats[seat], state[:S.OBS_VIEW], cfg, seat, legal, n, block[STRATEGY_STREAM + seat],
-                       copy=False) if n > 1 else 0
-            step.apply(state, cfg, legal[i], block, NO_LOG)
-
-
 def blind_cards(state, seat):
     base = S.P0 + seat * S.PB
     return sum(1 for h in range(state[base + S.B_NHAND]) if not state[base + S.B_KNOWN + h])
@@ -69,7 +55,7 @@ def test_observation_hides_the_stack_the_deck_and_the_other_seats_blind_cards_an
     the strategy without copying (the state's first OBS_VIEW entries)."""
     obs = np.zeros(S.STATE_SIZE, dtype=np.int32)
     hidden_seen = 0
-    for state, seat, _, cfg in decision_points(4, 2, seed=1):
+    for state, seat, _, cfg in decision_points(GAME, 4, {}, 2, seed=1, single=True):
         truth = state[S.T_HAND:S.T_HAND + 4 * S.MAX_CARDS].reshape(4, S.MAX_CARDS)
         for viewer in range(4):
             step.observe(state, viewer, obs)

@@ -5,7 +5,7 @@ import pytest
 from numba import njit
 
 from simlab.core.play import IllegalChoice
-from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, root_key, seed_streams
+from simlab.core.rng import N_STREAMS, root_key, seed_streams
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import BLIND_COLUMN, DECIDE_SIGNATURE, SEAT_PARAMS_WIDTH, SEES, UNIFORM, get_strategy
 from simlab.games.loot_island import rules, step
@@ -13,6 +13,9 @@ from simlab.games.loot_island.components import N_MAP, N_TREASURE, PARAMS
 from simlab.games.loot_island.state import (B_HAND_N, HIDDEN, M_DRAW, M_HAND, MAX_LEGAL, P0, PB, PH_END, S_ALLEN,
                                             S_EVENT_SEQ, S_HEALERS, S_MDRAW, S_MDRAW_N, S_MLOC, S_PHASE, S_PLAYERS,
                                             S_ROUND, S_TDECK, S_TDECK_N, STATE_SIZE)
+from simlab.games.loot_island import GAME
+
+from step_points import decision_points
 
 BUILT_IN = ("random", "cautious", "hunter", "collector")
 NO_LOG = np.zeros((0, 8), dtype=np.int32)
@@ -35,26 +38,6 @@ def choose(name, state, cfg, seat, legal, n, rng, copy=True):
     return strat.decide(state, cfg, seat, legal, n, strat.vector({}), rng.copy() if copy else rng)
 
 
-def decision_points(players, games, seed, seats=("hunter", "random", "collector", "cautious", "random"), **values):
-    """(state, seat, legal codes, cfg) at every decision of games played through the step functions, each
-    seat's strategy handed its observation."""
-    cfg = make_cfg(**values)
-    legal = np.zeros(MAX_LEGAL, dtype=np.int32)
-    obs = np.zeros(STATE_SIZE, dtype=np.int32)
-    for g in range(games):
-        block = streams(g, seed)
-        state = np.zeros(STATE_SIZE, dtype=np.int32)
-        step.new_game(state, cfg, players, block)
-        while (seat := step.to_move(state)) >= 0:
-            n = step.legal(state, cfg, legal)
-            yield state.copy(), seat, legal[:n].copy(), cfg
-            i = 0
-            if n > 1:
-                step.observe(state, seat, obs)
-                i = choose(seats[seat], obs, cfg, seat, legal, n, block[STRATEGY_STREAM + seat], copy=False)
-            step.apply(state, cfg, legal[i], block, NO_LOG)
-
-
 def test_observation_hides_the_piles_the_other_hands_later_events_and_face_down_healers():
     """Hidden information (rules: the map and treasure piles lie face down, each player's hand is secret,
     Allen's lies open, the B events and the healers are dealt face down): a seat's observation shows its
@@ -63,7 +46,7 @@ def test_observation_hides_the_piles_the_other_hands_later_events_and_face_down_
     state's own, at the same offsets."""
     obs = np.zeros(STATE_SIZE, dtype=np.int32)
     hidden_hand = ends = 0
-    for k, (state, seat, _, _) in enumerate(decision_points(2, 1, seed=3)):
+    for k, (state, seat, _, _) in enumerate(decision_points(GAME, 2, {}, 1, seed=3, single=True)):
         if k % 4 and state[S_PHASE] != PH_END:
             continue
         n = state[S_PLAYERS]
