@@ -11,6 +11,7 @@ from simlab.core.strategy import strategies_for
 from simlab.games.legend_raiders import GAME, check, rules, scoring
 from simlab.games.legend_raiders import state as S
 from simlab.games.legend_raiders.components import MAX_SYMBOLS, PARAMS
+from step_points import cfg_of, chooser, deal
 
 MIXES = {2: ("random", "hunter"), 3: ("racer", "random", "coiner"), 4: ("random", "hunter", "racer", "coiner")}
 CONFIGS = [({}, 2), ({}, 3), ({}, 4), ({"variant": "no_dice"}, 4), ({"variant": "no_dice"}, 2),
@@ -29,6 +30,17 @@ def _checked_games(params, n_players, seats, games, seed=11):
     the end of every turn; a breach stops the run with InvariantBroken): the frame, one row a seat."""
     return Prepared(RunConfig("legend-raiders", n_players, tuple(seats), games, seed=seed, params=params,
                               rotate=True)).frame(0, games)
+
+
+def _final_states(params, n_players, seats, games, seed=11):
+    """The final states of games played through the step model by ``seats`` (each on its
+    observation), the invariants checked after every step (``play_through``), and the rules in force."""
+    cfg = cfg_of(GAME, params)
+    finals = []
+    for g in range(games):
+        streams = deal(GAME, seed, g, n_players)
+        finals.append(play_through(GAME.model, cfg, n_players, streams, chooser(GAME, seats, cfg, streams)))
+    return finals, cfg
 
 
 def _check_endings(frame, what=()):

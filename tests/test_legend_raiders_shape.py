@@ -17,7 +17,7 @@ from simlab.core.runner import Prepared, RunConfig
 from simlab.games.legend_raiders import check, rules, scoring
 from simlab.games.legend_raiders import state as S
 from simlab.games.legend_raiders.components import KIND_DISCOVERY, KIND_MISSION, PARAMS
-from test_legend_raiders_games import _checked_games
+from test_legend_raiders_games import _final_states
 from test_legend_raiders_rules import base, cfg_of, fresh, give_card, give_done, give_tile, log_of, set_tools
 
 
@@ -122,7 +122,7 @@ def test_shape_wrong_shape_on_the_command_line_exits_2_with_one_line(cli_run):
 def test_shape_five_symbols_eight_face_die_different_symbols_mission_play_valid_games(n_players, seats):
     values = PARAMS.resolve(five_symbol_set())
     check(values, n_players)
-    finals, cfg = _checked_games(five_symbol_set(), n_players, seats, 300)   # invariants after every turn
+    finals, cfg = _final_states(five_symbol_set(), n_players, seats, 300)   # invariants after every step
     used_new_tile = scored_new_mission = False
     for st in finals:
         assert st[S.S_END_REASON] in (S.END_SIXTH, S.END_STACK, S.END_GUARD)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simlab.core.play import MAX_SEATS
+from simlab.core.play import MAX_SEATS, REFUSAL_SIZE
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import DECIDE_SIGNATURE
 from simlab.games.legend_raiders import GAME, rules, step
@@ -105,21 +105,21 @@ def _refuse_to_be_asked(state, cfg, seat, legal, n_legal, params, rng):
 
 def test_rule_a_single_legal_choice_is_taken_without_asking_the_strategy():
     """Over the tool limit with only one tool type held, returning that tool is the only choice:
-    the engine returns it without calling the strategy (which would answer out of range)."""
+    built-in play returns it without calling the strategy (which would answer out of range), and
+    the first seat asked is the next seat, at its action; with two types held it is asked there."""
     refuse = (njit(DECIDE_SIGNATURE)(_refuse_to_be_asked),) * MAX_SEATS
-    legal = np.zeros(S.MAX_CHOICES, np.int32)
     for tools in ((7, 0, 0, 0), (6, 1, 0, 0)):      # one over the backpack limit of 6: one type, then two
         state, cfg, streams = fresh(2)
         set_tools(state, 0, tools)
         state[S.S_CUR] = 0
-        state[S.S_STAGE] = S.ST_TOOL_LIMIT
-        state[S.S_RESUME] = S.ST_END_TURN
+        step.tools_then(state, S.ST_END_TURN)        # the tool limit, called by the turn
         step.advance(state, cfg, streams, log_of(), 0)
-        n = step.legal(state, cfg, legal)
-        args = (state[:S.OBS_VIEW], cfg, 0, legal, n, np.arange(MAX_SEATS), refuse, plan(), streams)
+        refusal = np.zeros(REFUSAL_SIZE, np.int64)
+        step.play_on(state, cfg, np.arange(2), refuse, plan(), streams, log_of(), np.zeros(S.MAX_CHOICES, np.int32),
+                     refusal)
+        seat, _, n, _ = refusal
         if tools[1] == 0:
-            step.resolve(state, cfg, step.choose(*args), streams, log_of(), 0)
-            assert rules.n_tools(state, 0) == 6 and state[S.P0 + S.B_TOOLS] == 6 and state[S.S_STAGE] == S.ST_TURN_OVER
+            assert rules.n_tools(state, 0) == 6 and state[S.P0 + S.B_TOOLS] == 6
+            assert seat == 1 and state[S.S_PHASE] == S.PH_ACTION      # asked next at seat 2's action
         else:                                          # a real choice, so the strategy is asked
-            with pytest.raises(ValueError):
-                step.choose(*args)
+            assert seat == 0 and n == 2 and state[S.S_PHASE] == S.PH_TOOL_LIMIT and rules.n_tools(state, 0) == 7

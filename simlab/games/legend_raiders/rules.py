@@ -8,20 +8,20 @@ import numpy as np
 from numba import njit
 
 from simlab.core.play import emit, lean
+from simlab.core.program import call
 from simlab.core.rng import randint, shuffle
 
 from .components import (DECK_END, DECK_RESHUFFLE, EFFECT_COIN, EFFECT_TOOL, EFFECT_TORCH, HQ_COLUMN, KIND_DICE,
                          MAX_CARDS, MAX_TILES, N_COLUMNS, N_SLOTS, N_TOOL_TYPES, O, STACK_END, STACK_RESHUFFLE,
                          TIMING_ANY, USED_RESHUFFLED, VAR_NO_DICE)
 from .state import (B_BOARD, B_CARDS, B_COIN_PTS, B_DICE_USED, B_DONE, B_EXP_PTS, B_HAND, B_HAND_RND, B_KNOWN,
-                    B_NDONE, B_NHAND, B_PREPARES, B_SLOT, B_TILES_DISC, B_TOOLS, B_TOOLS_DISC, B_TORCH,
-                    B_TORCH_USES, CHANGE_DIE, COMPLETE, DISCARD_TILE, EXTRA_DICE, HIDDEN, KEEP_ROLL, MAX_DONE,
-                    MAX_PLAYERS, NO_EXTRA, NO_TORCH, P0, PB, PLACE_SLOT, PREPARE, R_BOARDS, R_DECK, R_DRAW_TOOLS,
-                    R_HQ_TOOLS, R_REINSERT, R_TILES, RETURN_TOOL, S_BAG, S_CARDS_TURN, S_COIN_BONUS, S_DECK,
+                    B_NDONE, B_NHAND, B_PREPARES, B_SLOT, B_TILES_DISC, B_TOOLS, B_TOOLS_DISC, B_TORCH, B_TORCH_USES,
+                    CHANGE_DIE, COMPLETE, DISCARD_TILE, EXTRA_DICE, HIDDEN, KEEP_ROLL, MAX_DONE, MAX_PLAYERS,
+                    NO_EXTRA, NO_TORCH, P0, PB, PLACE_SLOT, PREPARE, PROGRAM, PR_TURN, RETURN_TOOL, R_BOARDS, R_DECK,
+                    R_DRAW_TOOLS, R_HQ_TOOLS, R_REINSERT, R_TILES, STOP, S_BAG, S_CARDS_TURN, S_COIN_BONUS, S_DECK,
                     S_DECK_N, S_DECK_OUT, S_DISC, S_DISC_N, S_DONE_TURN, S_FACE, S_FACEUP, S_HQ_TILE, S_HQ_TOOLS,
-                    S_NEW_TILE, S_PLAYERS, S_REMOVED, S_REMOVED_N, S_RESHUFFLES, S_ROLL, S_ROUND, S_STACK,
-                    S_STACK_N, S_STACK_OUT, S_TOP_SYMBOL, S_TRIGGER, STOP, T_HAND, TAKE_BLIND, TAKE_FACEUP,
-                    TAKE_NOTHING, USE_CARD)
+                    S_NEW_TILE, S_PLAYERS, S_REMOVED, S_REMOVED_N, S_RESHUFFLES, S_ROLL, S_ROUND, S_STACK, S_STACK_N,
+                    S_STACK_OUT, S_TOP_SYMBOL, S_TRIGGER, TAKE_BLIND, TAKE_FACEUP, TAKE_NOTHING, T_HAND, USE_CARD)
 
 # Event kinds of the trace log.
 (EV_BOARD, EV_REFILL, EV_FACEUP, EV_TURN, EV_ROLL, EV_CHANGE, EV_DRAW, EV_TORCH_ALL, EV_COIN, EV_PREPARE,
@@ -622,6 +622,7 @@ def action_choices(state, cfg, legal):
 def setup(state, cfg, n_players, streams, log, n_ev):
     """Boards and lit torches, the shuffled tile stack and 4 HQ columns, the bag, the card row."""
     state[:] = 0
+    call(state, PROGRAM, PR_TURN)     # the turn's frame: its label is S_STAGE
     state[S_PLAYERS] = n_players
     state[S_ROUND] = 1
     state[S_NEW_TILE] = -1

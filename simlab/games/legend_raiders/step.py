@@ -19,6 +19,7 @@ from numba import njit
 
 from simlab.core.play import (EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, invariants_broken,
                               keep_view, lean, play_steps, split_wins, win_key)
+from simlab.core.program import call, ret
 from simlab.core.rng import randint, shuffle
 from simlab.core.model import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                                RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
@@ -31,17 +32,17 @@ from .rules import (EV_CHANGE, EV_DIE_POINTS, EV_END, EV_EXTRA_DICE, EV_FINAL, E
                     tile_choices, tool_choices, usable_dice_card, use_variant_card, variant_card_open,
                     variant_effects)
 from .scoring import check_invariants, final_scoring, log_standings, total_score, write_rows
-from .state import (B_COIN_PTS, B_DICE_PTS, B_DIE_PTS, B_DONE, B_EXP_PTS, B_EXPEDITIONS, B_HAND, B_KNOWN,
+from .state import (B_COIN_PTS, B_DICE_PTS, B_DIE_PTS, B_DONE, B_EXPEDITIONS, B_EXP_PTS, B_HAND, B_KNOWN,
                     B_MISSION_PTS, B_NDONE, B_NHAND, B_SLOT, B_TURNS, CHANGE_DIE, COMPLETE, END_DECK, END_GUARD,
                     END_RUNNING, END_SIXTH, END_STACK, EXTRA_DICE, HIDDEN, KEEP_ROLL, MAX_CHOICES, MAX_PLAYERS,
-                    NO_CARD, NO_EXTRA, OBS_VIEW, P0, PB, PH_ACTION, PH_COMPLETE, PH_DIE_CARD, PH_EXTRA_DICE,
-                    PH_TILE_LIMIT, PH_SLOT, PH_TOOL_LIMIT, PH_VARIANT_CARD, PLACE_SLOT, PREPARE, R_DIE, RETURN_TOOL,
-                    S_CARDS_TURN, S_COIN_BONUS, S_CUR, S_DECK, S_DECK_N, S_DISC, S_DISC_N, S_DONE_TURN,
-                    S_END_REASON, S_FACE, S_FACE_BEFORE, S_FACEUP, S_HQ_TILE, S_NEW_TILE, S_PHASE, S_PLAYERS,
-                    S_PREP_COL, S_REMOVED, S_REMOVED_N, S_RESUME, S_ROLL, S_ROUND, S_STACK, S_STACK_N, S_STAGE,
-                    S_TOP_SYMBOL, S_TRIGGER, ST_ACTION, ST_CHANGE, ST_CHANGE_LATER, ST_COMPLETE, ST_END_TURN,
-                    ST_EXTRA, ST_OVER, ST_REFILL, ST_TILE, ST_TOOL_LIMIT, ST_TURN_OVER, ST_VCARD, STATE_SIZE, STOP,
-                    T_EVENTS, T_HAND, TAKE_FACEUP, USE_CARD)
+                    NO_CARD, NO_EXTRA, OBS_VIEW, P0, PB, PH_ACTION, PH_COMPLETE, PH_DIE_CARD, PH_EXTRA_DICE, PH_SLOT,
+                    PH_TILE_LIMIT, PH_TOOL_LIMIT, PH_VARIANT_CARD, PLACE_SLOT, PREPARE, PROGRAM, PR_TOOL_LIMIT,
+                    RETURN_TOOL, R_DIE, STATE_SIZE, STOP, ST_ACTION, ST_CHANGE, ST_CHANGE_LATER, ST_COMPLETE,
+                    ST_END_TURN, ST_EXTRA, ST_OVER, ST_REFILL, ST_TILE, ST_TURN_OVER, ST_VCARD, S_CARDS_TURN,
+                    S_COIN_BONUS, S_CUR, S_DECK, S_DECK_N, S_DISC, S_DISC_N, S_DONE_TURN, S_END_REASON, S_FACE,
+                    S_FACEUP, S_FACE_BEFORE, S_HQ_TILE, S_NEW_TILE, S_PHASE, S_PLAYERS, S_PREP_COL, S_REMOVED,
+                    S_REMOVED_N, S_ROLL, S_ROUND, S_STACK, S_STACK_N, S_STAGE, S_TOP_SYMBOL, S_TRIGGER, TAKE_FACEUP,
+                    T_EVENTS, T_HAND, USE_CARD, X_DEPTH)
 
 
 # ---- the turn as a step machine ------------------------------------------------------------------
@@ -69,9 +70,10 @@ def start_turn(state, cfg, seat, streams, log, n_ev):
 
 @lean
 def tools_then(state, resume):
-    """Go on at ``resume`` once the backpack is within the tool limit."""
-    state[S_STAGE] = ST_TOOL_LIMIT
-    state[S_RESUME] = resume
+    """Go on at ``resume`` once the backpack is within the tool limit: the turn calls the tool limit
+    (``simlab.core.program``), which returns to it there."""
+    state[S_STAGE] = resume
+    call(state, PROGRAM, PR_TOOL_LIMIT)
 
 
 @lean
@@ -101,6 +103,12 @@ def advance(state, cfg, streams, log, n_ev):
     turn is over (``ST_TURN_OVER``)."""
     seat = state[S_CUR]
     while True:
+        if state[X_DEPTH] > 1:          # the tool limit the turn called (tools_then) is on top
+            if n_tools(state, seat) > cfg[O.tool_limit]:
+                state[S_PHASE] = PH_TOOL_LIMIT
+                return n_ev
+            ret(state, PROGRAM)
+            continue
         stage = state[S_STAGE]
         if stage == ST_CHANGE or stage == ST_CHANGE_LATER:
             if state[S_CARDS_TURN] < cfg[O.dice_cards_per_roll] and usable_dice_card(state, cfg, seat) >= 0:
@@ -130,11 +138,6 @@ def advance(state, cfg, streams, log, n_ev):
                     s += 1
                 n_ev = place_tile(state, seat, PLACE_SLOT + s, log, n_ev)
                 tools_then(state, ST_REFILL)
-        elif stage == ST_TOOL_LIMIT:
-            if n_tools(state, seat) > cfg[O.tool_limit]:
-                state[S_PHASE] = PH_TOOL_LIMIT
-                return n_ev
-            state[S_STAGE] = state[S_RESUME]
         elif stage == ST_REFILL:
             n_ev = refill_column(state, cfg, state[S_PREP_COL], streams, log, n_ev)
             state[S_STAGE] = ST_END_TURN

@@ -2,6 +2,7 @@
 of a 1, card effects), passing, and the turn loop, as resumable procedures (``program.py``). Islets
 are in ``islets``."""
 from simlab.core.play import lean
+from simlab.core.program import F_LABEL, F_LOCAL
 
 from .board import (CW_PLAY, EV_CARD, EV_COMPASS, EV_EFFECT, EV_PASS, EV_PLAY, EV_TAKE, FX_B8, FX_COPY_DISCARD,
                     FX_COPY_DRAW, FX_DISCARD, FX_DRAW, FX_ONE_CURSE, TAKE_A2, card_symbol, card_value, compass_pos,
@@ -12,11 +13,11 @@ from .components import (COPY_ACTOR, EV_A2, EV_B4, EV_B6, EV_B7, EV_B8, EV_B9, N
 from .invariants import check_invariants
 from .program import PR_B4, PR_ISLET, PR_PASS, PR_PLAY, ask, call, ret
 from .state import (B_ALLEN_USES, B_CURSES, B_HAND_N, B_PASS_ROUND1, B_PASSED, B_PLAYED, B_START_TAKEN, B_SUPPLY,
-                    B_TAKEN, COPY_SKIP, D_A2, D_ACTION, D_CARD, D_COPY, D_SOURCE, F_LABEL, F_LOCAL, ISLET_ALLEN, ISLET_OWN, ISLET_UP,
+                    B_TAKEN, COPY_SKIP, D_A2, D_ACTION, D_CARD, D_COPY, D_SOURCE, ISLET_ALLEN, ISLET_OWN, ISLET_UP,
                     L_CARDS, L_CHESTS, L_COLOUR, L_COMP, L_COUNT, L_LAST, L_N, L_NCOMP, M_COL, M_HAND, P0, PASS, PB,
-                    PH_ACTION, PLAY_ALLEN, PLAY_OWN, S_A2, S_A2_N, S_ALLEN, S_DECKOUT, S_FIRST_PASSED, S_ISLET, S_MLOC,
-                    S_MUST_PASS, S_PHASE, S_PLAYERS, S_ROUND, S_STAGE, S_STAGE_N, S_START, S_TURNS, STOP, SUPPLY,
-                    X_CHOICE)
+                    PH_ACTION, PLAY_ALLEN, PLAY_OWN, S_A2, S_A2_N, S_ALLEN, S_DECKOUT, S_FIRST_PASSED, S_ISLET,
+                    S_MLOC, S_MUST_PASS, S_PHASE, S_PLAYERS, S_ROUND, S_STAGE, S_STAGE_N, S_START, S_TURNS, STOP,
+                    SUPPLY, X_CHOICE)
 
 
 @lean

@@ -16,15 +16,16 @@ Allen (2 players) is actor ``n``; his choices are made by the human whose turn i
 """
 from simlab.core.play import emit, lean
 from simlab.core.rng import shuffle
+from simlab.core.program import F_LABEL, F_LOCAL
 
 from .components import O, PER_COLOUR, T_AMULET, T_CROWN
 from .program import ask, ret
-from .state import (B_CROSSES, B_CUBES_GONE, B_CUBES_TAKEN, B_CURSES, B_HAND_N, B_KEPT, B_SUPPLY, B_TAKEN, B_TDISCARDED,
-                    B_TYPES, D_KEEP, F_LABEL, F_LOCAL, L0, L_COMP, L_NCOMP, LB, M_COL, M_DISC, M_DRAW, M_HAND, P0, PB, PH_FINAL, R_MAP, R_TREASURE, S_A2,
-                    S_A2_N, S_ALLEN, S_ALLEN_CROSSES, S_CORNER, S_DCTX, S_DECKOUT, S_EVENT, S_FACING, S_MDISC,
-                    S_MDISC_N, S_MDRAW, S_MDRAW_N, S_MLOC, S_NEV, S_PHASE, S_PLAYERS, S_REVEAL, S_REVEAL_N, S_TDECK,
-                    S_TDECK_N, S_TDISC, S_TDISC_N, S_TLOC, T_A2, T_DECK, T_DISC, T_KEPT, X_CHOICE,
-                    X_TSHUFFLED)
+from .state import (B_CROSSES, B_CUBES_GONE, B_CUBES_TAKEN, B_CURSES, B_HAND_N, B_KEPT, B_SUPPLY, B_TAKEN,
+                    B_TDISCARDED, B_TYPES, D_KEEP, L0, L_COMP, L_NCOMP, LB, M_COL, M_DISC, M_DRAW, M_HAND, P0, PB,
+                    PH_FINAL, R_MAP, R_TREASURE, S_A2, S_A2_N, S_ALLEN, S_ALLEN_CROSSES, S_CORNER, S_DCTX, S_DECKOUT,
+                    S_EVENT, S_FACING, S_MDISC, S_MDISC_N, S_MDRAW, S_MDRAW_N, S_MLOC, S_NEV, S_PHASE, S_PLAYERS,
+                    S_REVEAL, S_REVEAL_N, S_TDECK, S_TDECK_N, S_TDISC, S_TDISC_N, S_TLOC, T_A2, T_DECK, T_DISC,
+                    T_KEPT, X_CHOICE, X_TSHUFFLED)
 
 
 # Trace event kinds.

@@ -8,14 +8,16 @@ in ``loot``; B5 in ``preparation``.
 from simlab.core.play import lean
 
 from simlab.core.rng import randint
+from simlab.core.program import F_LABEL, F_LOCAL
 
 from .board import (CW_B4, EV_A1_DRAW, EV_A2_REVEAL, EV_COMPASS, EV_EVENT, EV_ISLET_FLIP, EV_SHIP, SHIP_B1, SHIP_B2,
                     compass_pos, current_coast, draw_map, log_ev, move_ship, n_actors, on_island, pull_compass,
                     reveal_treasures, set_ctx, take_curses)
 from .program import ask, ret
 from .components import EV_A1, EV_A2, EV_B1, EV_B2, EV_B3, N_ISLET, O
-from .state import (B_A1, B_SUPPLY, D_A1, D_B4, F_LABEL, F_LOCAL, ISLET_DOWN, ISLET_UP, P0, PB, R_ISLET_FLIP, S_A2, S_A2_N, S_ALLEN, S_CORNER, S_EVENT,
-                    S_DCTX, S_EVENT_SEQ, S_EVENTS_SEEN, S_FACING, S_ISLET, S_PLAYERS, S_ROUND, S_START, T_A2, X_CHOICE)
+from .state import (B_A1, B_SUPPLY, D_A1, D_B4, ISLET_DOWN, ISLET_UP, P0, PB, R_ISLET_FLIP, S_A2, S_A2_N, S_ALLEN,
+                    S_CORNER, S_EVENT, S_DCTX, S_EVENT_SEQ, S_EVENTS_SEEN, S_FACING, S_ISLET, S_PLAYERS, S_ROUND,
+                    S_START, T_A2, X_CHOICE)
 
 
 @lean

@@ -5,6 +5,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core.play import EVENT_WIDTH, emit_standings, lean
+from simlab.core.program import F_LABEL, F_LOCAL, F_PROC
 
 from .actions import a2_choices, action_choices, card_choices, copy_choices, pass_step, phase2_step, play_step, \
     source_choices
@@ -18,9 +19,8 @@ from .preparation import deal_step, hand_choices, phase1_step
 from .program import (PR_B4, PR_COAST, PR_DEAL, PR_DISTRIBUTE, PR_EVENT, PR_FINAL, PR_ISLET, PR_LANDING,
                       PR_PASS, PR_PHASE1, PR_PHASE2, PR_PHASE3, PR_PLAY, PR_SCORING, PR_TAKE, call, ret, top)
 from .scoring import final_scoring_by_fee, healer_choices, scoring_step
-from .state import (B_ELIM, B_NET, ELIM_NONE, F_LABEL, F_LOCAL, F_PROC, M_HAND, P0, PB, S_ALLEN, S_CORNER,
-                    S_DECKOUT, S_FACING, S_EVENT, S_MLOC, S_NEV, S_PLAYERS, S_ROUND, S_START, S_TURN, X_DEPTH, X_PENDING,
-                    X_RET)
+from .state import (B_ELIM, B_NET, ELIM_NONE, M_HAND, P0, PB, S_ALLEN, S_CORNER, S_DECKOUT, S_FACING, S_EVENT, S_MLOC,
+                    S_NEV, S_PLAYERS, S_ROUND, S_START, S_TURN, X_DEPTH, X_PENDING, X_RET)
 
 ELIM_SCORE = 0  # an eliminated player scores nothing; the run engine ranks them below all others
 

@@ -1,6 +1,7 @@
 """Using an islet in phase 2: paying with two same-coloured map cards (B7, B9 change the price),
 flipping the tile, and its action (or none: a player may use an islet only to block it)."""
 from simlab.core.play import lean
+from simlab.core.program import F_LABEL, F_LOCAL
 
 from .board import (CW_BOTTOM, CW_ISLET_MOVE, CW_TOP, EV_COMPASS, EV_EFFECT, EV_ISLET, EV_ISLET_RESULT, FX_A3,
                     SHIP_ISLET, TAKE_ISLET, compass_pos, compass_to_end, discard_map, draw_map, drop_curses,
@@ -9,8 +10,9 @@ from .board import (CW_BOTTOM, CW_ISLET_MOVE, CW_TOP, EV_COMPASS, EV_EFFECT, EV_
 from .program import PR_TAKE, ask, call, ret
 from .components import (A3_ACTOR, EV_A3, EV_B13, EV_B4, EV_B7, EV_B9, I_BOTTOM, I_DISCARD, I_DRAW2, I_MOVE, I_SHIP,
                          N_MAP, O, PER_COLOUR)
-from .state import (B_ALLEN_USES, B_ISLETS, B_SUPPLY, D_DO, D_PAY, D_SOURCE, D_TARGET, F_LABEL, F_LOCAL, ISLET_DOWN,
-                    M_HAND, P0, PB, S_DCTX, S_ISLET, S_ISLETS_USED, S_MLOC, S_MUST_PASS, S_REVEAL, S_REVEAL_N, SKIP, SUPPLY, T_REVEAL, X_CHOICE)
+from .state import (B_ALLEN_USES, B_ISLETS, B_SUPPLY, D_DO, D_PAY, D_SOURCE, D_TARGET, ISLET_DOWN, M_HAND, P0, PB,
+                    S_DCTX, S_ISLET, S_ISLETS_USED, S_MLOC, S_MUST_PASS, S_REVEAL, S_REVEAL_N, SKIP, SUPPLY, T_REVEAL,
+                    X_CHOICE)
 
 
 @lean

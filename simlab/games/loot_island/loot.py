@@ -1,15 +1,16 @@
 """Phase 3 (finding loot) on the explored coast, and the final exploration after round 5, as resumable
 procedures (``program.py``)."""
 from simlab.core.play import lean
+from simlab.core.program import F_LABEL, F_LOCAL
 
 from .board import (EV_B10_DISCARD, EV_CLEANUP, EV_DECKOUT, EV_EXPLORE, EV_FINAL, TAKE_LOOT, allen_choice,
                     cards_needed, current_coast, discard_map, drop_curses, event_now, is_allen, lb, log_ev,
                     near_landing, remove_from_row, reveal_treasures, set_ctx)
 from .program import PR_COAST, PR_DISTRIBUTE, PR_LANDING, PR_TAKE, ask, call, ret
 from .components import EV_A4, EV_B10, EV_B11, EV_B12, EV_B13, EV_B14, O, UNCLAIMED_NOT_REVEALED
-from .state import (B_LOOT_TURNS, B_SUPPLY, D_PICK, F_LABEL, F_LOCAL, L_CARDS, L_CHESTS, L_COLOUR, L_COMP, L_COUNT, L_LAST, L_N, L_NCOMP,
-                    P0, PB, PH_FINAL, PH_LOOT, S_DECKOUT, S_FACING, S_LANDING_DONE, S_PHASE, S_PLAYERS, S_REVEAL,
-                    S_REVEAL_N, S_TDISC, S_TDISC_N, S_TLOC, S_TURN, T_DISC, T_REVEAL, X_CHOICE, X_RET)
+from .state import (B_LOOT_TURNS, B_SUPPLY, D_PICK, L_CARDS, L_CHESTS, L_COLOUR, L_COMP, L_COUNT, L_LAST, L_N,
+                    L_NCOMP, P0, PB, PH_FINAL, PH_LOOT, S_DECKOUT, S_FACING, S_LANDING_DONE, S_PHASE, S_PLAYERS,
+                    S_REVEAL, S_REVEAL_N, S_TDISC, S_TDISC_N, S_TLOC, S_TURN, T_DISC, T_REVEAL, X_CHOICE, X_RET)
 
 
 @lean

@@ -5,14 +5,16 @@ from numba import njit
 from simlab.core.play import lean
 
 from simlab.core.rng import randint, shuffle
+from simlab.core.program import F_LABEL, F_LOCAL
 
 from .board import EV_REFILL, SHIP_PHASE1, discard_map, draw_map, hand_target, lb, log_ev, move_ship, set_ctx
 from .components import EV_B5, FACING_CW, N_HEALER, N_ISLET, N_MAP, N_TREASURE, O
 from .program import PR_EVENT, ask, call, ret
-from .state import (FACE_UP_EVENTS, FACE_UP_HEALERS, X_FACE_UP, B_CURSES, B_HAND_N, B_HEALER, B_PASS_ROUND1, B_SUPPLY, D_DISCARD, F_LABEL, F_LOCAL, ISLET_DOWN, ISLET_OUT, ISLET_UP,
-                    L_COLOUR, M_DRAW, R_CORNER, R_EVENT_A, R_EVENTS_B, R_FACING, R_HEALERS, R_MAP, R_TIER, M_HAND, P0, PB, PH_PREP, S_ALLEN, S_CORNER, S_EVENT, S_EVENT_SEQ, S_FACING,
-                    S_HEALER_OWNER, S_HEALERS, S_ISLET, S_MDRAW, S_MDRAW_N, S_MLOC, S_PHASE, S_PLAYERS, S_ROUND,
-                    S_START, S_TDECK, S_TDECK_N, S_TLOC, STOP, T_DECK, X_CHOICE)
+from .state import (FACE_UP_EVENTS, FACE_UP_HEALERS, X_FACE_UP, B_CURSES, B_HAND_N, B_HEALER, B_PASS_ROUND1, B_SUPPLY,
+                    D_DISCARD, ISLET_DOWN, ISLET_OUT, ISLET_UP, L_COLOUR, M_DRAW, R_CORNER, R_EVENT_A, R_EVENTS_B,
+                    R_FACING, R_HEALERS, R_MAP, R_TIER, M_HAND, P0, PB, PH_PREP, S_ALLEN, S_CORNER, S_EVENT,
+                    S_EVENT_SEQ, S_FACING, S_HEALER_OWNER, S_HEALERS, S_ISLET, S_MDRAW, S_MDRAW_N, S_MLOC, S_PHASE,
+                    S_PLAYERS, S_ROUND, S_START, S_TDECK, S_TDECK_N, S_TLOC, STOP, T_DECK, X_CHOICE)
 
 
 @njit(cache=True, _nrt=True)   # allocates (a healer pool of its own): counted even when a lean loop calls it

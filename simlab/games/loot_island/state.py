@@ -73,6 +73,8 @@ until the end steps or under ``healers_face_up``), and in S_MLOC where each card
 of the other players' hands is (Allen's hand lies face up). Cards staged for a play (S_STAGE) are seen
 by the seat deciding only.
 """
+from simlab.core.program import F_LOCAL, Program
+
 S_PLAYERS, S_ALLEN, S_ROUND, S_PHASE, S_CORNER, S_FACING, S_START, S_FIRST_PASSED, S_EVENT = range(9)
 S_EVENT_SEQ = 9
 S_EVENTS_SEEN = 14
@@ -124,10 +126,10 @@ X_PENDING, X_CHOICE, X_RET, X_DEPTH = X0, X0 + 1, X0 + 2, X0 + 3
 X_FACE_UP = X0 + 4
 X_TSHUFFLED = X0 + 5
 X_FRAMES = X0 + 6
-F_PROC, F_LABEL, F_LOCAL = 0, 1, 2
-FW = 10            # a frame: procedure, label, 8 locals
+FW = F_LOCAL + 8   # a frame: procedure, label, 8 locals
 MAX_DEPTH = 8      # the deepest nesting: game, phase 3, coast, landing, distribute, take (+ a tool's frame)
-STATE_SIZE = X_FRAMES + MAX_DEPTH * FW
+PROGRAM = Program(X_DEPTH, X_FRAMES, FW, MAX_DEPTH)
+STATE_SIZE = X_FRAMES + PROGRAM.size()
 HIDDEN = -1        # an entry of an observation the seat may not see
 FACE_UP_HEALERS, FACE_UP_EVENTS = 1, 2   # X_FACE_UP bits: the variants that show them
 
