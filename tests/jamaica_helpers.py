@@ -5,13 +5,13 @@ from numba import njit
 from simlab.core.play import EVENT_WIDTH, legal_index
 from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, randint, root_key, seed_streams
 from simlab.core.strategy import DECIDE_SIGNATURE
-from simlab.games.jamaica import invariants, setup, step
+from simlab.games.jamaica import invariants, program, setup
 from simlab.games.jamaica.components import MAX_HOLDS, PARAMS, R_NONE
 from simlab.games.jamaica.state import (B_HAND_N, B_HN, B_HTYPE, B_LAP, B_POS, PC_GHOST, PC_HALT, PC_PICK, PC_ROUND,
                                         PC_ROUND_END, PC_TURN, RNG_COMBAT, SB, SH0, STATE_SIZE, S_BANK, S_DEC,
                                         S_PLAYERS, S_SSCRATCH, S_TDECK, S_TDECK_N, S_TOWNER, X_BREAK, X_B_ATT,
-                                        X_B_DFD, X_B_SFREE, X_CHOICES, X_EVENTS, X_GM, X_K, X_NCHOICES, X_PC,
-                                        X_SW_FACE, X_SW_FREE, X_TCOUNT, X_TURN)
+                                        X_B_DFD, X_B_SFREE, X_CHOICES, X_EVENTS, X_GM, X_K, X_NCHOICES, X_SW_FACE,
+                                        X_SW_FREE, X_TCOUNT, X_TURN)
 from strategies.jamaica import fighter
 
 ASKED = 12      # state[S_SSCRATCH + ASKED + kind] = number of options the last such decision offered
@@ -73,10 +73,10 @@ class Table:
 
     # -- running the rules
     def drive(self, stop=PC_HALT):
-        """Run from state[X_PC] until the program reaches ``stop`` (or the game ends)."""
+        """Run from the label the program stands at until it reaches ``stop`` (or the game ends)."""
         st = self.state
         st[X_BREAK] = stop
-        step.run(st, self.cfg, -1, self.streams, self.log)
+        program.run(st, self.cfg, -1, self.streams, self.log)
         while st[X_TURN] >= 0:
             seat = int(st[X_TURN])
             n = int(st[X_NCHOICES])
@@ -84,49 +84,49 @@ class Table:
             slot = self.seat_slot[seat]
             i = self.fns[slot](st, self.cfg, seat, self.legal, n, self.seat_params[slot],
                                self.streams[STRATEGY_STREAM + slot])
-            step.run(st, self.cfg, self.legal[legal_index(i, n, seat, slot)], self.streams, self.log)
+            program.run(st, self.cfg, self.legal[legal_index(i, n, seat, slot)], self.streams, self.log)
         st[X_BREAK] = 0
 
     def play_round(self):
-        self.state[X_PC] = PC_ROUND
+        program.goto(self.state, PC_ROUND)
         self.drive(PC_ROUND)
 
     def roll_and_place_dice(self):
-        self.state[X_PC] = PC_ROUND
+        program.goto(self.state, PC_ROUND)
         self.drive(PC_PICK)
 
     def pick_cards(self):
         self.state[X_K] = 0
-        self.state[X_PC] = PC_PICK
+        program.goto(self.state, PC_PICK)
         self.drive(PC_TURN)
 
     def ghost_turn(self):
         self.state[X_GM] = 0
-        self.state[X_PC] = PC_GHOST
+        program.goto(self.state, PC_GHOST)
         self.drive(PC_ROUND_END)
 
     def move(self, ship, steps, backward=False):
-        step.call_move(self.state, ship, steps, backward, PC_HALT)
+        program.call_move(self.state, ship, steps, backward, PC_HALT)
         self.drive()
 
     def load(self, ship, res, count, from_bank=True, decider=None):
-        step.call_load(self.state, ship, res, count, 1 if from_bank else 0, ship if decider is None else decider,
+        program.call_load(self.state, ship, res, count, 1 if from_bank else 0, ship if decider is None else decider,
                        PC_HALT)
         self.drive()
 
     def pay(self, ship, res, cost):
-        step.call_pay(self.state, ship, res, cost, PC_HALT)
+        program.call_pay(self.state, ship, res, cost, PC_HALT)
         self.drive()
 
     def battle(self, att, space):
-        step.call_battle(self.state, att, space, PC_HALT)
+        program.call_battle(self.state, att, space, PC_HALT)
         self.drive()
 
     def sabre_window(self, rolled, face, base, att, dfd, sabre_free):
         """(face after the window, Sabre still unused) of a roll in a battle between att and dfd."""
         st = self.state
         st[X_B_ATT], st[X_B_DFD], st[X_B_SFREE] = att, dfd, 1 if sabre_free else 0
-        step.call_sabre(st, rolled, face, base, PC_HALT)
+        program.call_sabre(st, rolled, face, base, PC_HALT)
         self.drive()
         return int(st[X_SW_FACE]), bool(st[X_SW_FREE])
 

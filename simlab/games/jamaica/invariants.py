@@ -3,10 +3,12 @@
 import numpy as np
 from numba import njit
 
+from simlab.core.program import F_LABEL, top
+
 from .components import LAIR, MAX_HOLDS, N_CARDS, N_SPACES, N_TREASURES, O, R_NONE
 from .state import (B_CARD, B_DISC, B_DISC_N, B_DRAW, B_DRAW_N, B_HAND, B_HAND_N, B_HN, B_HTYPE, B_POS, N_SHIPS,
-                    OWN_DECK, OWN_REMOVED, S_BANK, S_PLAYERS, S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER, PC_HOLD_DONE, X_LD_BANK,
-                    X_LD_COUNT, X_LD_RES, X_PC, X_TCOUNT)
+                    OWN_DECK, OWN_REMOVED, PC_HOLD_DONE, PROGRAM, S_BANK, S_PLAYERS, S_TDECK, S_TDECK_N, S_TOKEN,
+                    S_TOWNER, X_LD_BANK, X_LD_COUNT, X_LD_RES, X_TCOUNT)
 from .common import base_of, hold_usable, is_active
 
 
@@ -34,7 +36,7 @@ def check_state(state, cfg):
             totals[t] += c
         if state[b + B_POS] < 0 or state[b + B_POS] >= N_SPACES:
             return 6
-    if state[X_PC] == PC_HOLD_DONE and state[X_LD_BANK] == 0:   # loot on its way into the winner's hold
+    if state[top(state, PROGRAM) + F_LABEL] == PC_HOLD_DONE and state[X_LD_BANK] == 0:   # loot on its way into the winner's hold
         totals[state[X_LD_RES]] += state[X_LD_COUNT]
     for r in range(1, 4):
         if totals[r] + state[S_BANK + r - 1] != cfg[O.bank + r - 1]:

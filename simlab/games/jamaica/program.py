@@ -2,16 +2,18 @@
 
 The rules nest deep: a round's turn runs an action, a move ends in ``arrive``, which may start a
 battle, whose cannons are paid from the holds, whose loot is loaded into a hold... and a player
-chooses at many of those points. Here they run as one program: a flat list of labels (``PC_*`` in
-``state.py``), each procedure's locals kept in its registers (``X_*``) and a return label where it
-has more than one caller. At a choice with two or more legal options the program stores the
-decision (who, what kind, its context, the legal codes) and stops; ``step.apply`` resumes it at
-the stored label with the answer. A choice with a single option is taken without stopping, as the
+chooses at many of those points. Here they run as procedures on the call stack of
+:mod:`simlab.core.program`, written as one flat list of labels (``PC_*`` in ``state.py``): a
+procedure is entered at its entry label (:func:`enter`, its caller's label set to where it goes on),
+keeps its locals in its registers (``X_*``: none calls itself) and returns with ``ret``. At a choice
+with two or more legal options the program stores the decision (who, what kind, its context, the
+legal codes) and stops; ``step.apply`` resumes the procedure on top at its label with the answer. A choice with a single option is taken without stopping, as the
 rules always did. Chance is drawn from the streams exactly where and as often as before.
 """
 from numba import njit
 
 from simlab.core.play import emit, lean
+from simlab.core.program import F_LABEL, call, ret, tail_call, top
 from simlab.core.rng import randint
 
 from .components import A_BACK, A_FWD, LAIR, O, PR, R_CANNON, R_FOOD, STAR, T_SABRE
@@ -23,15 +25,14 @@ from .state import (BACKWARD_FLAG, B_ATTACKS, B_CARD, B_COMBATS, B_DONE, B_FALL_
                     PC_DFD_SABRE, PC_DICE_DONE, PC_GAME_OVER, PC_GHOST, PC_GHOST_AFTER, PC_GHOST_DONE, PC_GHOST_MOVE,
                     PC_HALT, PC_HOLD_DONE, PC_LOAD, PC_LOOT_DONE, PC_MOVE, PC_MOVE_DONE, PC_PAY, PC_PAY_DONE, PC_PICK,
                     PC_PICK_DONE, PC_RESULT, PC_RETREAT_DONE, PC_ROUND, PC_ROUND_END, PC_SABRE, PC_SABRE_DONE,
-                    PC_TARGET_DONE, PC_TURN, RNG_COMBAT, RNG_SABRE, S_CAPTAIN, S_DAY, S_DEC, S_DEC_A, S_DEC_B,
-                    S_DEC_C, S_DEC_SHIP, S_END, S_DIE1, S_DIE2, S_GHOST, S_NIGHT, S_PLAYERS, S_ROUND, S_TGT_DONE,
-                    S_TGT_LAP, S_TOWNER, X_AR_HAVE, X_AR_RET, X_AR_SHIP, X_BACK_OK, X_BREAK, X_B_ABASE, X_B_AC,
-                    X_B_AF, X_B_ATT, X_B_DBASE, X_B_DC, X_B_DF, X_B_DFD, X_B_RET, X_B_SFREE, X_B_SPACE, X_B_STAR,
-                    X_B_WHO, X_B_WINNER, X_CARD, X_CC_C, X_CC_DEF, X_CC_OPP, X_CC_RET, X_CC_SHIP, X_CC_SOFAR,
-                    X_CHOICES, X_EVENTS, X_FWD_OK, X_GM, X_K, X_LD_BANK, X_LD_COUNT, X_LD_RES, X_LD_RET, X_LD_SHIP,
-                    X_LD_WHO, X_MV_BACK, X_MV_DIE, X_MV_RET, X_MV_SHIP, X_NCHOICES, X_PC, X_PICKED, X_PY_COST,
-                    X_PY_RES, X_PY_K, X_PY_RET, X_PY_SHIP, X_SW_BASE, X_SW_FACE, X_SW_FREE, X_SW_RET, X_SW_ROLLED,
-                    X_TURN)
+                    PC_TARGET_DONE, PC_TURN, PROGRAM, RNG_COMBAT, RNG_SABRE, S_CAPTAIN, S_DAY, S_DEC, S_DEC_A,
+                    S_DEC_B, S_DEC_C, S_DEC_SHIP, S_DIE1, S_DIE2, S_END, S_GHOST, S_NIGHT, S_PLAYERS, S_ROUND,
+                    S_TGT_DONE, S_TGT_LAP, S_TOWNER, X_AR_HAVE, X_AR_SHIP, X_BACK_OK, X_BREAK, X_B_ABASE, X_B_AC,
+                    X_B_AF, X_B_ATT, X_B_DBASE, X_B_DC, X_B_DF, X_B_DFD, X_B_SFREE, X_B_SPACE, X_B_STAR, X_B_WHO,
+                    X_B_WINNER, X_CARD, X_CC_C, X_CC_DEF, X_CC_OPP, X_CC_SHIP, X_CC_SOFAR, X_CHOICES, X_EVENTS,
+                    X_FWD_OK, X_GM, X_K, X_LD_BANK, X_LD_COUNT, X_LD_RES, X_LD_SHIP, X_LD_WHO, X_MV_BACK, X_MV_DIE,
+                    X_MV_SHIP, X_NCHOICES, X_PICKED, X_PY_COST, X_PY_K, X_PY_RES, X_PY_SHIP, X_SW_BASE, X_SW_FACE,
+                    X_SW_FREE, X_SW_ROLLED, X_TURN)
 from .common import (EV_COMBAT, EV_PAY, EV_RESULT, EV_RETREAT, EV_REVEAL, EV_ROLL, EV_ROUND, EV_SABRE, EV_SHORT,
                      amount, base_of, decider_for, space_cost)
 from .combat import battle_row, loot_choices, opponents, roll_face, take_loot
@@ -54,27 +55,38 @@ def call_action(state, ship, action, die, ret):
 
 
 @njit(cache=True, inline="always")
+def goto(state, label):
+    """The procedure on top goes on at ``label``."""
+    state[top(state, PROGRAM) + F_LABEL] = label
+
+
+@njit(cache=True, inline="always")
+def enter(state, entry, resume):
+    """Call the procedure that starts at label ``entry`` (``simlab.core.program``); its caller goes
+    on at ``resume`` once it returns."""
+    goto(state, resume)
+    call(state, PROGRAM, entry, entry)
+
+
+@njit(cache=True, inline="always")
 def call_move(state, ship, steps, backward, ret):
     state[X_MV_SHIP] = ship
     state[X_MV_DIE] = steps
     state[X_MV_BACK] = 1 if backward else 0
-    state[X_MV_RET] = ret
-    state[X_PC] = PC_MOVE
+    enter(state, PC_MOVE, ret)
 
 
 @njit(cache=True, inline="always")
 def call_arrive(state, ship, ret):
     state[X_AR_SHIP] = ship
-    state[X_AR_RET] = ret
-    state[X_PC] = PC_ARRIVE
+    enter(state, PC_ARRIVE, ret)
 
 
 @njit(cache=True, inline="always")
 def call_battle(state, att, space, ret):
     state[X_B_ATT] = att
     state[X_B_SPACE] = space
-    state[X_B_RET] = ret
-    state[X_PC] = PC_BATTLE
+    enter(state, PC_BATTLE, ret)
 
 
 @njit(cache=True, inline="always")
@@ -83,8 +95,7 @@ def call_cannons(state, ship, opp, defending, so_far, ret):
     state[X_CC_OPP] = opp
     state[X_CC_DEF] = defending
     state[X_CC_SOFAR] = so_far
-    state[X_CC_RET] = ret
-    state[X_PC] = PC_CANNONS
+    enter(state, PC_CANNONS, ret)
 
 
 @njit(cache=True, inline="always")
@@ -92,8 +103,7 @@ def call_sabre(state, rolled, face, base, ret):
     state[X_SW_ROLLED] = rolled
     state[X_SW_FACE] = face
     state[X_SW_BASE] = base
-    state[X_SW_RET] = ret
-    state[X_PC] = PC_SABRE
+    enter(state, PC_SABRE, ret)
 
 
 @njit(cache=True, inline="always")
@@ -103,8 +113,7 @@ def call_load(state, ship, res, count, from_bank, who, ret):
     state[X_LD_COUNT] = count
     state[X_LD_BANK] = from_bank
     state[X_LD_WHO] = who
-    state[X_LD_RET] = ret
-    state[X_PC] = PC_LOAD
+    enter(state, PC_LOAD, ret)
 
 
 @njit(cache=True, inline="always")
@@ -112,15 +121,14 @@ def call_pay(state, ship, res, cost, ret):
     state[X_PY_SHIP] = ship
     state[X_PY_RES] = res
     state[X_PY_COST] = cost
-    state[X_PY_RET] = ret
-    state[X_PC] = PC_PAY
+    enter(state, PC_PAY, ret)
 
 
 @njit(cache=True, inline="always")
 def wait_for(state, seat, kind, ship, a, b, c, n, resume):
     """Go on at ``resume``; with two or more legal choices (in X_CHOICES) stop there first, the
     decision recorded for ``seat``'s strategy. True when stopped."""
-    state[X_PC] = resume
+    goto(state, resume)
     if n <= 1:
         return False
     state[X_TURN] = seat
@@ -144,14 +152,15 @@ def index_of(ch, code):
 # ---------------------------------------------------------------- the program
 @lean
 def run(state, cfg, code, streams, log):
-    """Run the rules from label state[X_PC] (``code``: the answer to the decision it stopped at)
-    to the next decision with two or more choices, the end of the game, or the X_BREAK label."""
+    """Run the rules from the label of the procedure on top (``code``: the answer to the decision it
+    stopped at) to the next decision with two or more choices, the end of the game, or the X_BREAK
+    label."""
     ch = state[X_CHOICES:X_CHOICES + MAX_CHOICES]
     n_players = state[S_PLAYERS]
     check = cfg[O.check_invariants] != 0
     started = False
     while True:
-        pc = state[X_PC]
+        pc = state[top(state, PROGRAM) + F_LABEL]
         if pc == PC_HALT or pc == PC_GAME_OVER or (started and pc == state[X_BREAK]):
             state[X_TURN] = -1
             return
@@ -170,13 +179,13 @@ def run(state, cfg, code, streams, log):
             state[X_EVENTS] = emit(log, state[X_EVENTS], EV_ROUND, state[S_ROUND], state[S_CAPTAIN], state[S_DIE1],
                                    state[S_DIE2], state[S_DAY], state[S_NIGHT])
             state[X_K] = 0
-            state[X_PC] = PC_PICK
+            goto(state, PC_PICK)
         elif pc == PC_PICK:   # 2(2): every player picks a card on the same state
             p = state[X_K]
             if p >= n_players:
                 play_picked_cards(state)
                 state[X_K] = 0
-                state[X_PC] = PC_TURN
+                goto(state, PC_TURN)
                 continue
             b = base_of(p)
             n = state[b + B_HAND_N]
@@ -188,12 +197,12 @@ def run(state, cfg, code, streams, log):
         elif pc == PC_PICK_DONE:
             state[X_PICKED + state[X_K]] = code
             state[X_K] += 1
-            state[X_PC] = PC_PICK
+            goto(state, PC_PICK)
         elif pc == PC_TURN:   # 2(3): in turn from the captain, day action then night action
             k = state[X_K]
             if k >= n_players:
                 state[X_GM] = 0
-                state[X_PC] = PC_GHOST if state[S_GHOST] else PC_ROUND_END
+                goto(state, PC_GHOST if state[S_GHOST] else PC_ROUND_END)
                 continue
             p = (state[S_CAPTAIN] + k) % n_players
             b = base_of(p)
@@ -214,23 +223,23 @@ def run(state, cfg, code, streams, log):
                 call_action(state, p, cfg[O.card_night + state[b + B_CARD]], state[S_NIGHT], PC_AFTER_NIGHT)
             else:
                 state[X_K] += 1
-                state[X_PC] = PC_TURN
+                goto(state, PC_TURN)
         elif pc == PC_AFTER_NIGHT:
             if check:
                 check_or_raise(state, cfg)
             state[X_K] += 1
-            state[X_PC] = PC_TURN
+            goto(state, PC_TURN)
         elif pc == PC_ROUND_END:
             end_round(state, cfg, streams, log)
-            state[X_PC] = PC_ROUND if state[S_END] == 0 else PC_GAME_OVER
+            goto(state, PC_ROUND if state[S_END] == 0 else PC_GAME_OVER)
         # ---- the ghost ship's two moves (5(4)-(5))
         elif pc == PC_GHOST:
             state[X_FWD_OK] = 1
             state[X_BACK_OK] = 1
-            state[X_PC] = PC_GHOST_MOVE
+            goto(state, PC_GHOST_MOVE)
         elif pc == PC_GHOST_MOVE:
             if state[X_GM] >= 2 or state[base_of(GHOST) + B_DONE]:
-                state[X_PC] = PC_ROUND_END
+                goto(state, PC_ROUND_END)
                 continue
             die = ghost_die(state, cfg)
             ghost_course(state, cfg, log)
@@ -248,7 +257,7 @@ def run(state, cfg, code, streams, log):
             if check:
                 check_or_raise(state, cfg)
             state[X_GM] += 1
-            state[X_PC] = PC_GHOST_MOVE
+            goto(state, PC_GHOST_MOVE)
         # ---- a move: exactly the die's spaces, the ship chooses the branch at forks (3(1))
         elif pc == PC_MOVE:
             ship = state[X_MV_SHIP]
@@ -268,7 +277,8 @@ def run(state, cfg, code, streams, log):
             i = index_of(ch, code)
             place(state, ship, code % BACKWARD_FLAG, state[S_TGT_LAP + i], state[S_TGT_DONE + i],
                   state[X_MV_BACK] == 1, state[X_MV_DIE], log)
-            call_arrive(state, ship, state[X_MV_RET])
+            state[X_AR_SHIP] = ship          # the move ends in arrive, which returns to the move's caller
+            tail_call(state, PROGRAM, PC_ARRIVE, PC_ARRIVE)
         # ---- the end of a move: battle if occupied (never in Port Royal), then the space's cost;
         #      short of it, pay everything and fall back to the first payable space (3(2), 3(3))
         elif pc == PC_ARRIVE:
@@ -276,7 +286,7 @@ def run(state, cfg, code, streams, log):
             b = base_of(ship)
             s = state[b + B_POS]
             if state[b + B_DONE] or cfg[O.space_type + s] == PR:
-                state[X_PC] = state[X_AR_RET]
+                ret(state, PROGRAM)
                 continue
             call_battle(state, ship, s, PC_ARRIVE_BATTLED)
         elif pc == PC_ARRIVE_BATTLED:
@@ -284,10 +294,10 @@ def run(state, cfg, code, streams, log):
             s = state[base_of(ship) + B_POS]
             if cfg[O.space_type + s] == LAIR:
                 take_lair(state, ship, s, log)
-                state[X_PC] = state[X_AR_RET]
+                ret(state, PROGRAM)
                 continue
             if ship == GHOST:  # the ghost ship never pays (5(6))
-                state[X_PC] = state[X_AR_RET]
+                ret(state, PROGRAM)
                 continue
             res, cost = space_cost(cfg, s)
             have = amount(state, ship, res)
@@ -301,7 +311,7 @@ def run(state, cfg, code, streams, log):
             s = state[base_of(ship) + B_POS]
             res, cost = space_cost(cfg, s)
             state[X_EVENTS] = emit(log, state[X_EVENTS], EV_PAY, ship, res, cost, s)
-            state[X_PC] = state[X_AR_RET]
+            ret(state, PROGRAM)
         elif pc == PC_ARRIVE_SHORT:
             ship = state[X_AR_SHIP]
             b = base_of(ship)
@@ -322,7 +332,7 @@ def run(state, cfg, code, streams, log):
             s = state[b + B_POS]
             state[b + B_POS] = code
             state[X_EVENTS] = emit(log, state[X_EVENTS], EV_RETREAT, ship, s, code)
-            state[X_PC] = PC_ARRIVE
+            goto(state, PC_ARRIVE)
         # ---- a sea battle (3(4)): the attacker picks an opponent, commits cannons and rolls, then
         #      the defender; a star wins outright; higher strength wins; a tie does nothing. Every
         #      battle spends two faces of its dice stream, the defender's even when an attacker's
@@ -331,7 +341,7 @@ def run(state, cfg, code, streams, log):
             att = state[X_B_ATT]
             n = opponents(state, att, state[X_B_SPACE], ch)
             if n == 0:
-                state[X_PC] = state[X_B_RET]
+                ret(state, PROGRAM)
                 continue
             if wait_for(state, decider_for(state, att, -1), DEC_TARGET, att, state[X_B_SPACE], 0, 0, n,
                         PC_TARGET_DONE):
@@ -368,7 +378,7 @@ def run(state, cfg, code, streams, log):
                 state[X_B_DBASE] = 0
                 state[X_B_DF] = 0
                 randint(streams[battle_row(att, state[X_B_DFD], RNG_COMBAT)], 6)  # the defender's face, unrolled
-                state[X_PC] = PC_RESULT
+                goto(state, PC_RESULT)
             else:
                 call_cannons(state, state[X_B_DFD], att, 1, state[X_B_ABASE] + af, PC_DFD_CANNONS)
         elif pc == PC_DFD_CANNONS:
@@ -394,7 +404,7 @@ def run(state, cfg, code, streams, log):
                 state[X_B_WINNER] = state[X_B_ATT]
             elif d_str > a_str:
                 state[X_B_WINNER] = state[X_B_DFD]
-            state[X_PC] = PC_RESULT
+            goto(state, PC_RESULT)
         elif pc == PC_RESULT:
             att = state[X_B_ATT]
             dfd = state[X_B_DFD]
@@ -403,7 +413,7 @@ def run(state, cfg, code, streams, log):
             d_str = state[X_B_DBASE] + state[X_B_DF]
             if winner < 0:
                 state[X_EVENTS] = emit(log, state[X_EVENTS], EV_RESULT, -1, -1, att, dfd, 0, a_str, d_str)
-                state[X_PC] = state[X_B_RET]
+                ret(state, PROGRAM)
                 continue
             loser = dfd if winner == att else att
             state[base_of(winner) + B_WINS] += 1
@@ -411,7 +421,7 @@ def run(state, cfg, code, streams, log):
                                    d_str)
             n = loot_choices(state, cfg, winner, loser, ch)
             if n == 0:
-                state[X_PC] = state[X_B_RET]
+                ret(state, PROGRAM)
                 continue
             who = decider_for(state, winner, loser)
             state[X_B_WHO] = who
@@ -423,17 +433,16 @@ def run(state, cfg, code, streams, log):
             loser = state[X_B_DFD] if winner == state[X_B_ATT] else state[X_B_ATT]
             if take_loot(state, cfg, winner, loser, code, streams, ch, log):
                 state[X_LD_WHO] = state[X_B_WHO]
-                state[X_LD_RET] = state[X_B_RET]
-                state[X_PC] = PC_LOAD
+                tail_call(state, PROGRAM, PC_LOAD, PC_LOAD)   # the loot is loaded; then back to the battle's caller
             else:
-                state[X_PC] = state[X_B_RET]
+                ret(state, PROGRAM)
         # ---- committing cannons (3(4)): any number of the fighter's cannons; the ghost has none
         elif pc == PC_CANNONS:
             ship = state[X_CC_SHIP]
             have = amount(state, ship, R_CANNON) if ship != GHOST else 0
             if have == 0:
                 state[X_CC_C] = 0
-                state[X_PC] = state[X_CC_RET]
+                ret(state, PROGRAM)
                 continue
             n = min(have + 1, MAX_CHOICES)
             for i in range(n):
@@ -447,14 +456,14 @@ def run(state, cfg, code, streams, log):
             call_pay(state, state[X_CC_SHIP], R_CANNON, code, PC_CANNONS_PAID)
         elif pc == PC_CANNONS_PAID:
             state[base_of(state[X_CC_SHIP]) + B_SPENT] += state[X_CC_C]
-            state[X_PC] = state[X_CC_RET]
+            ret(state, PROGRAM)
         # ---- Saran's Sabre: right after a roll its owner, if fighting, may have that die
         #      re-rolled ([S3]: once per battle, right after the roll it changes)
         elif pc == PC_SABRE:
             holder = state[S_TOWNER + T_SABRE]
             if not state[X_B_SFREE] or (holder != state[X_B_ATT] and holder != state[X_B_DFD]):
                 state[X_SW_FREE] = 0
-                state[X_PC] = state[X_SW_RET]
+                ret(state, PROGRAM)
                 continue
             ch[0] = 0
             ch[1] = 1
@@ -470,25 +479,25 @@ def run(state, cfg, code, streams, log):
                                        state[X_SW_ROLLED], face, new, state[X_SW_BASE] + new)
                 state[X_SW_FACE] = new
                 state[X_SW_FREE] = 0
-            state[X_PC] = state[X_SW_RET]
+            ret(state, PROGRAM)
         # ---- loading (3(1)) and paying (3(2)): the holds, chosen by the owner
         elif pc == PC_LOAD:
             n = load_begin(state, cfg, ch, log)
             if n == 0:
-                state[X_PC] = state[X_LD_RET]
+                ret(state, PROGRAM)
                 continue
             ship = state[X_LD_SHIP]
             if ship != GHOST and wait_for(state, state[X_LD_WHO], DEC_HOLD, ship, state[X_LD_RES], state[X_LD_COUNT],
                                           0, n, PC_HOLD_DONE):
                 return
-            state[X_PC] = PC_HOLD_DONE
+            goto(state, PC_HOLD_DONE)
             code = ch[0]
         elif pc == PC_HOLD_DONE:
             load_into(state, code, log)
-            state[X_PC] = state[X_LD_RET]
+            ret(state, PROGRAM)
         elif pc == PC_PAY:
             if state[X_PY_COST] <= 0:
-                state[X_PC] = state[X_PY_RET]
+                ret(state, PROGRAM)
                 continue
             total = pay_holds(state)
             ship = state[X_PY_SHIP]
@@ -500,4 +509,4 @@ def run(state, cfg, code, streams, log):
             code = 0
         elif pc == PC_PAY_DONE:
             pay_out(state, code)
-            state[X_PC] = state[X_PY_RET]
+            ret(state, PROGRAM)

@@ -4,12 +4,14 @@ import numpy as np
 from numba import njit
 
 from simlab.core.play import emit, lean
+from simlab.core.program import call
 from simlab.core.rng import shuffle
 
 from .components import (LAIR, MAX_HOLDS, N_CARDS, N_SPACES, N_TREASURES, O, R_CANNON, R_FOOD, R_GOLD, R_NONE, T_BETH)
 from .state import (B_CARD, B_DISC, B_DISC_N, B_DRAW, B_DRAW_N, B_HAND, B_HAND_N, B_HN, B_HTYPE, GHOST, N_SHIPS,
-                    OWN_DECK, OWN_REMOVED, RNG_DECK, RNG_TREASURE, S_BANK, S_ENDER, S_GHOST, S_PLAYERS, S_PREV_A,
-                    S_PREV_B, S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER, X_EVENTS, X_PICKED, X_TCOUNT)
+                    OWN_DECK, OWN_REMOVED, PC_ROUND, PROGRAM, RNG_DECK, RNG_TREASURE, S_BANK, S_ENDER, S_GHOST,
+                    S_PLAYERS, S_PREV_A, S_PREV_B, S_TDECK, S_TDECK_N, S_TOKEN, S_TOWNER, X_EVENTS, X_PICKED,
+                    X_TCOUNT)
 from .common import EV_SETUP, amount, base_of, is_active
 from .treasure import hand_limit
 
@@ -17,6 +19,7 @@ from .treasure import hand_limit
 @njit(cache=True, _nrt=True)   # allocates (a treasure pile of its own)
 def setup(state, cfg, n_players, streams):
     state[:] = 0
+    call(state, PROGRAM, PC_ROUND, PC_ROUND)   # the round's program, the bottom frame (simlab.core.program)
     state[S_PLAYERS] = n_players
     state[S_ENDER] = -1
     ghost = n_players == 2 and cfg[O.ghost_ship] != 0

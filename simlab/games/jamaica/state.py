@@ -48,30 +48,12 @@ of the 2-player game. Layout (``SH0 + ship * SB`` starts a ship's block)::
       B_FINISH_ROUND  round it reached Port Royal (0 = never)
       B_STEALS        loot taken from beaten ships (holds or cards)
     the step machine (after the ship blocks, ``X0``): the rules run as a program over the state
-    that stops at every decision with two or more choices and resumes in ``apply`` (see ``step.py``)
-      X_TURN          seat whose decision is pending (-1: the game is over, or a test's halt)
-      X_PC            program counter: the PC_* label to resume at (a resume label reads the answer)
-      X_EVENTS        trace events written so far
-      X_BREAK         a label to halt at (0 none: tests run one procedure of the rules this way)
-      X_K             the seat picking a card (pick phase), then the turn index from the captain
-      X_GM            the ghost ship's move (0 first die, 1 second)
-      X_FWD_OK, X_BACK_OK   the ghost may sail forward / backward this move
-      X_MV_SHIP, X_MV_DIE, X_MV_BACK, X_MV_RET      a move: ship, steps, backward, label to return to
-      X_AR_SHIP, X_AR_RET, X_AR_HAVE                the end of a move (arrive): ship, return, what it had
-      X_B_*           the battle: attacker, defender, space, Sabre still free, cannons / strength
-                      without the die / face of each side, winner, star, the loot's decider, return
-      X_CC_*          cannons being committed: ship, opponent, defending, attacker's strength, the
-                      number committed, return
-      X_SW_*          Saran's Sabre window: the rolled ship, its face, its strength without the die,
-                      the Sabre still free (out), return
-      X_LD_*          a load: ship, resource, amount, from the bank, decider, return
-      X_PY_*          a payment: ship, resource, cost, holds holding it, return; X_PY_SLOTS +6 the
-                      holds in order of contents
-      X_TCOUNT  +7    treasure cards each ship holds (public: the count, not the cards)
-      X_CARD    +6    the action card of the round: 0 none, 1 played face down, 2 revealed
-      X_PICKED  +6    the card a seat picked while the others still pick (-1 none): private to it
-      X_NCHOICES      number of legal choices of the pending decision
-      X_CHOICES +64   its legal choice codes (the engine's list while it runs)
+    that stops at every decision with two or more choices and resumes in ``apply`` (see
+    ``program.py``); ``MACHINE`` below lists its entries: the pending decision, the call stack of
+    :mod:`simlab.core.program` (each procedure's frame: its entry label and the label it resumes
+    at), each procedure's registers (a move, an arrival, a battle, cannons, Saran's Sabre, a load,
+    a payment; no procedure calls itself, so each keeps its registers in one place), the cards of
+    the round and the legal choices.
 
 A seat's observation (``step.observe``) has this same layout, the hidden entries set to HIDDEN:
 the treasure pile's order, where the cards not face up lie (the pile, the removed ones, other
@@ -80,6 +62,9 @@ card of the round and pending pick, and the pending choices of another seat's ca
 S_STACK and S_SSCRATCH are scratch: in an observation buffer the loop owns them, and a strategy
 may write there (nothing reads them across calls).
 """
+from simlab.core.layout import Layout
+from simlab.core.program import F_LOCAL, Program
+
 S_ROUND, S_PLAYERS, S_CAPTAIN, S_DAY, S_NIGHT, S_END, S_ENDER, S_GHOST = 0, 1, 2, 3, 4, 5, 6, 7
 S_DEC, S_DEC_SHIP, S_DEC_A, S_DEC_B, S_DEC_C = 8, 9, 10, 11, 12
 S_BANK = 13
@@ -134,22 +119,48 @@ CHANCE_STREAMS = ("treasure pile", "action dice", "combat dice", "ghost ship bat
 GHOST = 6
 N_SHIPS = 7
 X0 = SH0 + N_SHIPS * SB
-X_TURN, X_PC, X_EVENTS, X_BREAK, X_K, X_GM, X_FWD_OK, X_BACK_OK = range(X0, X0 + 8)
-X_MV_SHIP, X_MV_DIE, X_MV_BACK, X_MV_RET = range(X0 + 8, X0 + 12)
-X_AR_SHIP, X_AR_RET, X_AR_HAVE = range(X0 + 12, X0 + 15)
-(X_B_ATT, X_B_DFD, X_B_SPACE, X_B_SFREE, X_B_AC, X_B_ABASE, X_B_AF, X_B_DC, X_B_DBASE, X_B_DF, X_B_WINNER, X_B_STAR,
- X_B_WHO, X_B_RET) = range(X0 + 15, X0 + 29)
-X_CC_SHIP, X_CC_OPP, X_CC_DEF, X_CC_SOFAR, X_CC_C, X_CC_RET = range(X0 + 29, X0 + 35)
-X_SW_ROLLED, X_SW_FACE, X_SW_BASE, X_SW_FREE, X_SW_RET = range(X0 + 35, X0 + 40)
-X_LD_SHIP, X_LD_RES, X_LD_COUNT, X_LD_BANK, X_LD_WHO, X_LD_RET = range(X0 + 40, X0 + 46)
-X_PY_SHIP, X_PY_RES, X_PY_COST, X_PY_K, X_PY_RET = range(X0 + 46, X0 + 51)
-X_PY_SLOTS = X0 + 51
-X_TCOUNT = X0 + 57
-X_CARD = X0 + 64
-X_PICKED = X0 + 70
-X_NCHOICES = X0 + 76
-X_CHOICES = X0 + 77
-STATE_SIZE = X_CHOICES + 64
+MAX_DEPTH = 6        # procedures nested at most: the round, a move, a battle, cannons, a payment (+1 spare)
+MACHINE = Layout(
+    "the step machine",
+    ("X_TURN", 1, "seat whose decision is pending (-1: the game is over, or a test's halt)"),
+    ("X_EVENTS", 1, "trace events written so far"),
+    ("X_BREAK", 1, "a label to halt at (0 none: tests run one procedure of the rules this way)"),
+    ("X_K", 1, "the seat picking a card (pick phase), then the turn index from the captain"),
+    ("X_GM", 1, "the ghost ship's move (0 first die, 1 second)"),
+    ("X_FWD_OK", 1, "the ghost may sail forward this move"),
+    ("X_BACK_OK", 1, "the ghost may sail backward this move"),
+    ("X_DEPTH", 1, "procedures on the stack (simlab.core.program): the round's program, then those it calls"),
+    ("X_FRAMES", MAX_DEPTH * F_LOCAL, "their frames: the procedure (its entry label) and the PC_* label it "
+                                      "resumes at (a resume label reads the answer)"),
+    ("X_MV_SHIP", 1, "a move: the ship"), ("X_MV_DIE", 1, "its steps"), ("X_MV_BACK", 1, "1 backward"),
+    ("X_AR_SHIP", 1, "the end of a move (arrive): the ship"), ("X_AR_HAVE", 1, "what it had of the cost"),
+    ("X_B_ATT", 1, "the battle: attacker"), ("X_B_DFD", 1, "defender"), ("X_B_SPACE", 1, "space"),
+    ("X_B_SFREE", 1, "Sabre still free"), ("X_B_AC", 1, "attacker's cannons"),
+    ("X_B_ABASE", 1, "attacker's strength without the die"), ("X_B_AF", 1, "attacker's face"),
+    ("X_B_DC", 1, "defender's cannons"), ("X_B_DBASE", 1, "defender's strength without the die"),
+    ("X_B_DF", 1, "defender's face"), ("X_B_WINNER", 1, "winner"), ("X_B_STAR", 1, "star"),
+    ("X_B_WHO", 1, "the loot's decider"),
+    ("X_CC_SHIP", 1, "cannons being committed: ship"), ("X_CC_OPP", 1, "opponent"), ("X_CC_DEF", 1, "defending"),
+    ("X_CC_SOFAR", 1, "attacker's strength"), ("X_CC_C", 1, "the number committed"),
+    ("X_SW_ROLLED", 1, "Saran's Sabre window: the rolled ship"), ("X_SW_FACE", 1, "its face"),
+    ("X_SW_BASE", 1, "its strength without the die"), ("X_SW_FREE", 1, "the Sabre still free (out)"),
+    ("X_LD_SHIP", 1, "a load: ship"), ("X_LD_RES", 1, "resource"), ("X_LD_COUNT", 1, "amount"),
+    ("X_LD_BANK", 1, "from the bank"), ("X_LD_WHO", 1, "decider"),
+    ("X_PY_SHIP", 1, "a payment: ship"), ("X_PY_RES", 1, "resource"), ("X_PY_COST", 1, "cost"),
+    ("X_PY_K", 1, "holds holding it"), ("X_PY_SLOTS", 6, "the holds in order of contents"),
+    ("X_TCOUNT", 7, "treasure cards each ship holds (public: the count, not the cards)"),
+    ("X_CARD", 6, "the action card of the round: 0 none, 1 played face down, 2 revealed"),
+    ("X_PICKED", 6, "the card a seat picked while the others still pick (-1 none): private to it"),
+    ("X_NCHOICES", 1, "number of legal choices of the pending decision"),
+    ("X_CHOICES", 64, "its legal choice codes (the engine's list while it runs)"),
+    start=X0)
+(X_TURN, X_EVENTS, X_BREAK, X_K, X_GM, X_FWD_OK, X_BACK_OK, X_DEPTH, X_FRAMES, X_MV_SHIP, X_MV_DIE, X_MV_BACK,
+ X_AR_SHIP, X_AR_HAVE, X_B_ATT, X_B_DFD, X_B_SPACE, X_B_SFREE, X_B_AC, X_B_ABASE, X_B_AF, X_B_DC, X_B_DBASE, X_B_DF,
+ X_B_WINNER, X_B_STAR, X_B_WHO, X_CC_SHIP, X_CC_OPP, X_CC_DEF, X_CC_SOFAR, X_CC_C, X_SW_ROLLED, X_SW_FACE, X_SW_BASE,
+ X_SW_FREE, X_LD_SHIP, X_LD_RES, X_LD_COUNT, X_LD_BANK, X_LD_WHO, X_PY_SHIP, X_PY_RES, X_PY_COST, X_PY_K, X_PY_SLOTS,
+ X_TCOUNT, X_CARD, X_PICKED, X_NCHOICES, X_CHOICES) = MACHINE.offsets
+PROGRAM = Program(X_DEPTH, X_FRAMES, F_LOCAL, MAX_DEPTH)
+STATE_SIZE = X0 + MACHINE.size
 HIDDEN = -1           # an entry of an observation the seat cannot see
 CARD_NONE, CARD_DOWN, CARD_UP = 0, 1, 2   # X_CARD
 
@@ -180,8 +191,8 @@ BACKWARD_FLAG = 64
 LOOT_NONE, LOOT_HOLD, LOOT_CARD, LOOT_BLIND, LOOT_GIVE = 0, 10, 20, 40, 50
 MAX_CHOICES = 64
 
-# Labels of the step machine (state[X_PC]); "entry" labels start a procedure whose registers are
-# set, "resume" labels take the answer to the decision that stopped the machine.
+# Labels of the step machine (the label of the frame on top); "entry" labels start a procedure whose
+# registers are set, "resume" labels take the answer to the decision that stopped the machine.
 (PC_ROUND, PC_DICE_DONE, PC_PICK, PC_PICK_DONE, PC_TURN, PC_AFTER_DAY, PC_AFTER_NIGHT, PC_GHOST, PC_GHOST_MOVE,
  PC_GHOST_DONE, PC_GHOST_AFTER, PC_ROUND_END, PC_MOVE, PC_MOVE_DONE, PC_ARRIVE, PC_ARRIVE_BATTLED, PC_ARRIVE_PAID,
  PC_ARRIVE_SHORT, PC_RETREAT_DONE, PC_BATTLE, PC_TARGET_DONE, PC_ATT_CANNONS, PC_ATT_SABRE, PC_DFD_CANNONS,

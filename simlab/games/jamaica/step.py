@@ -1,6 +1,6 @@
 """Jamaica as a step-interface game (the contract of ``simlab.core.model``), and built-in play through it.
 
-The rules run as one resumable program (``program.run``): ``apply`` resumes it at the stored label
+The rules run as procedures on the core's call stack (``program.run``): ``apply`` resumes the one on top at its label
 with the answer. The card pick is simultaneous in the box: here the seats pick one after the
 other, each pick kept private in the state (``X_PICKED``) and all played when the last seat has
 picked, so no seat sees another's pick.
@@ -13,6 +13,7 @@ from numba import njit
 
 from simlab.core.play import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, emit, lean,
                               play_steps, split_wins, win_key)
+from simlab.core.program import F_LABEL, top
 from simlab.core.rng import randint
 from simlab.core.model import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                                RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
@@ -20,9 +21,9 @@ from simlab.core.model import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIG
 from .components import N_CARDS, N_TREASURES, R_GOLD, T_BETH, T_HOLD6, SIXTH
 from .state import (B_CARD, B_DISC, B_DISC_N, B_DONE, B_DRAW, B_DRAW_N, B_HAND, B_HAND_N, B_HN, B_LAP, B_POS,
                     CARD_DOWN, DEC_CARD, DEC_LOOT, GHOST, HIDDEN, LOOT_BLIND, LOOT_CARD, MAX_CHOICES, OWN_DECK,
-                    OWN_REMOVED, PC_PICK_DONE, PC_ROUND, STATE_SIZE, S_DEC, S_DEC_A, S_DEC_SHIP, S_END, S_ENDER,
+                    OWN_REMOVED, PC_PICK_DONE, PROGRAM, STATE_SIZE, S_DEC, S_DEC_A, S_DEC_SHIP, S_END, S_ENDER,
                     S_GHOST, S_PLAYERS, S_ROUND, S_TDECK, S_TDECK_N, S_TOWNER, X_CARD, X_CHOICES, X_EVENTS, X_K,
-                    X_NCHOICES, X_PC, X_PICKED, X_TCOUNT, X_TURN)
+                    X_NCHOICES, X_PICKED, X_TCOUNT, X_TURN)
 from .common import EV_END, EV_SCORE, amount, base_of, race_position
 from .combat import loot_choices
 from .scoring import score, space_points, treasure_points, write_rows
@@ -36,7 +37,6 @@ def begin(state, cfg, n_players, streams, log):
     """Set up (traced when ``log`` has room) and run to the first decision."""
     setup(state, cfg, n_players, streams)
     log_setup(state, log)
-    state[X_PC] = PC_ROUND
     run(state, cfg, -1, streams, log)
 
 
@@ -162,7 +162,7 @@ def determinize(obs, seat, cfg, rng, state):
     for i in range(used + nd, n):
         state[S_TOWNER + pool[i]] = OWN_REMOVED
     # action cards
-    picking = state[X_PC] == PC_PICK_DONE
+    picking = state[top(state, PROGRAM) + F_LABEL] == PC_PICK_DONE
     for q in range(n_players):
         b = base_of(q)
         seen = np.int64(0)
