@@ -1,59 +1,16 @@
 """Jamaica's game state: one flat int32 array, cheap to reset, copy and inspect.
 
 Ships are numbered 0..5 for the players' seats and ``GHOST`` (6) for the neutral ghost ship
-of the 2-player game. Layout (``SH0 + ship * SB`` starts a ship's block)::
+of the 2-player game. The layout is built below by :class:`simlab.core.layout.Layout`
+(``print(SHARED.describe())``, ``SHIP``, ``MACHINE`` print it with its offsets): the shared part,
+one block per ship (``SH0 + ship * SB`` starts it), then the step machine.
 
-    shared part
-      S_ROUND         round number (1, 2, ...)
-      S_PLAYERS       number of players
-      S_CAPTAIN       seat holding the captain's compass this round
-      S_DAY, S_NIGHT  the action dice as the captain placed them (day = left, night = right)
-      S_END           0 running, 1 a ship reached Port Royal, 2 the round cap was hit
-      S_ENDER         seat that first reached Port Royal (-1 none)
-      S_GHOST         1 when the ghost ship sails
-      S_DEC           kind of the decision being asked (DEC_* below), for strategies
-      S_DEC_SHIP      ship the decision is for (GHOST when a player decides for it)
-      S_DEC_A/B/C     context of the decision (see DEC_* below)
-      S_BANK    +3    doubloons, food, cannons left in the bank (may go negative when the bank
-                      is unlimited: it is always printed stock minus what is in holds)
-      S_BANK_SHORT    loads that found the printed stock short
-      S_TDECK_N       treasure cards left in the draw pile
-      S_TDECK   +12   the treasure draw pile, top = index S_TDECK_N - 1
-      S_TOWNER  +12   where treasure card k is: OWN_DECK, OWN_REMOVED, or a ship 0..6
-      S_TOKEN   +50   1 while the treasure token still lies on that lair space
-      S_PREV_A  +50   backward neighbours of each space (derived from the next_* tables)
-      S_PREV_B  +50   second backward neighbour at a merge (-1 none)
-      S_DIE1, S_DIE2  the two action dice as rolled, before the captain places them
-      S_TGT_LAP +8    lap of each move target offered in ``legal`` (DEC_MOVE / DEC_GHOST / DEC_RETREAT)
-      S_TGT_DONE+8    1 when that target finishes the race
-      S_STACK   +128  the engine's scratch for track walks and payments (no meaning between calls)
-      S_SSCRATCH+24   scratch for strategies (the engine never reads it)
-    per ship block, SB entries
-      B_POS           space 0..49
-      B_LAP           0 on the race lap; -1 behind the start line; +1 (ghost) past Port Royal
-      B_DONE          1 once the ship has finished at Port Royal
-      B_HTYPE   +6    resource in each hold (R_NONE when empty); slot 5 = the 6th Hold card
-      B_HN      +6    tokens in each hold
-      B_DRAW    +11   action draw pile (top = index B_DRAW_N - 1)
-      B_DRAW_N
-      B_HAND    +6    action cards in hand (card ids 0..10)
-      B_HAND_N
-      B_DISC    +11   discard pile
-      B_DISC_N
-      B_CARD          card played this round (-1 none)
-      B_COMBATS, B_WINS, B_ATTACKS   battles fought, won, started
-      B_FALL_FOOD, B_FALL_GOLD       times it fell back for lack of food / gold
-      B_SPENT         cannons committed to battles
-      B_LAIRS         treasure cards taken from lairs
-      B_FINISH_ROUND  round it reached Port Royal (0 = never)
-      B_STEALS        loot taken from beaten ships (holds or cards)
-    the step machine (after the ship blocks, ``X0``): the rules run as a program over the state
-    that stops at every decision with two or more choices and resumes in ``apply`` (see
-    ``program.py``); ``MACHINE`` below lists its entries: the pending decision, the call stack of
-    :mod:`simlab.core.program` (each procedure's frame: its entry label and the label it resumes
-    at), each procedure's registers (a move, an arrival, a battle, cannons, Saran's Sabre, a load,
-    a payment; no procedure calls itself, so each keeps its registers in one place), the cards of
-    the round and the legal choices.
+The step machine (after the ship blocks, ``X0``): the rules run as a program over the state that
+stops at every decision with two or more choices and resumes in ``apply`` (see ``program.py``);
+``MACHINE`` lists its entries: the pending decision, the call stack of :mod:`simlab.core.program`
+(each procedure's frame: its entry label and the label it resumes at), each procedure's registers
+(a move, an arrival, a battle, cannons, Saran's Sabre, a load, a payment; no procedure calls
+itself, so each keeps its registers in one place), the cards of the round and the legal choices.
 
 A seat's observation (``step.observe``) has this same layout, the hidden entries set to HIDDEN:
 the treasure pile's order, where the cards not face up lie (the pile, the removed ones, other
@@ -65,40 +22,62 @@ may write there (nothing reads them across calls).
 from simlab.core.layout import Layout
 from simlab.core.program import F_LOCAL, Program
 
-S_ROUND, S_PLAYERS, S_CAPTAIN, S_DAY, S_NIGHT, S_END, S_ENDER, S_GHOST = 0, 1, 2, 3, 4, 5, 6, 7
-S_DEC, S_DEC_SHIP, S_DEC_A, S_DEC_B, S_DEC_C = 8, 9, 10, 11, 12
-S_BANK = 13
-S_BANK_SHORT = 16
-S_TDECK_N = 17
-S_TDECK = 18
-S_TOWNER = 30
-S_TOKEN = 42
-S_PREV_A = 92
-S_PREV_B = 142
-S_DIE1, S_DIE2 = 192, 193
-S_TGT_LAP = 194
-S_TGT_DONE = 202
-S_STACK = 210
-S_SSCRATCH = 338
-SH0 = 362
+SHARED = Layout(
+    "Jamaica's shared part",
+    ("S_ROUND", 1, "round number (1, 2, ...)"),
+    ("S_PLAYERS", 1, "number of players"),
+    ("S_CAPTAIN", 1, "seat holding the captain's compass this round"),
+    ("S_DAY", 1, "the day action die as the captain placed it (left)"),
+    ("S_NIGHT", 1, "the night action die (right)"),
+    ("S_END", 1, "0 running, 1 a ship reached Port Royal, 2 the round cap was hit"),
+    ("S_ENDER", 1, "seat that first reached Port Royal (-1 none)"),
+    ("S_GHOST", 1, "1 when the ghost ship sails"),
+    ("S_DEC", 1, "kind of the decision being asked (DEC_* below), for strategies"),
+    ("S_DEC_SHIP", 1, "ship the decision is for (GHOST when a player decides for it)"),
+    ("S_DEC_A", 1, "context of the decision (see DEC_* below)"), ("S_DEC_B", 1, "more context"),
+    ("S_DEC_C", 1, "more context"),
+    ("S_BANK", 3, "doubloons, food, cannons left in the bank (may go negative when the bank is unlimited: it "
+                  "is always printed stock minus what is in holds)"),
+    ("S_BANK_SHORT", 1, "loads that found the printed stock short"),
+    ("S_TDECK_N", 1, "treasure cards left in the draw pile"),
+    ("S_TDECK", 12, "the treasure draw pile, top = index S_TDECK_N - 1"),
+    ("S_TOWNER", 12, "where treasure card k is: OWN_DECK, OWN_REMOVED, or a ship 0..6"),
+    ("S_TOKEN", 50, "1 while the treasure token still lies on that lair space"),
+    ("S_PREV_A", 50, "backward neighbours of each space (derived from the next_* tables)"),
+    ("S_PREV_B", 50, "second backward neighbour at a merge (-1 none)"),
+    ("S_DIE1", 1, "the first action die as rolled, before the captain places them"), ("S_DIE2", 1, "the second"),
+    ("S_TGT_LAP", 8, "lap of each move target offered in legal (DEC_MOVE / DEC_GHOST / DEC_RETREAT)"),
+    ("S_TGT_DONE", 8, "1 when that target finishes the race"),
+    ("S_STACK", 128, "the engine's scratch for track walks and payments (no meaning between calls)"),
+    ("S_SSCRATCH", 24, "scratch for strategies (the engine never reads it)"))
+(S_ROUND, S_PLAYERS, S_CAPTAIN, S_DAY, S_NIGHT, S_END, S_ENDER, S_GHOST, S_DEC, S_DEC_SHIP, S_DEC_A, S_DEC_B, S_DEC_C,
+ S_BANK, S_BANK_SHORT, S_TDECK_N, S_TDECK, S_TOWNER, S_TOKEN, S_PREV_A, S_PREV_B, S_DIE1, S_DIE2, S_TGT_LAP,
+ S_TGT_DONE, S_STACK, S_SSCRATCH) = SHARED.offsets
+SH0 = SHARED.size
 
-B_POS, B_LAP, B_DONE = 0, 1, 2
-B_HTYPE = 3
-B_HN = 9
-B_DRAW = 15
-B_DRAW_N = 26
-B_HAND = 27
-B_HAND_N = 33
-B_DISC = 34
-B_DISC_N = 45
-B_CARD = 46
-B_COMBATS, B_WINS, B_ATTACKS = 47, 48, 49
-B_FALL_FOOD, B_FALL_GOLD = 50, 51
-B_SPENT = 52
-B_LAIRS = 53
-B_FINISH_ROUND = 54
-B_STEALS = 55
-SB = 56
+SHIP = Layout(
+    "per ship block",
+    ("B_POS", 1, "space 0..49"),
+    ("B_LAP", 1, "0 on the race lap; -1 behind the start line; +1 (ghost) past Port Royal"),
+    ("B_DONE", 1, "1 once the ship has finished at Port Royal"),
+    ("B_HTYPE", 6, "resource in each hold (R_NONE when empty); slot 5 = the 6th Hold card"),
+    ("B_HN", 6, "tokens in each hold"),
+    ("B_DRAW", 11, "action draw pile (top = index B_DRAW_N - 1)"),
+    ("B_DRAW_N", 1, "its size"),
+    ("B_HAND", 6, "action cards in hand (card ids 0..10)"),
+    ("B_HAND_N", 1, "their count"),
+    ("B_DISC", 11, "discard pile"),
+    ("B_DISC_N", 1, "its size"),
+    ("B_CARD", 1, "card played this round (-1 none)"),
+    ("B_COMBATS", 1, "battles fought"), ("B_WINS", 1, "battles won"), ("B_ATTACKS", 1, "battles started"),
+    ("B_FALL_FOOD", 1, "times it fell back for lack of food"), ("B_FALL_GOLD", 1, "... of gold"),
+    ("B_SPENT", 1, "cannons committed to battles"),
+    ("B_LAIRS", 1, "treasure cards taken from lairs"),
+    ("B_FINISH_ROUND", 1, "round it reached Port Royal (0 = never)"),
+    ("B_STEALS", 1, "loot taken from beaten ships (holds or cards)"))
+(B_POS, B_LAP, B_DONE, B_HTYPE, B_HN, B_DRAW, B_DRAW_N, B_HAND, B_HAND_N, B_DISC, B_DISC_N, B_CARD, B_COMBATS, B_WINS,
+ B_ATTACKS, B_FALL_FOOD, B_FALL_GOLD, B_SPENT, B_LAIRS, B_FINISH_ROUND, B_STEALS) = SHIP.offsets
+SB = SHIP.size
 
 MAX_PLAYERS = 6
 
