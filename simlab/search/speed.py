@@ -94,7 +94,7 @@ def search_speed(game: str, players: int, seconds: float) -> dict | None:
     m, model = _model(game)
     if m is None:
         return None
-    policy = m.names.index(m.play_out) + 1
+    policy = m.names.index(m.play_out) + 1 if m.play_out else 0   # (uniform where none is declared)
     states, cfg = decision_states(game, players, policy)
     starts = np.stack([s for s, _ in states])
     out = {"game": game, "players": players, "play_out": m.play_out, "states": len(states)}
