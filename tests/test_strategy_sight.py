@@ -1,5 +1,5 @@
 """What a strategy reads decides how a game asks it (``BLIND_COLUMN``): a ``uniform`` strategy's draw
-is made by the game itself (``kernel.seat_choice``), which must be the very draw the strategy makes,
+is made by the game itself (``simlab.core.play.seat_pick``), which must be the very draw the strategy makes,
 or every random-play frame would silently change."""
 import re
 

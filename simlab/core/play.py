@@ -8,7 +8,7 @@ A game supplies ``play_game`` compiled with :data:`PLAY_SIGNATURE`::
 * ``seat_slot[s]``: which strategy slot plays seat ``s`` this game (seat rotation);
 * ``fns`` / ``seat_params``: the strategies' decision functions and parameter rows, by slot (a
   row's ``BLIND_COLUMN`` says what the strategy reads, see :mod:`simlab.core.strategy`); a game
-  asks a seat with :func:`seat_choice`;
+  asks a seat through :func:`play_steps` (or, checked, :func:`seat_choice`);
 * ``streams``: ``uint64[N_STREAMS, 4]``, the game's random streams by purpose, already seeded
   (see :mod:`simlab.core.rng`): the game draws its chance from the rows it names for its purposes
   (``GameSpec.chance_streams``) and passes the strategy in slot ``k`` the row ``STRATEGY_STREAM + k``;
