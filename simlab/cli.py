@@ -10,7 +10,7 @@ import click
 
 from .analysis.cli import compare, experiment, report, robust, sweep, tune, tune_strategy, verdict_phrase
 from .calibration.cli import calibrate
-from .core.errors import Interrupted, SimlabError
+from .core.errors import Interrupted, SimlabError, check_folder
 from .core.game import available_games, get_game
 from .core.params import boolean, integer, load_toml, parse_assignments, text_list
 from .core.strategy import load_strategy_file, strategies_for
@@ -202,6 +202,9 @@ def run(game, players, seats, seed, sets, variants, config_file, strategy_files,
     if accept_code_change and not resume:
         raise SimlabError("--accept-code-change applies to --resume only")
     out = out or f"runs/{config.game}-{config.players}p-seed{config.seed}"
+    check_folder(out, "run directory")
+    if resume and not (Path(out).is_dir() and any(Path(out).iterdir())):   # (a mistyped folder: a second run unnoticed)
+        click.echo(f"note: there is no run in {out} to complete: --resume starts it there", err=True)
 
     def announce(done: int, total: int) -> None:
         if not quiet:

@@ -122,6 +122,20 @@ RUN_ARGS = ("run", "karuba", "-p", "2", "-s", "random,random", "-n", "50", "-o",
 TWO = ("run", "karuba", "-p", "2", "-s", "random,random", "-q", "-o", "{d}/out")
 
 CASES = [
+    # issue 33 item 6, found by an independent check of the command line
+    ("run directory under a file", with_files({"afile": "x"}, "run", "karuba", "-n", "10", "-o", "{d}/afile/out",
+                                              "-q", "--executor", "serial"),
+     "cannot create the run directory"),
+    ("report folder under a file", with_files({"afile": "x"}, "compare", "karuba", "-p", "2", "--seats", "builder",
+                                              "--b-variant", "bonus-tiles", "--games", "20", "--out", "{d}/afile/rep"),
+     "cannot create the folder --out"),
+    ("a strategy parameter given twice", with_files({}, "run", "karuba", "-p", "2", "-s", "builder:help=1:help=7,racer",
+                                                    "-n", "10", "-o", "{d}/out", "-q"),
+     "parameter 'help' is given twice"),
+    ("a fraction for a whole-number parameter", with_files({}, "run", "karuba", "-p", "2", "-s",
+                                                           "racer:targets=2.5,builder", "-n", "10", "-o", "{d}/out",
+                                                           "-q"),
+     "targets=2.5 must be a whole number"),
     # -- the command line: numbers that mean nothing, contradictions, unknown names ------------
     ("unknown game", plain("run", "tic-tac-toe", "-o", "{d}/out"), "unknown game 'tic-tac-toe'"),
     ("unknown strategy", plain(*TWO[:5], "random,teleporter", "-q"), "unknown strategy 'teleporter'"),
@@ -389,3 +403,14 @@ def test_illegal_index_names_strategy_game_seat_and_choices(tmp_path):
     assert str(info.value).endswith("legal choices (indices 0..{}): game 1, seat 0, seed 5".format(
         int(str(info.value).split("returned index ")[1].split()[0]) - 1))
     assert not list((tmp_path / "r").glob("part-*.parquet"))
+
+
+def test_resume_on_a_folder_with_no_run_says_it_starts_one_there(cli_run, tmp_path):
+    """``--resume`` completes a run or starts it (as its help says); a folder with no run in it, a
+    mistyped name perhaps, is said in one line before it starts, and a real resume says nothing."""
+    args = ("run", "karuba", "-p", "2", "-s", "random,random", "-n", "20", "-o", str(tmp_path / "typo"), "-q",
+            "--resume", "--executor", "serial")
+    code, out, err = cli_run(*args)
+    assert code == 0 and err.strip() == f"note: there is no run in {tmp_path / 'typo'} to complete: --resume starts it there"
+    code, out, err = cli_run(*args)
+    assert code == 0 and "note:" not in err

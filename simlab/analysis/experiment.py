@@ -42,7 +42,7 @@ from typing import Callable
 import pandas as pd
 
 from simlab.core import registry
-from simlab.core.errors import SimlabError
+from simlab.core.errors import SimlabError, check_folder
 from simlab.core.game import GameSpec, get_game
 from simlab.core.params import integer
 from simlab.core.fingerprint import code_change
@@ -497,8 +497,7 @@ def prepare_experiment(name: str | Experiment, games: int = 10_000, out: str | P
     if workers is not None:
         integer(workers, "--workers", 1)
     for folder, option in ((out_dir, "--out"), (runs_dir, "--runs")):
-        if folder.exists() and not folder.is_dir():
-            raise SimlabError(f"{option} {folder} is a file, not a folder")
+        check_folder(folder, "folder", option)
     return Setup(exp, games, out_dir, runs_dir, game if exp.game is None else exp.game, seed, workers,
                  command or _command(source, exp, games, game, seed, rule, out, options), options)
 

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from simlab.core.errors import make_folder
+
 from .charts import render_svg
 from .stats import Estimate
 from .wording import (CHANGE, POINTS, SHARE, Band, ReportError, Verdict, bottom_line_problems, fmt_number, fmt_points,
@@ -237,7 +239,7 @@ class Report:
         self.fit()
         self.check()
         out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
+        make_folder(out, "report folder")
         for c in self.charts:
             (out / f"{c.name}.svg").write_text(c.svg)
         for t in self.tables:

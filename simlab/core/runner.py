@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import SimlabError
+from .errors import SimlabError, make_folder
 from .executors import EXECUTORS, make_executor
 from .fingerprint import (SEARCH_CODE, TUNED_PREFIX, code_change, code_identity, config_change, config_fingerprint,
                           search_code)
@@ -311,7 +311,7 @@ def run(config: RunConfig, out: str | Path, workers: int | None = None, chunk_si
             if fresh:   # the executor is up (a Dask cluster reached): now write files
                 if occupied:
                     clear(run_dir)
-                run_dir.mkdir(parents=True, exist_ok=True)
+                make_folder(run_dir, "run directory")
                 write_manifest(run_dir, manifest)
                 wrote = True
             if on_start is not None:

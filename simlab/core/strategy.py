@@ -90,6 +90,8 @@ class Strategy:
             p = known[name]
             if not p.low <= v <= p.high:
                 raise SimlabError(f"strategy {self.name!r}: {name}={v} is outside {p.low}..{p.high}")
+            if p.integer and v != int(v):
+                raise SimlabError(f"strategy {self.name!r}: {name}={v:g} must be a whole number (it counts)")
         vec = np.zeros(MAX_STRATEGY_PARAMS, dtype=np.float64)
         for i, p in enumerate(self.params):
             vec[i] = values.get(p.name, p.default)
@@ -264,6 +266,10 @@ class SeatSpec:
                 raise SimlabError(f"seat {text!r}: expected name:param=number, got {a!r}")
         if not name:
             raise SimlabError(f"empty strategy name in seat {text!r}")
+        given = [k for k, _ in values]
+        twice = sorted({k for k in given if given.count(k) > 1})
+        if twice:
+            raise SimlabError(f"seat {text!r}: parameter {twice[0]!r} is given twice")
         return cls(name, tuple(values))
 
     def label(self) -> str:

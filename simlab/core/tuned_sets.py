@@ -24,7 +24,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from .errors import SimlabError
+from .errors import SimlabError, make_folder
 from .params import NAME
 from .registry import origin
 
@@ -73,7 +73,7 @@ def save_tuned(game: str, base: str, name: str, params: dict, provenance: dict, 
     if warning:
         record["warning"] = warning
     with_base.setdefault(base, {})[name] = record
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent, "tuned-sets folder")
     tmp = path.with_suffix(".toml.tmp")
     tmp.write_text(_document(game, with_base))
     tmp.replace(path)
