@@ -153,16 +153,18 @@ def analyse(ctx: Context):
                      "with them.")
     extra = [s for s in strength.strong_players(ctx) if s not in MIRRORS]    # stronger players
     strong_games = {s: strength.strong_games(ctx, "loot-island", s) for s in extra}
-    mirrors = {s: ctx.compare(f"mirror-{s}", ctx.config(2, (s, s), {"allen": True}, games=strong_games.get(s)),
-                              {"allen": False}, label="no-allen")
-               for s in MIRRORS + tuple(extra)}
-    mirror = mirrors[STRONG]
-    skill = ctx.compare("skill", ctx.config(2, (STRONG, WEAK), {"allen": True}), {"allen": False}, label="no-allen")
-    h2h = ctx.compare("h2h", ctx.config(2, (STRONG, SECOND), {"allen": True}), {"allen": False}, label="no-allen")
-    sweep = {w: ctx.run(f"weight-{w:g}", ctx.config(2, (f"{STRONG}:allen_weight={w:g}", STRONG), {"allen": True}))
-             for w in WEIGHTS}
-    three = ctx.run("mirror-3p", ctx.config(3, (STRONG,) * 3))
-    skill3 = ctx.run("skill-3p", ctx.config(3, (STRONG, WEAK, WEAK)))
+    pairs = {**{f"mirror-{s}": ctx.config(2, (s, s), {"allen": True}, games=strong_games.get(s))
+                for s in MIRRORS + tuple(extra)},
+             "skill": ctx.config(2, (STRONG, WEAK), {"allen": True}), "h2h": ctx.config(2, (STRONG, SECOND), {"allen": True})}
+    singles = {**{f"weight-{w:g}": ctx.config(2, (f"{STRONG}:allen_weight={w:g}", STRONG), {"allen": True}) for w in WEIGHTS},
+               "mirror-3p": ctx.config(3, (STRONG,) * 3), "skill-3p": ctx.config(3, (STRONG, WEAK, WEAK))}
+    ctx.ahead([job for p, c in pairs.items() for job in ctx.compare_jobs(p, c, {"allen": False}, "no-allen")]
+              + list(singles.items()))   # every run queued at once: a cluster plays them side by side
+    arms = {p: ctx.compare(p, c, {"allen": False}, label="no-allen") for p, c in pairs.items()}
+    mirrors = {s: arms[f"mirror-{s}"] for s in MIRRORS + tuple(extra)}
+    mirror, skill, h2h = mirrors[STRONG], arms["skill"], arms["h2h"]
+    sweep = {w: ctx.run(f"weight-{w:g}", singles[f"weight-{w:g}"]) for w in WEIGHTS}
+    three, skill3 = ctx.run("mirror-3p", singles["mirror-3p"]), ctx.run("skill-3p", singles["skill-3p"])
 
     on, off, f3 = with_out(mirror.base.frame()), with_out(mirror.variant.frame()), with_out(three.frame())
     arms = {"2p with Allen": on, "2p without Allen": off, "3p (no Allen)": f3}

@@ -296,6 +296,8 @@ def analyse(ctx: Context):
                      f"{ctx.games:,} games per run. Up to which value does the threshold change play or outcome, and "
                      "from which value does greed pay?")
     rows, apps = [], []
+    ctx.ahead([job for n in PLAYERS for job in ctx.sweep_jobs(f"table-{n}p", ctx.config(n, TABLES[n]), "curse_threshold",
+                                                               THRESHOLDS + (NO_THRESHOLD,)).values()])
     for n in PLAYERS:
         runs = ctx.sweep(f"table-{n}p", ctx.config(n, TABLES[n]), "curse_threshold", THRESHOLDS + (NO_THRESHOLD,))
         for thr, r in runs.items():

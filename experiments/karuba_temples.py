@@ -244,8 +244,10 @@ def listing(t: pd.DataFrame) -> pd.DataFrame:
 
 def _reading(ctx: Context, name: str, params: dict) -> dict:
     """The three mirrors under one reading, and everything measured on them."""
-    runs = {h: ctx.run(f"{h}-mirror-{name.replace(' ', '-')}",
-                       ctx.config(MIRROR_PLAYERS, (h,) * MIRROR_PLAYERS, params, rotate=False)) for h in HEURISTICS}
+    jobs = {h: (f"{h}-mirror-{name.replace(' ', '-')}", ctx.config(MIRROR_PLAYERS, (h,) * MIRROR_PLAYERS, params,
+                                                                     rotate=False)) for h in HEURISTICS}
+    ctx.ahead(jobs.values())
+    runs = {h: ctx.run(*job) for h, job in jobs.items()}
     ex = mirrors({h: r.frame() for h, r in runs.items()})
     t = pair_table(ex)
     reach = proportion(ex["reached"].sum(), len(ex))

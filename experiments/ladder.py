@@ -133,8 +133,13 @@ def read_budgets(ctx: Context) -> tuple[int, int]:
     return low, high
 
 
+def pairing(ctx: Context, a: str, b: str, games: int) -> tuple:
+    """The run of one pair: its point and config (each deal in both seat orders)."""
+    return point(a, b), ctx.config(2, (a, b), games=games, duplicate=True)
+
+
 def heads_up(ctx: Context, a: str, b: str, games: int):
-    return ctx.run(point(a, b), ctx.config(2, (a, b), games=games, duplicate=True))
+    return ctx.run(*pairing(ctx, a, b, games))
 
 
 def pick_policy(ctx: Context, rep, player: str, level: int, top: str, games: int) -> float | None:
@@ -156,8 +161,10 @@ def pick_policy(ctx: Context, rep, player: str, level: int, top: str, games: int
         rep.findings.append(f"{md_escape(player)} plays play-out policy {value:g} ({param.meaning}), as asked.")
         return value
     ahead, margin = {}, {}
-    for v in range(int(param.low), int(param.high) + 1):
-        s = spec_name(player, {budget(ctx.spec.name, player): level, POLICY: v})
+    pilots = {v: spec_name(player, {budget(ctx.spec.name, player): level, POLICY: v})
+              for v in range(int(param.low), int(param.high) + 1)}
+    ctx.ahead([pairing(ctx, top, s, games) for s in pilots.values()])   # (a cluster plays them side by side)
+    for v, s in pilots.items():
         f = heads_up(ctx, top, s, games).frame()
         _, w, n = pair_clusters(f, s, top)
         ahead[float(v)] = cluster_proportion(w, n)
@@ -199,6 +206,7 @@ def analyse(ctx: Context):
     base = base_entrants(game)
     if len(base) < 2:
         raise SimlabError(f"{game} registers fewer than two strategies: no ladder")
+    ctx.ahead([pairing(ctx, a, b, ctx.games) for a, b in combinations(base, 2)])
     runs = {(a, b): heads_up(ctx, a, b, ctx.games) for a, b in combinations(base, 2)}
     policies = {}
     if searchers:
@@ -210,6 +218,7 @@ def analyse(ctx: Context):
             if p is not None:
                 policies[s] = p
     names = entrants(game, budgets, policies, searchers)
+    ctx.ahead([pairing(ctx, a, b, search_games) for a, b in combinations(names, 2) if (a, b) not in runs])
     for a, b in combinations(names, 2):
         if (a, b) not in runs:
             runs[(a, b)] = heads_up(ctx, a, b, search_games)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .analysis.cli import compare, experiment, report, robust, sweep, tune, tune_strategy, verdict_phrase
+from .analysis.cli import compare, experiment, report, robust, sweep, tune, tune_strategy, verdict_phrase, where_options
 from .calibration.cli import calibrate
 from .core.errors import Interrupted, SimlabError, check_folder
 from .core.game import available_games, get_game
@@ -174,19 +174,15 @@ def run_options(fn):
 @click.option("--duplicate", is_flag=True,
               help="duplicate play: every deal (all chance) played in all seat rotations, games a multiple of players")
 @click.option("--out", "-o", type=click.Path(), help="run directory of Parquet parts (default runs/GAME-Np-seedS)")
-@click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
+@where_options()
 @click.option("--chunk-size", type=int, help="games per chunk (default: about 4 chunks per worker, <= 20,000)")
-@click.option("--executor", type=click.Choice(["processes", "serial", "dask"]),
-              help="where chunks run (default: local processes)")
-@click.option("--scheduler", help="Dask scheduler address, e.g. tls://host:8786 (runs on Dask)")
-@click.option("--dask-local", type=int, help="start a local Dask cluster with this many workers")
 @click.option("--resume", is_flag=True, help="complete an interrupted run in --out (or start it there)")
 @click.option("--overwrite", is_flag=True, help="replace an existing run in --out (its own files only)")
 @click.option("--accept-code-change", is_flag=True,
               help="with --resume: continue a run played by other code (recorded in its provenance)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 def run(game, players, seats, seed, sets, variants, config_file, strategy_files, games_n, rotate, duplicate, out,
-        workers, chunk_size, executor, scheduler, dask_local, resume, overwrite, accept_code_change, quiet):
+        where, chunk_size, resume, overwrite, accept_code_change, quiet):
     """Play many games and write one row per game and seat to a Parquet run directory."""
     from .core.runner import prepared
     from .core.runner import run as run_games
@@ -194,7 +190,6 @@ def run(game, players, seats, seed, sets, variants, config_file, strategy_files,
     config = _config_from(game, players, seats, games_n, seed, sets, variants, config_file, rotate, strategy_files,
                           duplicate)
     prepared(config.to_dict())  # refuse bad input before printing anything
-    executor, workers = _executor(executor, scheduler, dask_local, workers)
     if chunk_size is not None:
         integer(chunk_size, "--chunk-size", 1)
     if resume and overwrite:
@@ -214,8 +209,8 @@ def run(game, players, seats, seed, sets, variants, config_file, strategy_files,
                                                             if done else ""), err=True)
 
     try:
-        result = run_games(config, out, workers=workers, chunk_size=chunk_size, executor=executor,
-                           scheduler=scheduler, resume=resume, overwrite=overwrite, progress=not quiet,
+        result = run_games(config, out, workers=where.workers, chunk_size=chunk_size, executor=where.executor,
+                           scheduler=where.scheduler, resume=resume, overwrite=overwrite, progress=not quiet,
                            accept_code_change=accept_code_change, on_start=announce)
     except Interrupted as exc:
         click.echo(("" if quiet else "\n") + f"interrupted: finished chunks are saved in {out}; complete the run "
@@ -225,24 +220,6 @@ def run(game, players, seats, seed, sets, variants, config_file, strategy_files,
         click.echo(f"played again: {note}", err=True)
     click.echo(result.summary.format(config.players))
     click.echo(f"\nRows: {result.run_dir} (read with simlab.load('{result.run_dir}'))")
-
-
-def _executor(executor, scheduler, dask_local, workers):
-    """The executor the options ask for, refusing options that contradict each other."""
-    if workers is not None:
-        integer(workers, "--workers", 1)
-    if dask_local is not None:
-        integer(dask_local, "--dask-local", 1)
-    if scheduler is not None and dask_local is not None:
-        raise SimlabError("--scheduler and --dask-local contradict each other: use a cluster or start one")
-    if scheduler is not None or dask_local is not None:
-        if executor not in (None, "dask"):
-            raise SimlabError(f"--executor {executor} contradicts --{'scheduler' if scheduler else 'dask-local'}, "
-                              "which runs on Dask")
-        if workers is not None and dask_local is not None:
-            raise SimlabError("--workers and --dask-local contradict each other: --dask-local sets the workers")
-        return "dask", dask_local or workers
-    return executor or "processes", workers
 
 
 @cli.command()

@@ -104,7 +104,7 @@ def multiplicity_caveat(intervals: int) -> str:
 
 def add_caveats(report: Report, runs: list, command: str, robustness: dict | None = None) -> None:
     """Strategies used, assumed rule readings in force, and how to reproduce: from the provenance of
-    ``runs`` (the experiment's :class:`~simlab.analysis.experiment.Run`\ s).
+    ``runs`` (the runs of the experiment, :class:`~simlab.analysis.experiment.Run`).
 
     The assumed readings are named, not spelled out (their values, sources and alternatives are in
     the game's rules document); with a robustness check beside the report (``simlab robust``), only

@@ -1,14 +1,37 @@
 """The ``simlab experiment`` and ``simlab report`` commands (registered in :mod:`simlab.cli`)."""
 from __future__ import annotations
 
+import functools
 import sys
 
 import click
 
 from simlab.core.errors import Interrupted, SimlabError
+from simlab.core.executors import EXECUTORS, placement
 from simlab.core.params import integer
 
 from .wording import TIE, fmt_points
+
+
+def where_options(workers_help: str = "worker processes (default: all cores)"):
+    """The options that say where a command's games play, the same for every command that plays
+    games: ``--workers``, ``--executor``, ``--scheduler``, ``--dask-local``. The command gets them
+    checked together as ``where`` (a :class:`~simlab.core.executors.Placement`)."""
+    def decorate(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, executor, scheduler, dask_local, workers, **kwargs):
+            return fn(*args, where=placement(executor, scheduler, dask_local, workers), **kwargs)
+
+        for opt in reversed([
+            click.option("--workers", "-w", type=int, help=workers_help),
+            click.option("--executor", type=click.Choice(EXECUTORS),
+                         help="where games play: local worker processes (default), this process (serial), or Dask"),
+            click.option("--scheduler", help="play on the Dask cluster at this address, e.g. tls://host:8786"),
+            click.option("--dask-local", type=int, metavar="N", help="start a local Dask cluster of N workers and play on it"),
+        ]):
+            wrapper = opt(wrapper)
+        return wrapper
+    return decorate
 
 
 @click.group()
@@ -38,10 +61,9 @@ def list_experiments():
               help="games per run (every run of the experiment scales with it)")
 @click.option("--game", "-g", help="the game, for experiments that work on any game (overview)")
 @click.option("--seed", type=int, default=1, show_default=True, help="root seed (the same in every arm: common random numbers)")
-@click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
+@where_options()
 @click.option("--out", "-o", type=click.Path(), help="report folder (default reports/NAME[/GAME]; runs then go to OUT/runs)")
 @click.option("--runs", type=click.Path(), help="folder for the run directories (default runs/NAME[/GAME])")
-@click.option("--executor", type=click.Choice(["processes", "serial"]), default="processes", show_default=True)
 @click.option("--target-width", type=float,
               help="instead of a fixed --games, add games until the watched 95%% interval is at most this wide")
 @click.option("--max-games", type=int, default=1_000_000, show_default=True, help="cap for --target-width")
@@ -53,7 +75,7 @@ def list_experiments():
 @click.option("--option", "-x", "options", multiple=True, metavar="NAME=VALUE",
               help="a setting of this experiment's own (`simlab experiment list` shows them); repeatable")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bars")
-def run_experiment_cmd(name, games_n, game, seed, workers, out, runs, executor, target_width, max_games,
+def run_experiment_cmd(name, games_n, game, seed, where, out, runs, target_width, max_games,
                        accept_code_change, robust_games, options, quiet):
     """Run experiment NAME and write its report (Markdown + HTML + charts)."""
     from .experiment import run_experiment
@@ -70,7 +92,7 @@ def run_experiment_cmd(name, games_n, game, seed, workers, out, runs, executor, 
 
         integer(robust_games, "--robust", 1)
         _ad_hoc(run_robust, quiet, name, games=robust_games, out=None if out is None else f"{out}/robust",
-                runs=runs or (None if out is None else f"{out}/runs"), game=game, seed=seed, workers=workers, executor=executor,
+                runs=runs or (None if out is None else f"{out}/runs"), game=game, seed=seed, **placed(where),
                 accept_code_change=accept_code_change, options=settings)
 
     integer(max_games, "--max-games", 1)
@@ -83,7 +105,7 @@ def run_experiment_cmd(name, games_n, game, seed, workers, out, runs, executor, 
     log = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
     try:
         report, paths = run_experiment(name, games=games_n, out=out, runs=runs, game=game, seed=seed,
-                                       workers=workers, executor=executor, rule=rule, progress=not quiet,
+                                       **placed(where), rule=rule, progress=not quiet,
                                        log=log, accept_code_change=accept_code_change, options=settings)
     except Interrupted as exc:
         click.echo(("" if quiet else "\n") + "interrupted: finished chunks are kept; rerun the same command to "
@@ -94,6 +116,11 @@ def run_experiment_cmd(name, games_n, game, seed, workers, out, runs, executor, 
     if len(report.verdicts) > 12:
         click.echo(f"... {len(report.verdicts) - 12} more verdicts in the report")
     click.echo(f"\nReport: {paths['markdown']} and {paths['html']}")
+
+
+def placed(where) -> dict:
+    """A placement as the keyword arguments of the functions that run studies."""
+    return dict(workers=where.workers, executor=where.executor, scheduler=where.scheduler)
 
 
 def _ad_hoc(run, quiet: bool, *args, **kwargs) -> None:
@@ -142,17 +169,17 @@ def _arm_options(fn):
                    "player rollout and every tuned set) or names, comma-separated")
 @click.option("--strong-games", type=int, default=500, show_default=True,
               help="games per arm for a search player in --strong (at most --games)")
-@click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
+@where_options()
 @click.option("--quiet", "-q", is_flag=True, help="no progress")
 def compare(game, players, seats, mirrors, a_sets, a_variants, a_seats, b_sets, b_variants, b_seats, games_n, seed,
-            min_effect, out, runs, strong, strong_games, workers, quiet):
+            min_effect, out, runs, strong, strong_games, where, quiet):
     """Compare two arms of GAME (variants, rule parameters or seats) played on the same deals."""
     from .compare import Arm, parse_mirrors, run_compare
 
     arm_a = Arm("A", tuple(a_variants), tuple(a_sets), a_seats or seats)
     arm_b = Arm("B", tuple(b_variants), tuple(b_sets), b_seats or seats)
     _ad_hoc(run_compare, quiet, game, tuple(players), arm_a, arm_b, games=games_n, seed=seed, min_effect=min_effect,
-            out=out, runs=runs, workers=workers, strong=strong, strong_games=strong_games,
+            out=out, runs=runs, **placed(where), strong=strong, strong_games=strong_games,
             mirrors=parse_mirrors(mirrors, seats or a_seats or b_seats, strong))
 
 
@@ -170,15 +197,15 @@ def compare(game, players, seats, mirrors, a_sets, a_variants, a_seats, b_sets, 
               help="the smallest change in a win rate or share that matters, in percentage points")
 @click.option("--out", "-o", type=click.Path(), help="report folder (default reports/sweep/GAME; runs then go to OUT/runs)")
 @click.option("--runs", type=click.Path(), help="folder for the run directories (default runs/sweep/GAME)")
-@click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
+@where_options()
 @click.option("--quiet", "-q", is_flag=True, help="no progress")
-def sweep(game, params, players, seats, sets, variants, games_n, seed, min_effect, out, runs, workers, quiet):
+def sweep(game, params, players, seats, sets, variants, games_n, seed, min_effect, out, runs, where, quiet):
     """Sweep GAME over a grid of rule parameters, every point on the same deals."""
     from .compare import Arm
     from .sweep import run_sweep
 
     _ad_hoc(run_sweep, quiet, game, tuple(players), tuple(params), Arm("A", tuple(variants), tuple(sets), seats),
-            games=games_n, seed=seed, min_effect=min_effect, out=out, runs=runs, workers=workers)
+            games=games_n, seed=seed, min_effect=min_effect, out=out, runs=runs, **placed(where))
 
 
 @click.command()
@@ -200,9 +227,9 @@ def sweep(game, params, players, seats, sets, variants, games_n, seed, min_effec
                                                                                   "left undecided")
 @click.option("--out", "-o", type=click.Path(), help="report folder (default reports/tune/GAME; runs then go to OUT/runs)")
 @click.option("--runs", type=click.Path(), help="folder for the run directories (default runs/tune/GAME)")
-@click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
+@where_options()
 @click.option("--quiet", "-q", is_flag=True, help="no progress")
-def tune(game, param, target, players, seats, sets, variants, seed, batch, max_games, out, runs, workers, quiet):
+def tune(game, param, target, players, seats, sets, variants, seed, batch, max_games, out, runs, where, quiet):
     """Find the values of a rule parameter of GAME whose measure lies in a target band, with 95% confidence.
 
     Games go in batches to the values still undecided; a value is IN when its interval lies wholly in
@@ -213,7 +240,7 @@ def tune(game, param, target, players, seats, sets, variants, seed, batch, max_g
     from .rule_tuning import run_tune
 
     _ad_hoc(run_tune, quiet, game, players, param, target, Arm("A", tuple(variants), tuple(sets), seats),
-            batch=batch, max_games=max_games, seed=seed, out=out, runs=runs, workers=workers)
+            batch=batch, max_games=max_games, seed=seed, out=out, runs=runs, **placed(where))
 
 
 @click.command("tune-strategy")
@@ -232,13 +259,12 @@ def tune(game, param, target, players, seats, sets, variants, seed, batch, max_g
               help="fresh games (seed + 1) the best set and the defaults play, paired, at the end")
 @click.option("--seed", type=int, default=1, show_default=True, help="root seed of the search deals (the same for every candidate)")
 @click.option("--name", default="tuned", show_default=True, help="the saved set's name: play it as STRATEGY@NAME")
-@click.option("--workers", "-w", type=int, default=1, show_default=True,
-              help="worker processes (1: play in this process, fastest at small --games-per-eval)")
+@where_options("worker processes (default 1: play in this process, fastest at small --games-per-eval)")
 @click.option("--strategies", "strategy_files", multiple=True, type=click.Path(),
               help="Python file registering extra strategies")
 @click.option("--quiet", "-q", is_flag=True, help="no progress")
 def tune_strategy(game, strategy, players, opponents, names, budget, games_per_eval, validate_games, seed, name,
-                  workers, strategy_files, quiet):
+                  where, strategy_files, quiet):
     """Search STRATEGY's parameters with CMA-ES for the most wins against a pool of opponents; save the set.
 
     Every candidate plays the same deals (common random numbers) in duplicate; the best set is then
@@ -252,7 +278,7 @@ def tune_strategy(game, strategy, players, opponents, names, budget, games_per_e
 
     echo = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
     record = run(game, strategy, players=players, names=tuple(names), budget=budget, games_per_eval=games_per_eval,
-                 seed=seed, validate_games=validate_games, name=name, workers=workers,
+                 seed=seed, validate_games=validate_games, name=name, where=where,
                  opponents=tuple(o.strip() for o in opponents.split(",")) if opponents else (),
                  strategy_files=tuple(str(Path(f).resolve()) for f in strategy_files), echo=echo)
     v = record["provenance"]["validation"]
@@ -275,14 +301,13 @@ def verdict_phrase(v: dict) -> str:
 @click.option("--assumption", "assumptions", multiple=True, metavar="NAME",
               help="check only this ASSUMPTION (repeat for several; default: every one of the experiment's games)")
 @click.option("--seed", type=int, default=1, show_default=True, help="root seed of every rerun (common random numbers)")
-@click.option("--workers", "-w", type=int, help="worker processes (default: all cores)")
+@where_options()
 @click.option("--out", "-o", type=click.Path(), help="report folder (default: the experiment's report folder + /robust)")
 @click.option("--runs", type=click.Path(), help="folder for the run directories (default runs/NAME[/GAME])")
-@click.option("--executor", type=click.Choice(["processes", "serial"]), default="processes", show_default=True)
 @click.option("--accept-code-change", is_flag=True,
               help="reuse, resume or extend stored runs played by other code (recorded in their provenance)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress")
-def robust(name, games_n, game, assumptions, seed, workers, out, runs, executor, accept_code_change, quiet):
+def robust(name, games_n, game, assumptions, seed, where, out, runs, accept_code_change, quiet):
     """Rerun experiment NAME under each plausible alternative of its ASSUMED rule readings and data.
 
     One assumption changes at a time, every rerun on the same seed. The report says whether the
@@ -291,8 +316,8 @@ def robust(name, games_n, game, assumptions, seed, workers, out, runs, executor,
     """
     from .robust import run_robust
 
-    _ad_hoc(run_robust, quiet, name, games=games_n, out=out, runs=runs, game=game, seed=seed, workers=workers,
-            executor=executor, assumptions=tuple(assumptions), accept_code_change=accept_code_change)
+    _ad_hoc(run_robust, quiet, name, games=games_n, out=out, runs=runs, game=game, seed=seed, **placed(where),
+            assumptions=tuple(assumptions), accept_code_change=accept_code_change)
 
 
 @click.command()

@@ -703,7 +703,8 @@ def compare_command(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: 
 
 def run_compare(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: int = 10_000, seed: int = 1,
                 min_effect: float = 2.0, out=None, runs=None, workers: int | None = None,
-                executor: str = "processes", progress: bool = True, log=print, strong: str = "none",
+                executor: str = "processes", scheduler: str | None = None, progress: bool = True, log=print,
+                strong: str = "none",
                 strong_games: int = 500, mirrors: tuple[str, ...] = ()):
     """Check the arms, play them paired and write the report; returns the report and its paths.
     ``strong``: the stronger players that recheck a comparison of mirrors (``none``, ``auto`` or names);
@@ -720,7 +721,7 @@ def run_compare(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: int 
     runs = Path(runs) if runs else Path(out, "runs") if out else Path("runs", "compare", spec.name)
     out = Path(out) if out else Path("reports", "compare", spec.name)
     return run_experiment(exp, games=games, out=out, runs=runs, seed=seed,
-                          workers=workers, executor=executor, progress=progress, log=log,
+                          workers=workers, executor=executor, scheduler=scheduler, progress=progress, log=log,
                           command=compare_command(spec.name, players, a, b, games, seed, min_effect, strong, strong_games,
                                                   mirrors),
                           options={"strong": strong, "strong-games": str(strong_games)})

@@ -29,12 +29,10 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import importlib.util
-import os
 import shlex
 import sys
 import traceback
-from concurrent.futures import Future
-from contextlib import nullcontext
+from concurrent.futures import Future, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
@@ -47,6 +45,7 @@ from simlab.core.game import GameSpec, get_game
 from simlab.core.params import integer
 from simlab.core.fingerprint import code_change
 from simlab.core.results import load
+from simlab.core.executors import Placement
 from simlab.core.pool import RunQueue, WorkerPool
 from simlab.core.rundir import MANIFEST, ChunkSet, n_chunks, read_manifest, scan
 from simlab.core.runner import MAX_GAMES, RunConfig, extend_run, prepared
@@ -188,6 +187,12 @@ def widest_seat_interval(frame: pd.DataFrame) -> Estimate:
     return Estimate(r["win_rate"], r["lo"], r["hi"], int(r["games"]), "Wilson")
 
 
+def varied(base: RunConfig, changes: dict) -> RunConfig:
+    """``base`` with some rule parameters changed (validated), all else the same."""
+    spec = get_game(base.game)
+    return replace(base, params=spec.params.changed(spec.params.resolve({**base.params, **changes})))
+
+
 def widest_paired_seat(base: pd.DataFrame, variant: pd.DataFrame) -> Estimate:
     """What a paired comparison watches by default: the per-seat paired difference in win share
     (variant - base) with the widest interval, clustered by deal (a duplicate deal's rotations share
@@ -316,6 +321,8 @@ class Context:
         queued = self._ahead.pop(point, None)
         if queued is not None and queued[0] == config:
             return queued[1].result()
+        if queued is not None:   # queued with another config: let it finish before this one takes its folder
+            wait([queued[1]])
         if self.run_queue is not None:
             return self._queued(point, config).result()
         return self._ensure(point, config, run_dir)
@@ -330,9 +337,11 @@ class Context:
     def compare(self, point: str, base: RunConfig, changes: dict, label: str = "variant") -> Arms:
         """Baseline and variant on common random numbers: same seed, games, players and seats,
         so game g draws the same stream in both arms; pair rows by (game, seat)."""
-        spec = get_game(base.game)
-        variant = replace(base, params=spec.params.changed(spec.params.resolve({**base.params, **changes})))
-        return self.paired(point, base, variant, label)
+        return self.paired(point, base, varied(base, changes), label)
+
+    def compare_jobs(self, point: str, base: RunConfig, changes: dict, label: str = "variant") -> list:
+        """The runs ``compare`` will play, for :meth:`ahead`."""
+        return [(f"{point}-base", base), (f"{point}-{label}", varied(base, changes))]
 
     def paired(self, point: str, base: RunConfig, variant: RunConfig, label: str = "variant",
                watch: Callable[[pd.DataFrame, pd.DataFrame], Estimate] | None = None) -> Arms:
@@ -367,14 +376,18 @@ class Context:
 
     def sweep(self, point: str, base: RunConfig, param: str, values) -> dict:
         """One run per value of a rule parameter, all on the same seed (paired across values)."""
+        jobs = self.sweep_jobs(point, base, param, values)
+        self.ahead(jobs.values())
+        return {v: self.run(*job) for v, job in jobs.items()}
+
+    def sweep_jobs(self, point: str, base: RunConfig, param: str, values) -> dict:
+        """value -> the run ``sweep`` plays for it, for :meth:`ahead`."""
         spec = get_game(base.game)
         jobs = {}
         for v in values:
-            params = spec.params.changed(spec.params.resolve({**base.params, param: v}))
             tag = spec.params[param].describe_value(spec.params[param].coerce(v)).replace(",", "-")
-            jobs[v] = (f"{point}-{param}-{tag}", replace(base, params=params))
-        self.ahead(jobs.values())
-        return {v: self.run(*job) for v, job in jobs.items()}
+            jobs[v] = (f"{point}-{param}-{tag}", varied(base, {param: v}))
+        return jobs
 
     def _ensure(self, point: str, config: RunConfig, run_dir: Path, chunk_size: int | None = None) -> int:
         """Make ``run_dir`` hold this run's games, never deleting a stored run with more games of the
@@ -438,13 +451,13 @@ class Context:
 
 def run_experiment(name: str | Experiment, games: int = 10_000, out: str | Path | None = None, runs: str | Path | None = None,
                    game: str | None = None, seed: int = 1, workers: int | None = None, executor: str = "processes",
-                   rule: StoppingRule | None = None, progress: bool = True, command: str = "",
+                   scheduler: str | None = None, rule: StoppingRule | None = None, progress: bool = True, command: str = "",
                    log: Callable[[str], None] = print, accept_code_change: bool = False,
                    options: dict[str, str] | None = None) -> tuple[Report, dict[str, Path]]:
     """Run an experiment (by name, or an ad-hoc one such as ``simlab compare`` builds) end to end and
     write its report; returns the report and its paths."""
     setup = prepare_experiment(name, games, out, runs, game, seed, workers, rule, command, options)
-    with warm_pool(workers, executor) as pool:
+    with warm_pool(workers, executor, scheduler) as pool:
         report, ctx = analyse_experiment(setup, executor=executor, rule=rule, progress=progress, log=log,
                                          accept_code_change=accept_code_change, pool=pool)
     robustness = read_robustness(setup.out_dir)
@@ -502,10 +515,11 @@ def prepare_experiment(name: str | Experiment, games: int = 10_000, out: str | P
                  command or _command(source, exp, games, game, seed, rule, out, options), options)
 
 
-def warm_pool(workers: int | None, executor: str):
-    """One warm pool for every run of an experiment: workers start once (lazily, so an experiment
-    that only reuses stored runs starts none) and keep their compiled kernels between runs."""
-    return WorkerPool(workers or os.cpu_count() or 1) if executor == "processes" else nullcontext()
+def warm_pool(workers: int | None, executor: str, scheduler: str | None = None):
+    """One warm pool for every run of an experiment, where ``executor`` says (:mod:`simlab.core.executors`):
+    workers start once (local ones lazily, so an experiment that only reuses stored runs starts none)
+    and keep their compiled kernels between runs."""
+    return Placement(executor, workers, scheduler).open()
 
 
 def analyse_experiment(setup: Setup, executor: str = "processes", rule: StoppingRule | None = None,

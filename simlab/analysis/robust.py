@@ -131,7 +131,7 @@ def assumptions_of(games: list[str], names: tuple[str, ...]) -> list[tuple[str, 
 
 def run_robust(name: str, games: int = 4000, out: str | Path | None = None, runs: str | Path | None = None,
                game: str | None = None, seed: int = 1, workers: int | None = None, executor: str = "processes",
-               assumptions: tuple[str, ...] = (), progress: bool = True, log: Callable[[str], None] = print,
+               scheduler: str | None = None, assumptions: tuple[str, ...] = (), progress: bool = True, log: Callable[[str], None] = print,
                accept_code_change: bool = False, options: dict[str, str] | None = None) -> tuple[Report, dict[str, Path]]:
     """Rerun experiment ``name`` (with its own settings ``options``) under each plausible alternative of its
     ASSUMPTION parameters and write the robustness report into ``<the experiment's report>/robust`` (or ``out``)."""
@@ -142,7 +142,7 @@ def run_robust(name: str, games: int = 4000, out: str | Path | None = None, runs
     quiet_log = (lambda m: None)
     if setup.game:      # a fixed game: check the names before anything is played
         assumptions_of([setup.game], tuple(assumptions))
-    with warm_pool(workers, executor) as pool:
+    with warm_pool(workers, executor, scheduler) as pool:
         kwargs = dict(executor=executor, progress=progress, accept_code_change=accept_code_change, pool=pool)
         log(f"{setup.experiment.name}: as the rules stand")
         base, base_ctx = analyse_experiment(setup, log=log, **kwargs)

@@ -175,19 +175,22 @@ def corrected_level(values: int, batch: int, max_games: int) -> float:
 
 
 def tune(values: list, look: Callable[[object, int], Estimate], lo: float, hi: float, batch: int,
-         max_games: int) -> dict:
+         max_games: int, ahead: Callable[[list], None] | None = None) -> dict:
     """Play ``batch`` more games of every undecided value in turn (``look(value, games)`` plays a value
-    to ``games`` and returns its interval) until each is IN, OUT or has ``max_games``.
+    to ``games`` and returns its interval) until each is IN, OUT or has ``max_games``; ``ahead``, where
+    given, hears each round's ``[(value, games), ...]`` first (to play them side by side).
     Returns value -> (verdict, games, estimate)."""
     state = {v: (UNDECIDED, 0, None) for v in values}
-    while any(verdict == UNDECIDED and games < max_games for verdict, games, _ in state.values()):
-        for v in values:
-            verdict, games, _ = state[v]
-            if verdict == UNDECIDED and games < max_games:
-                n = min(games + batch, max_games)
-                e = look(v, n)
-                state[v] = (decide(e, lo, hi), n, e)
-    return state
+    while True:
+        todo = [(v, min(games + batch, max_games)) for v, (verdict, games, _) in state.items()
+                if verdict == UNDECIDED and games < max_games]
+        if not todo:
+            return state
+        if ahead is not None:
+            ahead(todo)
+        for v, n in todo:
+            e = look(v, n)
+            state[v] = (decide(e, lo, hi), n, e)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -219,9 +222,12 @@ def analyse_tune(ctx: Context, players: int, base: Arm, name: str, values: list,
     points = {v: f"tune-{players}p-{i:02d}" for i, v in enumerate(values)}
     played: dict = {}
 
-    def look(v, games: int) -> Estimate:
+    def job(v, games: int) -> tuple:
         whole_deals = games if mirror else -(-games // players) * players   # duplicate: every deal in every seat
-        run = ctx.run(points[v], replace(configs[v], games=whole_deals), sequential_ok=False)
+        return points[v], replace(configs[v], games=whole_deals)
+
+    def look(v, games: int) -> Estimate:
+        run = ctx.run(*job(v, games), sequential_ok=False)
         played[v] = run.games
         f = decode_bits(run.frame(), spec)
         f = f.assign(win_share=win_share(f))
@@ -230,7 +236,7 @@ def analyse_tune(ctx: Context, players: int, base: Arm, name: str, values: list,
         j = pd.concat({"v": per_game, "deal": deal_of(first)}, axis=1, join="inner").dropna()
         return interval(j["v"], j["deal"], meas, players, level)
 
-    state = tune(values, look, lo, hi, batch, max_games)
+    state = tune(values, look, lo, hi, batch, max_games, ahead=lambda todo: ctx.ahead([job(v, n) for v, n in todo]))
     last = {r.point: r for r in ctx.runs}          # every look extended the same run: keep its final size
     ctx.runs[:] = list(last.values())
     table = pd.DataFrame([{"value": labels[v], "games": played[v],
@@ -330,7 +336,7 @@ def tune_command(game: str, players: int, base: Arm, param: str, target: str, ba
 
 def run_tune(game: str, players: int | None, param: str, target: str, base: Arm, batch: int = 2000,
              max_games: int = 100_000, seed: int = 1, out=None, runs=None, workers: int | None = None,
-             executor: str = "processes", progress: bool = True, log=print):
+             executor: str = "processes", scheduler: str | None = None, progress: bool = True, log=print):
     """Check the question, play the values sequentially and write the report; returns it and its paths."""
     spec = get_game(game)
     (players,) = checked_players(spec, (players,) if players else (), 2.0)
@@ -349,5 +355,5 @@ def run_tune(game: str, players: int | None, param: str, target: str, base: Arm,
     runs = Path(runs) if runs else Path(out, "runs") if out else Path("runs", "tune", spec.name)
     out = Path(out) if out else Path("reports", "tune", spec.name)
     return run_experiment(exp, games=batch, out=out, runs=runs, seed=seed, workers=workers, executor=executor,
-                          progress=progress, log=log,
+                          scheduler=scheduler, progress=progress, log=log,
                           command=tune_command(spec.name, players, base, param, target, batch, max_games, seed))

@@ -227,13 +227,15 @@ def _deals(games: int, setup: Setup, what: str) -> int:
 
 def tune_strategy(game: str, base: str, players: int = 2, opponents: tuple[str, ...] = (),
                   names: tuple[str, ...] = (), budget: int = 60, games_per_eval: int = 240, seed: int = 1,
-                  validate_games: int = 4000, name: str = "tuned", workers: int = 1,
+                  validate_games: int = 4000, name: str = "tuned", where=None,
                   strategy_files: tuple[str, ...] = (), echo=print) -> dict:
-    """Search, validate and save (see the module docstring); returns the saved record."""
+    """Search, validate and save (see the module docstring); returns the saved record. ``where``: a
+    :class:`~simlab.core.executors.Placement` (default: this process; local workers when it names more
+    than one)."""
     import cma
 
     from simlab.core.game import get_game
-    from simlab.core.pool import WorkerPool
+    from simlab.core.executors import Placement
     from simlab.core.params import NAME
     from simlab.core.tuned_sets import save_tuned
 
@@ -249,7 +251,6 @@ def tune_strategy(game: str, base: str, players: int = 2, opponents: tuple[str, 
     integer(players, "--players", spec.min_players, spec.max_players)
     integer(budget, "--budget", 3)
     integer(seed, "--seed", 0)
-    integer(workers, "--workers", 1)
     opponents = tuple(opponents) or default_opponents(spec.name)
     for opp in opponents:
         prepared(RunConfig(spec.name, players, (opp,) * players, players, strategy_files=strategy_files).to_dict())
@@ -260,7 +261,9 @@ def tune_strategy(game: str, base: str, players: int = 2, opponents: tuple[str, 
     echo(f"tuning {base} ({', '.join(space.names)}) at {players} players against {', '.join(opponents)}: "
          f"{per_eval:,} games per evaluation (seed {seed}, the same deals for every candidate), budget {budget}")
     started = time.perf_counter()
-    pool = WorkerPool(workers) if workers > 1 else None
+    where = where or Placement("serial")
+    in_process = where.executor == "serial" or (where.executor == "processes" and (where.workers or 1) == 1)
+    pool = None if in_process else where.open()
     try:
         train = Evaluator(setup, deals, seed, pool)
 

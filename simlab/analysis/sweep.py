@@ -283,7 +283,7 @@ def sweep_command(game: str, players, base: Arm, params: tuple[str, ...], games:
 
 def run_sweep(game: str, players: tuple[int, ...], params: tuple[str, ...], base: Arm, games: int = 10_000,
               seed: int = 1, min_effect: float = 2.0, out=None, runs=None, workers: int | None = None,
-              executor: str = "processes", progress: bool = True, log=print):
+              executor: str = "processes", scheduler: str | None = None, progress: bool = True, log=print):
     """Check the grid, play every point and write the report; returns the report and its paths."""
     spec = get_game(game)
     players = checked_players(spec, players, min_effect)
@@ -298,5 +298,5 @@ def run_sweep(game: str, players: tuple[int, ...], params: tuple[str, ...], base
     runs = Path(runs) if runs else Path(out, "runs") if out else Path("runs", "sweep", spec.name)
     out = Path(out) if out else Path("reports", "sweep", spec.name)
     return run_experiment(exp, games=games, out=out, runs=runs, seed=seed, workers=workers, executor=executor,
-                          progress=progress, log=log,
+                          scheduler=scheduler, progress=progress, log=log,
                           command=sweep_command(spec.name, players, base, params, games, seed, min_effect))

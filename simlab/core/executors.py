@@ -1,47 +1,219 @@
-"""Executors behind one interface: ``map_unordered(fn, tasks)`` reads ``(key, args)`` pairs lazily
-and yields ``(key, fn(*args))`` as tasks finish.
+"""Where games play: one placement, the pools behind it, and the executor a run uses.
+
+A :class:`Placement` is what a user says with ``--executor``, ``--workers``, ``--scheduler`` and
+``--dask-local`` (every command that plays games reads them through :func:`placement`), and it
+opens the matching pool: simlab's own :class:`~simlab.core.pool.WorkerPool`, a :class:`DaskPool`,
+or none (serial). A pool is warm and shared: a study opens one and every run of the study plays
+on it. Both pools answer ``map_unordered(fn, tasks)``, reading ``(key, args)`` pairs lazily and
+yielding ``(key, fn(*args))`` as tasks finish, and ``stop()``/``resume()`` (an experiment's run
+queue stops a failed or interrupted study after the chunks in flight).
 
 * ``serial``: in this process, for debugging, tests and one-chunk runs;
-* ``processes``: simlab's own worker pool (:mod:`simlab.core.pool`): a dead worker is replaced and
-  only its chunk replayed; a pool passed in by the caller is used and left open;
+* ``processes``: simlab's worker pool: a dead worker is replaced and only its chunk replayed;
 * ``dask``: a Dask distributed cluster, an existing one (``scheduler="tcp://host:8786"``) or a
-  local one started for the run; each chunk is a future whose key is unique to this run (so two
-  clients running the same config on a shared cluster never take each other's results), retried
-  if its worker dies, with a bounded number in flight.
+  local one started for the command. Each chunk is a future whose key is unique to its run (two
+  clients running the same config on a shared cluster never take each other's results), run
+  again if its worker dies (the scheduler's ``allowed-failures``, 3 by default), with a bounded number
+  in flight over the whole pool, so that several runs of a study share the cluster and keep it
+  busy (:attr:`DaskPool.runs_at_once`).
 
-An executor connects (or starts its workers) when it is created, before the run writes any file.
+A pool connects (or starts its workers' cluster) when it is opened, before a command writes any file.
 """
 from __future__ import annotations
 
+import os
+import threading
 import uuid
+from contextlib import nullcontext
+from dataclasses import dataclass
 
 from .errors import SimlabError
-from .pool import RETRIES, WorkerPool
+from .params import integer
+from .pool import WorkerPool
 
-DASK_IN_FLIGHT = 4  # futures per Dask worker: enough to keep it busy, few enough to plan nothing ahead
+DASK_IN_FLIGHT = 4      # futures per Dask worker: enough to keep it busy while the client writes results
+RUNS_AT_ONCE = 64       # most runs of a study playing at once on a cluster (each one a client thread)
+EXECUTORS = ("processes", "serial", "dask")
 
 
-class SerialExecutor:
-    def __init__(self, workers, scheduler, config, pool, warm=None):
-        pass
+@dataclass(frozen=True)
+class Placement:
+    """Where a command's games play (``executor``), on how many workers and which Dask scheduler."""
+
+    executor: str = "processes"
+    workers: int | None = None        # local workers, or a local Dask cluster's size (None: every core)
+    scheduler: str | None = None      # an existing Dask cluster's address
+
+    def open(self, default_workers: int | None = None):
+        """The warm pool of this placement, as a context manager (closed on exit): a
+        :class:`WorkerPool` (started lazily), a :class:`DaskPool` (connected now), or ``None``."""
+        workers = self.workers or default_workers
+        if self.executor == "processes":
+            return WorkerPool(workers or cpu_count())
+        if self.executor == "dask":
+            return DaskPool(workers, self.scheduler)
+        return nullcontext()
+
+    def describe(self) -> str:
+        if self.executor == "dask":
+            return f"Dask cluster at {self.scheduler}" if self.scheduler else f"local Dask cluster of {self.workers or cpu_count()} workers"
+        return "this process" if self.executor == "serial" else f"{self.workers or cpu_count()} local worker processes"
+
+
+def placement(executor: str | None = None, scheduler: str | None = None, dask_local: int | None = None,
+              workers: int | None = None) -> Placement:
+    """The placement the options ask for, refusing options that contradict each other (one line)."""
+    if executor is not None and executor not in EXECUTORS:
+        raise SimlabError(f"unknown executor {executor!r}; known: {', '.join(EXECUTORS)}")
+    if workers is not None:
+        integer(workers, "--workers", 1)
+    if dask_local is not None:
+        integer(dask_local, "--dask-local", 1)
+    if scheduler is not None and dask_local is not None:
+        raise SimlabError("--scheduler and --dask-local contradict each other: use a cluster or start one")
+    if scheduler is not None or dask_local is not None:
+        if executor not in (None, "dask"):
+            raise SimlabError(f"--executor {executor} contradicts --{'scheduler' if scheduler else 'dask-local'}, "
+                              "which runs on Dask")
+        if workers is not None and dask_local is not None:
+            raise SimlabError("--workers and --dask-local contradict each other: --dask-local sets the workers")
+        return Placement("dask", dask_local or workers, scheduler)
+    return Placement(executor or "processes", workers)
+
+
+def cpu_count() -> int:
+    return os.cpu_count() or 1
+
+
+class DaskPool:
+    """A Dask client, and the local cluster it started, shared by every run of a command.
+
+    ``in_flight`` futures at most over all the runs that use it at once (``DASK_IN_FLIGHT`` per
+    worker), so a study's runs share the cluster fairly and the client never holds more results
+    than it can write. Leaving a ``map_unordered`` early (an error, ``stop``, an interrupt)
+    cancels that run's futures still on the cluster; closing the pool cancels everything.
+    """
+
+    def __init__(self, workers: int | None = None, scheduler: str | None = None):
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise SimlabError("the dask executor needs dask.distributed: pip install 'simlab[dask]'") from None
+        self.cluster = None
+        if scheduler:
+            try:
+                self.client = Client(scheduler, timeout="20s")
+            except (OSError, ValueError, TypeError, TimeoutError) as exc:
+                raise SimlabError(f"cannot reach the Dask scheduler at {scheduler}: "
+                                  f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        else:
+            self.cluster = LocalCluster(n_workers=workers or cpu_count(), threads_per_worker=1, processes=True,
+                                        dashboard_address=None)
+            self.client = Client(self.cluster)
+        self.size = max(1, len(self.client.scheduler_info()["workers"]))
+        self.in_flight = DASK_IN_FLIGHT * self.size
+        self.runs_at_once = min(RUNS_AT_ONCE, max(2, self.size))
+        self._slots = threading.Semaphore(self.in_flight)
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._flying: set = set()     # every future of every map in progress (``stop`` cancels them)
+
+    def warm(self, fn, *args) -> None:
+        """Run ``fn(*args)`` on every worker now (compile or load a run's kernels once per worker)."""
+        self.client.run(fn, *args)
 
     def map_unordered(self, fn, tasks):
-        for key, args in tasks:
-            yield key, fn(*args)
+        """Yield ``(key, fn(*args))`` for each ``(key, args)`` of ``tasks`` (read lazily) as they finish."""
+        from dask.distributed import as_completed
+        from distributed import KilledWorker
+
+        source = iter(tasks)
+        prefix = f"simlab-{uuid.uuid4().hex}-"
+        keys: dict = {}
+        done = as_completed(with_results=True, raise_errors=False)   # (results gathered on the client's loop,
+        # never by a run's own thread: a thread's Future.result() can trip over a task lost and recomputed)
+        waiting = [next(source, None)]      # the next task, taken before a slot is (a finished source takes none)
+
+        def submit() -> bool:
+            """Submit the next task if a slot is free (wait for one only when this run has none in flight)."""
+            if waiting[0] is None or self._stop.is_set() or not self._slots.acquire(blocking=not keys):
+                return False
+            key, args = waiting[0]
+            fut = self.client.submit(fn, *args, key=f"{prefix}{key}", pure=False)   # (an error is not retried: it would recur)
+            with self._lock:
+                self._flying.add(fut)
+            keys[fut] = key
+            done.add(fut)
+            waiting[0] = next(source, None)
+            return True
+
+        try:
+            if self._stop.is_set():
+                raise SimlabError("stopped: the experiment failed or was interrupted")
+            while submit():
+                pass
+            while keys:
+                fut, result = next(done)
+                if self._stop.is_set() or fut.status == "cancelled":   # (the finally below forgets the rest)
+                    raise SimlabError("stopped: the experiment failed or was interrupted")
+                key = keys.pop(fut)
+                self._slots.release()
+                with self._lock:
+                    self._flying.discard(fut)
+                if fut.status == "error":
+                    _, result, _ = result      # (type, exception, traceback)
+                    if isinstance(result, KilledWorker):
+                        raise SimlabError(f"chunk {key}: every Dask worker that ran it died (the scheduler's allowed "
+                                          "failures are spent); giving up")
+                    raise result
+                fut.release()
+                while submit():
+                    pass
+                yield key, result
+        finally:
+            if keys:          # stale work: never let it hold the cluster for a run that is over
+                self.client.cancel(list(keys))
+                with self._lock:
+                    self._flying.difference_update(keys)
+                for _ in keys:
+                    self._slots.release()
+
+    def stop(self) -> None:
+        """Cancel every future in flight now (a chunk of search play can take minutes) and make every
+        ``map_unordered`` in progress raise, and any later one at once, until :meth:`resume`."""
+        self._stop.set()
+        with self._lock:
+            flying = list(self._flying)
+        if flying:
+            self.client.cancel(flying)
+
+    def resume(self) -> None:
+        self._stop.clear()
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
+        self.close()
         return False
 
 
-class ProcessExecutor:
-    """Chunks on a :class:`~simlab.core.pool.WorkerPool`: the caller's, or one of ``workers`` owned by the run."""
+class _Serial:
+    def map_unordered(self, fn, tasks):
+        for key, args in tasks:
+            yield key, fn(*args)
 
-    def __init__(self, workers, scheduler, config, pool, warm=None):
-        self.owned = pool is None
-        self.pool = pool or WorkerPool(workers)
+
+class _Using:
+    """A run's executor: a pool it uses, closed on exit only when the run opened it."""
+
+    def __init__(self, pool, owned: bool):
+        self.pool, self.owned = pool, owned
 
     def map_unordered(self, fn, tasks):
         return self.pool.map_unordered(fn, tasks)
@@ -55,70 +227,22 @@ class ProcessExecutor:
         return False
 
 
-class DaskExecutor:
-    def __init__(self, workers, scheduler, config, pool, warm=None):
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError:
-            raise SimlabError("the dask executor needs dask.distributed: pip install 'simlab[dask]'") from None
-        self.cluster = None
-        if scheduler:
-            try:
-                self.client = Client(scheduler, timeout="20s")
-            except (OSError, ValueError, TypeError, TimeoutError) as exc:
-                raise SimlabError(f"cannot reach the Dask scheduler at {scheduler}: "
-                                  f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
-        else:
-            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
-            self.client = Client(self.cluster)
-        if warm is not None:      # each worker compiles (or loads) the game's kernels once, before any chunk
-            self.client.run(warm, config)
-        self.in_flight = DASK_IN_FLIGHT * max(1, len(self.client.scheduler_info()["workers"]))
-        self.prefix = f"simlab-{config['game']}-{uuid.uuid4().hex}-chunk"
-
-    def map_unordered(self, fn, tasks):
-        from dask.distributed import as_completed
-
-        source = iter(tasks)
-        keys = {}
-        done = as_completed()
-
-        def submit() -> bool:
-            task = next(source, None)
-            if task is None:
-                return False
-            key, args = task
-            fut = self.client.submit(fn, *args, key=f"{self.prefix}{key}", retries=RETRIES, pure=False)
-            keys[fut] = key
-            done.add(fut)
-            return True
-
-        while len(keys) < self.in_flight and submit():
-            pass
-        for fut in done:
-            key = keys.pop(fut)
-            result = fut.result()
-            fut.release()
-            submit()
-            yield key, result
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
-        return False
-
-
-EXECUTORS = {"serial": SerialExecutor, "processes": ProcessExecutor, "dask": DaskExecutor}
-
-
-def make_executor(name: str, workers: int, scheduler: str | None, config: dict, pool: WorkerPool | None = None,
-                  warm=None):
-    """The executor ``name``; ``warm(config)``, where given, prepares a Dask worker before its chunks."""
+def make_executor(name: str, workers: int, scheduler: str | None, config: dict, pool=None, warm=None):
+    """The executor of one run: the caller's ``pool`` where given (left open), else one of its own
+    for ``name``; ``warm(config)``, where given, prepares every Dask worker before its chunks."""
     if name not in EXECUTORS:
         raise SimlabError(f"unknown executor {name!r}; known: {', '.join(EXECUTORS)}")
-    return EXECUTORS[name](workers, scheduler, config, pool, warm)
+    if pool is not None:
+        return _Using(pool, owned=False)
+    if name == "serial":
+        return _Using(_Serial(), owned=False)
+    if name == "processes":
+        return _Using(WorkerPool(workers), owned=True)
+    dask = DaskPool(workers, scheduler)
+    try:
+        if warm is not None:
+            dask.warm(warm, config)
+    except BaseException:
+        dask.close()
+        raise
+    return _Using(dask, owned=True)

@@ -247,18 +247,22 @@ def _watch_parent(parent_pid: int) -> None:
 
 
 class RunQueue:
-    """Runs played one after another by a background thread on the experiment's warm pool, while
-    the parent analyses and charts the runs it already has (see :meth:`Context.ahead`).
+    """Runs played by background threads on the experiment's warm pool, while the parent analyses
+    and charts the runs it already has (see :meth:`Context.ahead`).
 
-    Every run of the experiment goes through the queue once it exists, so only this thread ever
-    uses the pool. The thread is a daemon: a second Ctrl-C never waits for it, and the workers
-    die with the parent."""
+    Every run of the experiment goes through the queue once it exists. simlab's worker pool plays
+    one run at a time (one thread: its workers take each run's chunks in turn); a pool that can
+    serve several runs at once says how many (``runs_at_once``: a Dask cluster, where one run's
+    chunks rarely fill every worker), and that many threads play queued runs side by side. The
+    threads are daemons: a second Ctrl-C never waits for them, and the workers die with the parent."""
 
-    def __init__(self, pool: WorkerPool):
+    def __init__(self, pool):
         self.pool = pool
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._work, name="simlab-runs", daemon=True)
-        self._thread.start()
+        self._threads = [threading.Thread(target=self._work, name=f"simlab-runs-{i}", daemon=True)
+                         for i in range(getattr(pool, "runs_at_once", 1))]
+        for thread in self._threads:
+            thread.start()
 
     def submit(self, fn, *args) -> Future:
         future: Future = Future()
@@ -279,8 +283,8 @@ class RunQueue:
                 future.set_exception(exc)
 
     def close(self, failed: bool) -> None:
-        """Cancel the runs not begun and wait for the one in flight; after a failure or an interrupt
-        it stops after its current chunk (its finished chunks are kept, as in any interrupted run)."""
+        """Cancel the runs not begun and wait for those in flight; after a failure or an interrupt
+        they stop after their current chunks (finished chunks are kept, as in any interrupted run)."""
         while True:
             try:
                 job = self._jobs.get_nowait()
@@ -290,6 +294,8 @@ class RunQueue:
                 job[0].cancel()
         if failed:
             self.pool.stop()
-        self._jobs.put(None)
-        self._thread.join()
+        for _ in self._threads:
+            self._jobs.put(None)
+        for thread in self._threads:
+            thread.join()
         self.pool.resume()
