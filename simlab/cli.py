@@ -318,6 +318,21 @@ def bench_scale(games_, n_games, memory_games, memory_mix, dask):
     run_scale_bench(list(games_) or available_games(), n_games, memory_games, dask, memory_mix)
 
 
+@cli.command("bench-cluster")
+@click.option("--study-games", type=int, default=2000, show_default=True,
+              help="games per run of the curse-threshold study timed on each placement (0: skip it)")
+@click.option("--search-game", default="karuba", show_default=True,
+              help="the game whose rollout mirror times the search's first chunk on fresh Dask workers ('none': skip)")
+def bench_cluster(study_games, search_game):
+    """What a study on a cluster costs: per chunk, per run, a whole study, and search players' first chunks."""
+    from .bench_cluster import run_cluster_bench
+
+    integer(study_games, "--study-games", 0)
+    if search_game != "none":
+        get_game(search_game)
+    run_cluster_bench(study_games, None if search_game == "none" else search_game)
+
+
 cli.add_command(experiment)
 cli.add_command(compare)
 cli.add_command(sweep)

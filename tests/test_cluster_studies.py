@@ -189,3 +189,15 @@ def test_a_worker_whose_code_differs_refuses_its_chunks_in_one_line(cluster):
     with DaskPool(scheduler=cluster[0]) as pool:
         with pytest.raises(SimlabError, match="a worker runs other code than the run started with"):
             list(pool.map_unordered(run_chunk, [(0, (config, 0, 10, other))]))
+
+
+def test_a_run_with_a_search_seat_is_cut_fine_enough_to_spread_over_the_workers():
+    """A strong recheck of 500 games in chunks of at least 2,000 would play on one worker of a
+    hundred: a run with a search seat goes down to SEARCH_CHUNK games a chunk, a fast run does not."""
+    from simlab.core.rundir import n_chunks
+    from simlab.core.runner import SEARCH_CHUNK, default_chunk_size
+
+    assert n_chunks(500, default_chunk_size(500, 100)) == 1
+    assert n_chunks(500, default_chunk_size(500, 100, search=True)) == 500 // SEARCH_CHUNK
+    assert n_chunks(500, default_chunk_size(500, 2, search=True)) == 8
+    assert default_chunk_size(10**9, 1000, search=True) == default_chunk_size(10**9, 1000) == 20_000

@@ -13,7 +13,7 @@ LAYERS = (
     ("simlab.signals", "simlab.core"),
     ("simlab.games", "simlab.search", "simlab.analysis", "simlab.revision", "simlab"),
     ("strategies", "experiments", "simlab.calibration", "simlab.reference", "simlab.regress"),
-    ("simlab.bench", "simlab.profiling"),
+    ("simlab.bench", "simlab.bench_cluster", "simlab.profiling"),
     ("simlab.cli",),
     ("simlab.__main__",),
 )

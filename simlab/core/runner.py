@@ -243,11 +243,17 @@ def fingerprint(config: RunConfig, chunk_size: int) -> str:
     return config_fingerprint(config.to_dict(), chunk_size, FORMAT)
 
 
-def default_chunk_size(games: int, workers: int) -> int:
+SEARCH_CHUNK = 50   # fewest games in a chunk of a run with a search seat (tens of ms to seconds a game)
+
+
+def default_chunk_size(games: int, workers: int, search: bool = False) -> int:
     """About four chunks per worker, between 2,000 and 20,000 games (a few seconds at most each):
     every chunk costs the parent a Parquet write and a manifest update, as long as playing 1,000
-    games of a fast game, so a small run is not cut finer than one chunk per worker needs."""
-    return int(min(20_000, max(2_000, math.ceil(games / (4 * max(1, workers))))))
+    games of a fast game, so a small run is not cut finer than one chunk per worker needs. A run
+    with a search seat plays a game in tens of milliseconds to seconds: its chunks go down to
+    ``SEARCH_CHUNK`` games, so a strong recheck of a few hundred games spreads over the workers
+    (in one chunk it would play on one worker however many there are)."""
+    return int(min(20_000, max(SEARCH_CHUNK if search else 2_000, math.ceil(games / (4 * max(1, workers))))))
 
 
 @dataclass
@@ -291,7 +297,7 @@ def run(config: RunConfig, out: str | Path, workers: int | None = None, chunk_si
         if occupied:
             read_manifest(run_dir)   # only a valid run directory is overwritten; checked before anything starts
         chunk_size = integer(chunk_size, "chunk size", 1) if chunk_size is not None else \
-            default_chunk_size(config.games, workers)
+            default_chunk_size(config.games, workers, search=any(st.search for st in prep.strategies))
         manifest = {"format": FORMAT, "fingerprint": fingerprint(config, chunk_size), "config": cfg_dict,
                     "chunk_size": chunk_size, "chunks": n_chunks(config.games, chunk_size), "done": [],
                     "code": prep.code, "code_ids": [prep.code["id"]], "provenance": prep.provenance()}
