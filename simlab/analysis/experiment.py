@@ -17,8 +17,9 @@ needs, so an experiment is only its question::
 
     EXPERIMENT = Experiment("allen-effect", "Allen's effect", __doc__, analyse, game="loot-island")
 
-Runs go through :func:`simlab.core.runner.run` into ``<runs>/<point>/``, all on one warm worker
-pool per experiment (workers start once and keep their compiled kernels): rerunning an experiment
+Runs go through :func:`simlab.core.runner.run` into ``<runs>/<point>/``, all on one warm pool
+per experiment (local processes or a Dask cluster, :mod:`simlab.core.executors`: workers start
+once and keep their compiled kernels): rerunning an experiment
 reuses finished runs, resumes interrupted ones, extends smaller ones (game ids continue, so the
 rows are those a single larger run would have written) and reads the first games of larger ones
 (never deleting them). The context records every run and adds the caveats (strategies, assumed

@@ -273,9 +273,9 @@ def run(config: RunConfig, out: str | Path, workers: int | None = None, chunk_si
 
     ``resume``: complete the run in ``out`` (or start it when ``out`` is empty or absent); it must
     have the same config and code, unless ``accept_code_change``, which the provenance records.
-    ``overwrite``: replace a valid run directory's own files. ``pool``: a
-    :class:`~simlab.core.pool.WorkerPool` the caller owns and closes, to run the chunks on a warm
-    pool shared by many runs. ``on_start(chunks_done, chunks_total)`` is called once the run is
+    ``overwrite``: replace a valid run directory's own files. ``pool``: a warm pool the caller
+    owns and closes (a :class:`~simlab.core.pool.WorkerPool` or a
+    :class:`~simlab.core.executors.DaskPool`), shared by many runs. ``on_start(chunks_done, chunks_total)`` is called once the run is
     checked and its executor is up, before the first chunk plays. ``tally``: keep the summary the
     CLI prints (an experiment, which reads the frames, saves the parent that work per chunk).
     """
