@@ -201,3 +201,29 @@ def test_a_run_with_a_search_seat_is_cut_fine_enough_to_spread_over_the_workers(
     assert n_chunks(500, default_chunk_size(500, 100, search=True)) == 500 // SEARCH_CHUNK
     assert n_chunks(500, default_chunk_size(500, 2, search=True)) == 8
     assert default_chunk_size(10**9, 1000, search=True) == default_chunk_size(10**9, 1000) == 20_000
+
+
+def test_sigterm_mid_study_on_dask_cancels_it_keeps_finished_chunks_and_a_rerun_continues(tmp_path):
+    """A batch scheduler's SIGTERM (or Ctrl-C) to a study on a local cluster: it exits 143 in one
+    line within seconds (its futures cancelled, not waited for), the finished chunks stay, and the
+    same command then continues the study instead of starting it again."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "sweep"
+    args = [sys.executable, "-m", "simlab", "sweep", "loot-island", "-p", "4", "--param", "curse_threshold=4..9",
+            "-n", "40000", "--dask-local", "2", "-o", str(out)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 180
+    while time.time() < deadline and len(list(out.rglob("part-*.parquet"))) < 3:
+        time.sleep(0.1)
+    stopped = time.time()
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=90)
+    assert proc.returncode == 143, err[-2000:]
+    assert time.time() - stopped < 30 and "interrupted" in err and "Traceback" not in err
+    kept = len(list(out.rglob("part-*.parquet")))
+    assert kept >= 3
+    again = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert "resuming" in again.stderr or "reusing" in again.stderr

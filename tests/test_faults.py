@@ -192,3 +192,35 @@ def test_sigint_at_any_moment_stops_the_run_within_seconds_and_resume_completes_
         if interrupted == INTERRUPTS:
             return
     pytest.fail(f"only {interrupted} of {3 * INTERRUPTS} signals arrived before the run finished")
+
+
+@pytest.mark.parametrize("moment", ["after the first part, before it is counted", "while the first part is written"])
+def test_an_interrupt_before_the_first_chunk_is_counted_leaves_a_run_that_resumes(tmp_path, monkeypatch, reference,
+                                                                                   moment):
+    """The windows SIGINT can hit around the first part: a part written but not yet counted (the
+    manifest must stay: --resume proves it done from the part), or a half-written temporary (the
+    directory must go, so that a plain retry starts afresh). Either way nothing blocks a retry."""
+    from simlab.core import runner
+    from simlab.core.errors import Interrupted
+
+    real = runner.write_part
+
+    def interrupted_write(frame, path, meta):
+        if moment.startswith("after"):
+            real(frame, path, meta)
+        else:
+            path.with_name("." + path.name + ".tmp").write_bytes(b"half a part")
+        raise Interrupted(signal.SIGINT)
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(runner, "write_part", interrupted_write)
+    with pytest.raises(Interrupted):
+        run(CONFIG, out, executor="serial", chunk_size=1000, progress=False)
+    monkeypatch.undo()
+    if moment.startswith("after"):
+        assert (out / "_manifest.json").exists() and (out / "part-000000.parquet").exists()
+        run(CONFIG, out, executor="serial", resume=True, progress=False)
+    else:
+        assert not out.exists()
+        run(CONFIG, out, executor="serial", chunk_size=1000, progress=False)
+    pd.testing.assert_frame_equal(load(out), reference)

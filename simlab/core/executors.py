@@ -100,16 +100,23 @@ class DaskPool:
         except ImportError:
             raise SimlabError("the dask executor needs dask.distributed: pip install 'simlab[dask]'") from None
         self.cluster = None
-        if scheduler:
-            try:
-                self.client = Client(scheduler, timeout="20s")
-            except (OSError, ValueError, TypeError, TimeoutError) as exc:
-                raise SimlabError(f"cannot reach the Dask scheduler at {scheduler}: "
-                                  f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
-        else:
-            self.cluster = LocalCluster(n_workers=workers or cpu_count(), threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
-            self.client = Client(self.cluster)
+        self._quiet = _QuietDask()   # Dask's own log lines (a worker restarted, a future cancelled) are not the user's
+        try:
+            if scheduler:
+                try:
+                    self.client = Client(scheduler, timeout="20s")
+                except (OSError, ValueError, TypeError, TimeoutError) as exc:
+                    raise SimlabError(f"cannot reach the Dask scheduler at {scheduler}: "
+                                      f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+            else:
+                self.cluster = LocalCluster(n_workers=workers or cpu_count(), threads_per_worker=1, processes=True,
+                                            dashboard_address=None)
+                self.client = Client(self.cluster)
+        except BaseException:
+            if self.cluster is not None:
+                self.cluster.close()
+            self._quiet.restore()
+            raise
         self.size = max(1, len(self.client.scheduler_info()["workers"]))
         self.in_flight = DASK_IN_FLIGHT * self.size
         self.runs_at_once = min(RUNS_AT_ONCE, max(2, self.size))
@@ -191,9 +198,18 @@ class DaskPool:
         self._stop.clear()
 
     def close(self) -> None:
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        import logging
+
+        gathers = logging.getLogger("tornado.application")   # results still being gathered from closing
+        level = gathers.level                                # workers (after a Ctrl-C) fail noisily there
+        gathers.setLevel(logging.CRITICAL)
+        try:
+            self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+        finally:
+            gathers.setLevel(level)
+            self._quiet.restore()
 
     def __enter__(self):
         return self
@@ -201,6 +217,31 @@ class DaskPool:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+class _QuietDask:
+    """Dask logs errors only, here, and nothing short of a crash in a local cluster's worker
+    processes (started with the environment this sets), while a pool is open. What a user needs
+    to know (a task's error, a chunk given up) simlab says in one line; Dask's own lines (a worker
+    restarted, futures cancelled on a Ctrl-C, a worker's heartbeat failing as the cluster closes
+    under it) would bury it in tracebacks."""
+
+    LEVEL = "critical"
+
+    def __init__(self):
+        import logging
+
+        self.logger = logging.getLogger("distributed")
+        self.level, self.env = self.logger.level, os.environ.get("DASK_LOGGING__DISTRIBUTED")
+        self.logger.setLevel(logging.ERROR)
+        os.environ["DASK_LOGGING__DISTRIBUTED"] = self.LEVEL
+
+    def restore(self) -> None:
+        self.logger.setLevel(self.level)
+        if self.env is None:
+            os.environ.pop("DASK_LOGGING__DISTRIBUTED", None)
+        else:
+            os.environ["DASK_LOGGING__DISTRIBUTED"] = self.env
 
 
 class _Serial:

@@ -27,7 +27,7 @@ from .play import DUPLICATE, EVENT_WIDTH, FIRST_GAME_COLUMN, FIXED, MAX_SEATS, R
 from .params import ASSUMPTION, integer
 from .results import build_frame, git_commit, provenance, write_part
 from .rng import root_key
-from .rundir import (FORMAT, MANIFEST, PART_KEY, ChunkSet, bounds, clear, n_chunks, part_meta, part_path,
+from .rundir import (FORMAT, MANIFEST, PART_KEY, PART_NAME, ChunkSet, bounds, clear, n_chunks, part_meta, part_path,
                      read_manifest, remove_temporaries, scan, write_manifest)
 from .strategy import (BLIND_COLUMN, MAX_STRATEGY_PARAMS, SEAT_PARAMS_WIDTH, SeatSpec, get_strategy, load_strategy_file,
                        strategy_hash)
@@ -336,7 +336,10 @@ def run(config: RunConfig, out: str | Path, workers: int | None = None, chunk_si
                 if bar is not None:
                     bar.update(bounds(config.games, chunk_size, index)[1])
     except BaseException:
-        if wrote and n_run == 0:   # nothing played: leave no manifest-only directory to block a retry
+        # nothing played (no part written: an interrupt can fall between a part and its count):
+        # leave no manifest-only directory to block a retry
+        if wrote and n_run == 0 and not any(PART_NAME.fullmatch(p.name) for p in run_dir.iterdir()):
+            remove_temporaries(run_dir)
             (run_dir / MANIFEST).unlink(missing_ok=True)
             if created and run_dir.is_dir() and not any(run_dir.iterdir()):
                 run_dir.rmdir()
