@@ -29,7 +29,8 @@ from simlab.core.results import git_commit, standings
 from simlab.core.runner import RunConfig, prepared
 from simlab.core.strategy import Strategy, get_strategy, load_strategy_file, strategies_for
 
-from .stats import Estimate, mean, paired_difference
+from .fairness import cluster_proportion
+from .stats import Estimate, paired_difference
 from .wording import TIE, compare, fmt_points, fmt_share
 
 SIGMA0 = 0.2   # initial step of CMA-ES in the scaled space: a fifth of each search range
@@ -210,7 +211,16 @@ def validate(setup: Setup, tuned: dict, default: dict, deals: int, seed: int, po
     per = len(t) // len(setup.opponents)
     by_opponent = {opp: (float(t[j * per:(j + 1) * per].mean()), float(d[j * per:(j + 1) * per].mean()))
                    for j, opp in enumerate(setup.opponents)}
-    return Validation(deals * setup.players * len(setup.opponents), seed, mean(t), mean(d), diff, verdict, by_opponent)
+    return Validation(deals * setup.players * len(setup.opponents), seed, deal_share(t, setup.players),
+                      deal_share(d, setup.players), diff, verdict, by_opponent)
+
+
+def deal_share(shares: np.ndarray, players: int) -> Estimate:
+    """A candidate's win share over deals (each the mean of its ``players`` seatings) with a Wilson
+    interval clustered by deal: it stays inside 0-100% however few the deals (a normal interval on
+    16 games gave 12.5% [-3.5%, 28.5%])."""
+    sizes = np.full(len(shares), float(players))
+    return cluster_proportion(np.asarray(shares) * sizes, sizes)
 
 
 def default_opponents(game: str) -> tuple[str, ...]:
