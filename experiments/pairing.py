@@ -67,6 +67,12 @@ def analyse(ctx: Context):
                      "When two arms differ in one rule, variant or strategy, how much narrower is the paired "
                      f"interval than the unpaired one? {ctx.games:,} games per arm.")
     rows = []
+    jobs = []
+    for point, game, n, seats, var_seats, changes, focal, what in COMPARISONS:   # every run queued at once
+        base = ctx.config(n, seats, rotate=False, game=game)
+        jobs += (ctx.compare_jobs(point, base, changes) if var_seats is None else
+                 [(f"{point}-base", base), (f"{point}-variant", ctx.config(n, var_seats, rotate=False, game=game))])
+    ctx.ahead(jobs)
     for point, game, n, seats, var_seats, changes, focal, what in COMPARISONS:
         base = ctx.config(n, seats, rotate=False, game=game)
         if var_seats is None:
