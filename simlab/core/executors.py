@@ -44,20 +44,14 @@ class Placement:
     workers: int | None = None        # local workers, or a local Dask cluster's size (None: every core)
     scheduler: str | None = None      # an existing Dask cluster's address
 
-    def open(self, default_workers: int | None = None):
+    def open(self):
         """The warm pool of this placement, as a context manager (closed on exit): a
         :class:`WorkerPool` (started lazily), a :class:`DaskPool` (connected now), or ``None``."""
-        workers = self.workers or default_workers
         if self.executor == "processes":
-            return WorkerPool(workers or cpu_count())
+            return WorkerPool(self.workers or cpu_count())
         if self.executor == "dask":
-            return DaskPool(workers, self.scheduler)
+            return DaskPool(self.workers, self.scheduler)
         return nullcontext()
-
-    def describe(self) -> str:
-        if self.executor == "dask":
-            return f"Dask cluster at {self.scheduler}" if self.scheduler else f"local Dask cluster of {self.workers or cpu_count()} workers"
-        return "this process" if self.executor == "serial" else f"{self.workers or cpu_count()} local worker processes"
 
 
 def placement(executor: str | None = None, scheduler: str | None = None, dask_local: int | None = None,
