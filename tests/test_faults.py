@@ -224,3 +224,26 @@ def test_an_interrupt_before_the_first_chunk_is_counted_leaves_a_run_that_resume
         assert not out.exists()
         run(CONFIG, out, executor="serial", chunk_size=1000, progress=False)
     pd.testing.assert_frame_equal(load(out), reference)
+
+
+def test_stopping_a_study_drops_the_chunk_in_play_at_once_and_the_pool_serves_again():
+    """Ctrl-C in a study: the run queue stops the pool, and a chunk that would play for a minute (a
+    search player's) is not waited for: its worker is killed, the run's thread ends, and after the
+    queue is closed the pool plays again."""
+    from simlab.core.pool import RunQueue
+
+    with WorkerPool(1) as workers:
+        queue = RunQueue(workers)
+        job = queue.submit(lambda: list(workers.map_unordered(time.sleep, [(0, (60,))])))
+        deadline = time.time() + 60
+        while time.time() < deadline and not workers.pids():
+            time.sleep(0.05)
+        time.sleep(0.5)
+        sleeper = workers.pids()[0]
+        began = time.time()
+        queue.close(failed=True)
+        assert time.time() - began < 5
+        with pytest.raises(SimlabError, match="stopped"):
+            job.result()
+        assert sleeper not in workers.pids()
+        assert list(workers.map_unordered(abs, [(0, (-3,))])) == [(0, 3)]

@@ -66,6 +66,7 @@ class WorkerPool:
         self._workers: list[_Worker] = []
         self.started = 0     # worker processes started so far (replacements included)
         self._stop = threading.Event()
+        self._wake, self._waker = self._ctx.Pipe(duplex=False)   # stop() wakes a map waiting on its workers
 
     def pids(self) -> list[int]:
         return [w.process.pid for w in self._workers]
@@ -107,7 +108,7 @@ class WorkerPool:
                     raise SimlabError("stopped: the experiment failed or was interrupted")
                 if not busy:
                     return
-                ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in self._workers]))
+                ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in self._workers] + [self._wake]))
                 for worker in [w for w in busy if w.conn in ready]:
                     try:
                         status, payload = worker.conn.recv()
@@ -159,11 +160,16 @@ class WorkerPool:
 
     def stop(self) -> None:
         """Make the ``map_unordered`` in progress in another thread (an experiment's run queue)
-        raise once its next task finishes, and any later one at once, until :meth:`resume`."""
+        raise now, killing the workers busy with its tasks (a chunk of search play can take
+        minutes; finished chunks were already handed over), and any later one at once, until
+        :meth:`resume`."""
         self._stop.set()
+        self._waker.send_bytes(b"stop")
 
     def resume(self) -> None:
         self._stop.clear()
+        while self._wake.poll():
+            self._wake.recv_bytes()
 
     def close(self) -> None:
         """Ask idle workers to exit, then kill any that do not within ``CLOSE_TIMEOUT`` seconds."""
@@ -284,7 +290,8 @@ class RunQueue:
 
     def close(self, failed: bool) -> None:
         """Cancel the runs not begun and wait for those in flight; after a failure or an interrupt
-        they stop after their current chunks (finished chunks are kept, as in any interrupted run)."""
+        they stop at once (the pool's ``stop``: chunks in play are dropped, finished chunks kept, as
+        in any interrupted run)."""
         while True:
             try:
                 job = self._jobs.get_nowait()
