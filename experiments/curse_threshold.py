@@ -296,10 +296,11 @@ def analyse(ctx: Context):
                      f"{ctx.games:,} games per run. Up to which value does the threshold change play or outcome, and "
                      "from which value does greed pay?")
     rows, apps = [], []
-    ctx.ahead([job for n in PLAYERS for job in ctx.sweep_jobs(f"table-{n}p", ctx.config(n, TABLES[n]), "curse_threshold",
-                                                               THRESHOLDS + (NO_THRESHOLD,)).values()])
+    jobs = {n: ctx.sweep_jobs(f"table-{n}p", ctx.config(n, TABLES[n]), "curse_threshold", THRESHOLDS + (NO_THRESHOLD,))
+            for n in PLAYERS}
+    ctx.ahead([job for by_value in jobs.values() for job in by_value.values()])   # every player count at once
     for n in PLAYERS:
-        runs = ctx.sweep(f"table-{n}p", ctx.config(n, TABLES[n]), "curse_threshold", THRESHOLDS + (NO_THRESHOLD,))
+        runs = {thr: ctx.run(*job) for thr, job in jobs[n].items()}
         for thr, r in runs.items():
             row, app = point(r.frame(), thr, n)
             rows.append(row)

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from simlab.analysis.charts import dot_interval, new_figure
-from simlab.analysis.experiment import Context, Experiment
+from simlab.analysis.experiment import Context, Experiment, varied
 from simlab.analysis.fairness import pairing_gain, win_share
 from simlab.analysis.report import formatted, num, pct
 from simlab.analysis.stats import Estimate
@@ -67,18 +67,14 @@ def analyse(ctx: Context):
                      "When two arms differ in one rule, variant or strategy, how much narrower is the paired "
                      f"interval than the unpaired one? {ctx.games:,} games per arm.")
     rows = []
-    jobs = []
-    for point, game, n, seats, var_seats, changes, focal, what in COMPARISONS:   # every run queued at once
-        base = ctx.config(n, seats, rotate=False, game=game)
-        jobs += (ctx.compare_jobs(point, base, changes) if var_seats is None else
-                 [(f"{point}-base", base), (f"{point}-variant", ctx.config(n, var_seats, rotate=False, game=game))])
-    ctx.ahead(jobs)
+    arms_of = {}
     for point, game, n, seats, var_seats, changes, focal, what in COMPARISONS:
         base = ctx.config(n, seats, rotate=False, game=game)
-        if var_seats is None:
-            arms = ctx.compare(point, base, changes, label="variant")
-        else:
-            arms = ctx.paired(point, base, ctx.config(n, var_seats, rotate=False, game=game), label="variant")
+        arms_of[point] = (base, varied(base, changes) if var_seats is None else
+                          ctx.config(n, var_seats, rotate=False, game=game))
+    ctx.ahead([job for point, arms in arms_of.items() for job in ctx.paired_jobs(point, *arms)])   # all at once
+    for point, game, n, seats, var_seats, changes, focal, what in COMPARISONS:
+        arms = ctx.paired(point, *arms_of[point], label="variant")
         fb, fv = arms.base.frame(), arms.variant.frame()
         fb, fv = fb.assign(win_share=win_share(fb)), fv.assign(win_share=win_share(fv))
         fb, fv = fb[fb["seat"] == focal], fv[fv["seat"] == focal]

@@ -74,9 +74,7 @@ def bench_configs(spec, players: int | None = None, mix: str | None = None):
     if players is not None and not spec.min_players <= players <= spec.max_players:
         raise SimlabError(f"{spec.name} is played by {spec.min_players}-{spec.max_players} players, not {players}")
     for n in (players,) if players is not None else spec.bench_players:
-        heuristic = list(spec.default_seats[:n])
-        heuristic += ["random"] * (n - len(heuristic))
-        for name, seats in (("random", ("random",) * n), ("heuristic mix", tuple(heuristic))):
+        for name, seats in (("random", ("random",) * n), ("heuristic mix", spec.default_mix(n))):
             if mix is None or MIXES[mix] == name:
                 yield name, RunConfig(spec.name, n, seats, 1)
 

@@ -76,13 +76,14 @@ def per_chunk(n: int = 400) -> dict:
 def client_side(games: int = 20_000) -> dict:
     """What one chunk of ``games`` costs the client that writes it, per game: bytes received
     (the pickled frame), bytes on disk (the zstd Parquet part) and the time to write the part."""
+    from .core.game import get_game
     from .core.results import write_part
     from .core.runner import RunConfig, prepared
 
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for game, players in (("karuba", 2), ("loot-island", 4)):
-            prep = prepared(RunConfig(game, players, prepared_seats(game, players), games=games).to_dict())
+            prep = prepared(RunConfig(game, players, get_game(game).default_mix(players), games=games).to_dict())
             frame = prep.frame(0, games)
             path = Path(tmp, f"{game}.parquet")
             start = time.perf_counter()
@@ -91,13 +92,6 @@ def client_side(games: int = 20_000) -> dict:
                                          "disk": path.stat().st_size / games,
                                          "write_ms": (time.perf_counter() - start) * 1e3}
     return out
-
-
-def prepared_seats(game: str, players: int) -> tuple[str, ...]:
-    from .core.game import get_game
-
-    seats = list(get_game(game).default_seats[:players])
-    return tuple(seats + ["random"] * (players - len(seats)))
 
 
 def per_run(runs: int = 24) -> dict:

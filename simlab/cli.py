@@ -138,7 +138,7 @@ def _config_from(game, players, seats, games_n, seed, sets, variants, config_fil
     if players is None:
         players = len(seat_list) if seat_list else spec.max_players
     if not seat_list:
-        seat_list = list(spec.default_seats[:players]) + ["random"] * max(0, players - len(spec.default_seats))
+        seat_list = spec.default_mix(players)
     games_n = option(games_n, "games", integer, 1, MAX_GAMES)
     seed = option(seed, "seed", integer, 0)
     rotate = option(rotate or None, "rotate", boolean)

@@ -67,8 +67,7 @@ class Arm:
     def seat_list(self, spec: GameSpec, players: int) -> tuple[str, ...]:
         """The arm's seats at ``players``: its own, one name repeated (a mirror), or the game's default mix."""
         if not self.seats:
-            s = list(spec.default_seats[:players])
-            return tuple(s + ["random"] * (players - len(s)))
+            return spec.default_mix(players)
         seats = [s.strip() for s in self.seats.split(",")]
         if len(seats) == 1:
             return tuple(seats * players)

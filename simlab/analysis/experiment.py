@@ -262,9 +262,7 @@ class Context:
 
     def seats(self, players: int, spec: GameSpec | None = None) -> tuple[str, ...]:
         """The game's default heuristic mix for this player count, padded with random play."""
-        spec = spec or self.spec
-        s = list(spec.default_seats[:players])
-        return tuple(s + ["random"] * (players - len(s)))
+        return (spec or self.spec).default_mix(players)
 
     # -- running -------------------------------------------------------------------------------
     def run(self, point: str, config: RunConfig, watch: Callable[[pd.DataFrame], Estimate] | None = None,
@@ -342,7 +340,11 @@ class Context:
 
     def compare_jobs(self, point: str, base: RunConfig, changes: dict, label: str = "variant") -> list:
         """The runs ``compare`` will play, for :meth:`ahead`."""
-        return [(f"{point}-base", base), (f"{point}-{label}", varied(base, changes))]
+        return self.paired_jobs(point, base, varied(base, changes), label)
+
+    def paired_jobs(self, point: str, base: RunConfig, variant: RunConfig, label: str = "variant") -> list:
+        """The runs ``paired`` will play, ``[(point, config)]`` for both arms, for :meth:`ahead`."""
+        return [(f"{point}-base", base), (f"{point}-{label}", variant)]
 
     def paired(self, point: str, base: RunConfig, variant: RunConfig, label: str = "variant",
                watch: Callable[[pd.DataFrame, pd.DataFrame], Estimate] | None = None) -> Arms:
@@ -351,13 +353,13 @@ class Context:
         With a stopping rule in force both arms grow together until ``watch(base, variant)`` (default:
         the paired win-share difference of the seat with the widest interval) is narrow enough, so a
         paired comparison is as precise as asked, like a single run."""
+        jobs = self.paired_jobs(point, base, variant, label)
         if self.rule is None:
-            self.ahead([(f"{point}-base", base), (f"{point}-{label}", variant)])
-            b = self.run(f"{point}-base", base, sequential_ok=False)
-            v = self.run(f"{point}-{label}", variant, sequential_ok=False)
-            return Arms(b, v)
+            self.ahead(jobs)
+            return Arms(*(self.run(*job, sequential_ok=False) for job in jobs))
         watch = watch or widest_paired_seat
-        dirs = (self.runs_dir / f"{point}-base", self.runs_dir / f"{point}-{label}")
+        points = [p for p, _ in jobs]
+        dirs = tuple(self.runs_dir / p for p in points)
         for config in (base, variant):
             prepared(config.to_dict())
         holder: dict = {}
@@ -367,11 +369,10 @@ class Context:
                 n = -(-n // base.players) * base.players
             holder["cfgs"] = (replace(base, games=n), replace(variant, games=n))
             holder["stored"] = [self._ensure(point_, cfg, d, chunk_size=self.rule.unit)
-                                for point_, cfg, d in zip((f"{point}-base", f"{point}-{label}"), holder["cfgs"], dirs)]
+                                for point_, cfg, d in zip(points, holder["cfgs"], dirs)]
 
         seq = sequential(play_to, lambda: watch(*(load(d, games=holder["cfgs"][0].games) for d in dirs)), self.rule)
-        b = Run(f"{point}-base", holder["cfgs"][0], dirs[0], seq, holder["stored"][0])
-        v = Run(f"{point}-{label}", holder["cfgs"][1], dirs[1], seq, holder["stored"][1])
+        b, v = (Run(p, cfg, d, seq, stored) for p, cfg, d, stored in zip(points, holder["cfgs"], dirs, holder["stored"]))
         self.runs += [b, v]
         return Arms(b, v)
 

@@ -271,13 +271,11 @@ def make_executor(name: str, workers: int, scheduler: str | None, config: dict, 
         return _Using(pool, owned=False)
     if name == "serial":
         return _Using(_Serial(), owned=False)
-    if name == "processes":
-        return _Using(WorkerPool(workers), owned=True)
-    dask = DaskPool(workers, scheduler)
+    own = Placement(name, workers, scheduler).open()
     try:
-        if warm is not None:
-            dask.warm(warm, config)
+        if warm is not None and isinstance(own, DaskPool):
+            own.warm(warm, config)
     except BaseException:
-        dask.close()
+        own.close()
         raise
-    return _Using(dask, owned=True)
+    return _Using(own, owned=True)

@@ -102,6 +102,11 @@ class GameSpec:
     decision_events: tuple[int, ...] = ()    # trace event kinds that record a seat's choice: did play change?
     model: StepModel | None = None           # the step functions (simlab.core.model): search players, contract tests
 
+    def default_mix(self, players: int) -> tuple[str, ...]:
+        """The default heuristic mix at ``players``, padded with random play."""
+        mix = self.default_seats[:players]
+        return mix + ("random",) * (players - len(mix))
+
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]
 

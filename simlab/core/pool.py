@@ -58,6 +58,8 @@ class _Worker:
 class WorkerPool:
     """Up to ``size`` spawned worker processes; see the module docstring."""
 
+    runs_at_once = 1   # the run queue's threads: its workers take one run's chunks at a time
+
     def __init__(self, size: int, retries: int = RETRIES):
         if size < 1:
             raise SimlabError(f"a worker pool needs at least 1 worker, not {size}")
@@ -266,7 +268,7 @@ class RunQueue:
         self.pool = pool
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._threads = [threading.Thread(target=self._work, name=f"simlab-runs-{i}", daemon=True)
-                         for i in range(getattr(pool, "runs_at_once", 1))]
+                         for i in range(pool.runs_at_once)]
         for thread in self._threads:
             thread.start()
 
