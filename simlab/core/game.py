@@ -18,6 +18,7 @@ from .errors import SimlabError
 from .params import ParamTable
 from .registry import declared, load, module_name
 from .model import StepModel
+from .table import Table
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,7 @@ class GameSpec:
     outcomes: tuple[Outcome, ...] = ()       # what a designer watches besides who wins, read by every report
     decision_events: tuple[int, ...] = ()    # trace event kinds that record a seat's choice: did play change?
     model: StepModel | None = None           # the step functions (simlab.core.model): search players, contract tests
+    table: Table | None = None               # what a person seated at the game is shown (simlab play)
 
     def default_mix(self, players: int) -> tuple[str, ...]:
         """The default heuristic mix at ``players``, padded with random play."""

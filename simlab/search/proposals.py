@@ -35,6 +35,27 @@ def proposals_search(model, policies, obs, cfg, seat, legal, n_legal, params, rn
     """Index into ``legal[:n_legal]`` of the proposal with the best mean result for ``seat``;
     ``policies`` = (heuristic, weights): policy k is the model's ``rollout`` heuristic ``heuristic[k]``
     with parameters ``weights[k]`` (row 0: uniform random)."""
+    proposers = int(params[P_PROPOSERS])
+    cand = np.zeros(proposers + 1, np.int64)
+    total = np.zeros(proposers + 1, np.float64)
+    n_cand = play_out_proposals(model, policies, obs, cfg, seat, legal, n_legal, params, rng, cand, total, False)
+    if n_cand == 0:
+        return randint(rng, n_legal)
+    if n_cand == 1:
+        return cand[0]
+    best = 0
+    for c in range(1, n_cand):
+        if total[c] > total[best]:
+            best = c
+    return cand[best]
+
+
+@njit   # holds the game's functions as values: compiled once per process (see players.py)
+def play_out_proposals(model, policies, obs, cfg, seat, legal, n_legal, params, rng, cand, total, lone):
+    """The search's candidates and their play-outs: ``cand[:k]`` the distinct proposals (indices into
+    ``legal``, the play-out policy's own first), ``total[:k]`` the sum of ``seat``'s win share over
+    the samples after each; returns k. A lone candidate is played out only when ``lone`` (a hint
+    wants its estimate; the search does not need it)."""
     to_move, legal_fn, apply, observe, determinize, returns, rollout, state_size, reopen = model
     heuristic, weights = policies[0], policies[1].copy()   # (the registered table is frozen read-only)
     samples = max(1, int(params[P_SAMPLES]))
@@ -46,7 +67,6 @@ def proposals_search(model, policies, obs, cfg, seat, legal, n_legal, params, rn
     s = np.zeros(size, np.int32)
     determinize(obs, seat, cfg, rng, root)
     # candidates: the play-out policy's choice first (it wins ties), then each heuristic's, distinct
-    cand = np.zeros(proposers + 1, np.int64)
     n_cand = 0
     for k in range(proposers + 1):
         p = policy if k == 0 else k
@@ -59,11 +79,8 @@ def proposals_search(model, policies, obs, cfg, seat, legal, n_legal, params, rn
         if new:
             cand[n_cand] = i
             n_cand += 1
-    if n_cand == 0:
-        return randint(rng, n_legal)
-    if n_cand == 1:
-        return cand[0]
-    total = np.zeros(n_cand, np.float64)
+    if n_cand == 0 or (n_cand == 1 and not lone):
+        return n_cand
     streams = np.zeros((N_STREAMS, 4), np.uint64)
     play = np.zeros((N_STREAMS, 4), np.uint64)
     no_log = np.zeros((0, 8), np.int32)
@@ -87,8 +104,4 @@ def proposals_search(model, policies, obs, cfg, seat, legal, n_legal, params, rn
                 apply(s, cfg, buf[i], play, no_log)
             returns(s, cfg, result)
             total[c] += result[seat]
-    best = 0
-    for c in range(1, n_cand):
-        if total[c] > total[best]:
-            best = c
-    return cand[best]
+    return n_cand

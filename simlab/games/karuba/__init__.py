@@ -6,6 +6,7 @@ from simlab.core.model import StepModel
 from . import invariants, rules, step
 from .components import COLOURS, PARAMS
 from .state import CHANCE_STREAMS
+from .table import TABLE
 from .trace import narrate
 
 
@@ -83,4 +84,5 @@ GAME = GameSpec(
               Outcome("gold_short", "games in which the gold supply ran short", "gold_short", "> 0")),
     decision_events=(rules.EV_PLACE, rules.EV_DISCARD, rules.EV_MOVE),
     model=MODEL,
+    table=TABLE,
 )

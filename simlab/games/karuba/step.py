@@ -172,14 +172,21 @@ def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, refusal)
                view, refusal)
 
 
+@njit(cache=True)
+def finish(state, cfg, rows, log):
+    """After the last decision: the result rows, and the end and the scores traced; the event count."""
+    n_ev = emit(log, state[T_EVENTS], EV_END, state[S_END], state[S_ROUND])
+    write_rows(state, cfg, rows)
+    for p in range(state[S_PLAYERS]):
+        n_ev = emit(log, n_ev, EV_SCORE, p, rows[p, COL_SCORE])
+    return n_ev
+
+
 @njit(PLAY_SIGNATURE, cache=True)
 def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
     """One game through the step interface: ``new_game``, then ``to_move`` / ``legal`` / ``apply``."""
     state = np.empty(STATE_SIZE, dtype=np.int32)
     begin(state, cfg, n_players, streams, log)   # new_game, traced
     play_from(state, cfg, seat_slot, fns, seat_params, streams, log)
-    n_ev = emit(log, state[T_EVENTS], EV_END, state[S_END], state[S_ROUND])
-    write_rows(state, cfg, rows)
-    for p in range(n_players):
-        n_ev = emit(log, n_ev, EV_SCORE, p, rows[p, COL_SCORE])
-    return n_ev
+    return finish(state, cfg, rows, log)
+
