@@ -11,6 +11,7 @@ from . import rules, scoring, step
 from .components import (DIE_3_2_1, N_BOARDS, N_TOOL_TYPES, PARAMS, RULES_FILE, SLOT_COINS_0_1_2, SLOT_COINS_1_2_3,
                          TOOLS)
 from .state import CHANCE_STREAMS
+from .table import TABLE
 from .trace import narrate
 
 # Each table's length is a product of counts: (table, [count parameters or fixed numbers], what one entry is).
@@ -152,4 +153,5 @@ GAME = GameSpec(
     decision_events=(rules.EV_CHANGE, rules.EV_VCARD, rules.EV_PREPARE, rules.EV_PLACE,
                      rules.EV_DISCARD_TILE, rules.EV_RETURN_TOOL, rules.EV_TAKE_CARD, rules.EV_COMPLETE),
     model=MODEL,
+    table=TABLE,
 )

@@ -440,11 +440,18 @@ def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, refusal)
                view, refusal)
 
 
+@njit(cache=True)
+def finish(state, cfg, rows, log):
+    """After the last decision: the result rows; the event count. The end and the final scoring were
+    traced by the last decision's step (``next_turn``), so no event is written here."""
+    write_rows(state, cfg, rows)
+    return state[T_EVENTS]
+
+
 @njit(PLAY_SIGNATURE, cache=True)
 def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
     """One game through the step interface: ``new_game``, then ``to_move`` / ``legal`` / ``apply``."""
     state = np.empty(STATE_SIZE, dtype=np.int32)
     begin(state, cfg, n_players, streams, log)   # new_game, traced
     play_from(state, cfg, seat_slot, fns, seat_params, streams, log)
-    write_rows(state, cfg, rows)
-    return state[T_EVENTS]
+    return finish(state, cfg, rows, log)

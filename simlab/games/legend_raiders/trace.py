@@ -2,9 +2,12 @@
 
 The header names the rules doc and says plainly that the component data (tiles, cards, boards,
 die) is assumed placeholder data unless the run replaced it. Tiles are named by symbol and number
-(``B3``) with their cost in tool letters (C compass, M map, S shovel, R rope).
+(``B3``) with their cost in tool letters (C compass, M map, S shovel, R rope). Events as a seat may know
+them (``table.seen``) are told without the fields it may not see: another seat's card drawn from the
+deck, the others' totals in the standings.
 """
 from simlab.core.play import EV_STANDINGS, standings_words
+from simlab.core.table import UNSEEN
 from .components import EFFECTS, PARAMS, RULES_FILE, SYMBOLS, TOOL_LETTER, TOOLS
 from .rules import (EV_BOARD, EV_CHANGE, EV_COIN, EV_COMPLETE, EV_DECK_OUT, EV_DECK_RESHUFFLE, EV_DIE_POINTS,
                     EV_DISCARD_TILE, EV_DRAW, EV_END, EV_EXTRA_DICE, EV_FACEUP, EV_FINAL, EV_MISSION, EV_PLACE,
@@ -174,10 +177,10 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
             tools[a][b] -= 1
             lines.append(f"    is over the backpack limit and returns a {TOOLS[b]} to the bag.")
         elif kind == EV_TAKE_CARD:
-            cards[a] += b >= 0
+            cards[a] += b >= 0 or b == UNSEEN
             how = {4: "draws the top card of the deck", 5: "finds no expedition card left to take"}.get(
                 c, f"takes face-up card {c + 1}")
-            secret = f" (face down: {names.card(b)})" if b >= 0 else ""
+            secret = " (face down)" if b == UNSEEN else f" (face down: {names.card(b)})" if b >= 0 else ""
             lines.append(f"    goes on an expedition: {how}{secret}.")
         elif kind == EV_DECK_OUT:
             if b:
@@ -224,7 +227,13 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
             else:
                 lines.append("    The tile stack is empty: the column gets tools only.")
         elif kind == EV_STANDINGS:
-            lines.append(standings_words(ev, n_players, f"round {a} (missions and dice cards scored as held now)"))
+            when = f"round {a} (missions and dice cards scored as held now)"
+            if UNSEEN in ev[2:2 + n_players]:   # (Table.seen) the others' totals count cards the viewer cannot see
+                scores = ", ".join(f"seat {p + 1} " + ("?" if ev[2 + p] == UNSEEN else str(int(ev[2 + p])))
+                                   for p in range(n_players))
+                lines.append(f"  Standings after {when}: {scores} (? counts face-down cards you cannot see).")
+            else:
+                lines.append(standings_words(ev, n_players, when))
         elif kind == EV_END:
             if every:
                 lines.append(f"  After round {rnd}:")
@@ -238,11 +247,11 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
             lines.append(f"  {name(a)}: coins {b} + expertise {c} + coin effect {d} + missions {e} + dice cards {f}"
                          f" = {g} points.")
             points[a] = g
-    if any(line.startswith("Final scoring") for line in lines):
-        best = max(points)
-        winners = [p for p in range(n_players) if points[p] == best]
-        w = winners[-1]
-        tie = f" (tied with {', '.join(f'seat {p + 1}' for p in winners[:-1])}; the later seat wins)" \
-            if len(winners) > 1 else ""
-        lines.append(f"{name(w)} wins with {best} points{tie}.")
+            if a == n_players - 1:   # the last seat's total closes the game (so a prefix's lines stay a prefix)
+                best = max(points)
+                winners = [p for p in range(n_players) if points[p] == best]
+                w = winners[-1]
+                tie = f" (tied with {', '.join(f'seat {p + 1}' for p in winners[:-1])}; the later seat wins)" \
+                    if len(winners) > 1 else ""
+                lines.append(f"{name(w)} wins with {best} points{tie}.")
     return "\n".join(lines)
