@@ -226,11 +226,24 @@ def run(game, players, seats, seed, sets, variants, config_file, strategy_files,
 @click.argument("game", required=False)
 @run_options
 @click.option("--every", type=int, default=1, show_default=True, help="draw the board every N rounds (0: at the end)")
-def trace(game, players, seats, seed, sets, variants, config_file, strategy_files, every):
-    """Play one game and narrate it turn by turn in plain words."""
+@click.option("--record", "record", type=click.Path(),
+              help="replay a playtest instead (its record folder, or a game saved with `save`)")
+def trace(game, players, seats, seed, sets, variants, config_file, strategy_files, every, record):
+    """Play one game and narrate it turn by turn in plain words (or replay a playtest: --record)."""
     from .core.runner import Prepared
 
     integer(every, "--every", 0)
+    if record is not None:
+        from .playtest.session import load
+
+        if game or players or seats or seed is not None or sets or variants or config_file or strategy_files:
+            raise SimlabError("--record replays the recorded game as it was played: give no game, seats or rules")
+        session = load(record)
+        click.echo(f"{session.spec.title}, {session.n} players, seed {session.config.seed}, a playtest"
+                   + ("" if session.over else " (unfinished)") + "; seats: "
+                   + ", ".join(f"{i + 1} {label}" for i, label in enumerate(session.labels)))
+        click.echo(session.trace(every))
+        return
     config = _config_from(game, players, seats, 1, seed, sets, variants, config_file, False, strategy_files)
     prep = Prepared(config)
     out, events = prep.play(0, 1, log_capacity=20_000)
@@ -242,6 +255,85 @@ def trace(game, players, seats, seed, sets, variants, config_file, strategy_file
     if assumed:
         click.echo("Assumed rule readings in force: " + "; ".join(f"{k}={v}" for k, v in assumed.items()))
     click.echo(prep.spec.narrate(events, config.players, prep.values, prep.labels, every=every))
+
+
+@cli.command()
+@click.argument("game", required=False)
+@click.option("--players", "-p", type=int, help="number of players (default: the game's fewest)")
+@click.option("--seat", "people", type=int, multiple=True,
+              help="your seat, 1-based (default 1); repeat it for several people at one keyboard (hot seat)")
+@click.option("--seats", "-s", help="the other seats' strategies in seat order, comma-separated "
+                                    "(default: the game's heuristic mix)")
+@click.option("--seed", type=int, help="root seed: the deal (default: a new one each game)")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="override a rule parameter")
+@click.option("--variant", "variants", multiple=True, help="switch on a named variant")
+@click.option("--config", "config_file", type=click.Path(), help="TOML run config (rules and seats)")
+@click.option("--strategies", "strategy_files", multiple=True, type=click.Path(),
+              help="Python file registering extra strategies")
+@click.option("--load", "saved", type=click.Path(), help="continue a saved game (a file from `save`, or a record)")
+@click.option("--record", type=click.Path(), help="folder for the game's record (default playtests/GAME-TIME)")
+@click.option("--web", is_flag=True, help="play in the browser: a page on 127.0.0.1 with a one-time token")
+@click.option("--port", type=int, default=0, help="--web: the port (default: a free one)")
+@click.option("--no-browser", is_flag=True, help="--web: print the address, do not open a browser")
+def play(game, players, people, seats, seed, sets, variants, config_file, strategy_files, saved, record, web, port,
+         no_browser):
+    """Take a seat and play against the bots: in the terminal, or in the browser with --web."""
+    from .playtest.record import check_record, default_record
+    from .playtest.session import load
+
+    if saved is not None:
+        if game or players or people or seats or seed is not None or sets or variants or config_file or strategy_files:
+            raise SimlabError("--load continues the saved game as it was set up: give no game, seats or rules")
+        session = load(saved)
+    else:
+        session = _playtest(game, players, people, seats, seed, sets, variants, config_file, strategy_files)
+    folder = Path(record) if record else default_record(session.spec.name)
+    check_record(folder)
+    if not web and (port or no_browser):
+        raise SimlabError("--port and --no-browser apply to --web only")
+    if web:
+        from .playtest.web import serve
+
+        serve(session, folder, integer(port, "--port", 0, 65535), open_browser=not no_browser)
+    else:
+        from .playtest.terminal import play as play_terminal
+
+        play_terminal(session, folder)
+
+
+def _playtest(game, players, people, seats, seed, sets, variants, config_file, strategy_files):
+    """The session ``simlab play`` asks for: the people's seats, the bots in the others."""
+    import secrets
+
+    from .core.strategy import HUMAN
+    from .playtest.session import Session
+
+    spec = get_game(game) if game else None
+    others = [s.strip() for s in seats.split(",")] if seats else None
+    named = [i for i, s in enumerate(others or []) if s == HUMAN]
+    if named and people:
+        raise SimlabError("name the people's seats once: with --seat, or as 'human' in --seats")
+    if named:
+        players = players or len(others)
+        seat_list = others
+    else:
+        people = sorted(set(people or (1,)))
+        if players is None:
+            players = len(others) + len(people) if others else max(2, spec.min_players) if spec else 2
+        players = integer(players, "--players", 1)
+        for k in people:
+            if not 1 <= k <= players:
+                raise SimlabError(f"--seat {k}: the seats are 1..{players}")
+        if others is not None and len(others) != players - len(people):
+            raise SimlabError(f"--seats names {len(others)} strategies for the {players - len(people)} other seats "
+                              f"of a {players}-player game")
+        bots = iter(others or (spec.default_mix(players) if spec else ()))
+        seat_list = [HUMAN if k + 1 in people else next(bots, "random") for k in range(players)]
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+    config = _config_from(game, players, ",".join(seat_list), 1, seed, sets, variants, config_file, False,
+                          strategy_files)
+    return Session(config)
 
 
 @cli.command()

@@ -356,6 +356,27 @@ CASES = [
      "defines no EXPERIMENT"),
     ("question file whose EXPERIMENT is not one", with_files({"q": "EXPERIMENT = 3\n"}, "experiment", "run", "{d}/q"),
      "EXPERIMENT is a int, not an Experiment"),
+    # issue 34: the playtest seat
+    ("play: an unknown game", plain("play", "tic-tac-toe"), "unknown game 'tic-tac-toe'"),
+    ("play: a game with no table", plain("play", "pig"), "pig declares no step model and table"),
+    ("play: a seat outside the table", plain("play", "karuba", "--seat", "3"), "--seat 3: the seats are 1..2"),
+    ("play: too many players", plain("play", "karuba", "-p", "5"), "2-4 players, not 5"),
+    ("play: the other seats miscounted", plain("play", "karuba", "-p", "3", "--seats", "builder"),
+     "--seats names 1 strategies for the 2 other seats"),
+    ("play: an unknown bot", plain("play", "karuba", "--seats", "teleporter"), "unknown strategy 'teleporter'"),
+    ("play: people named twice", plain("play", "karuba", "--seat", "1", "--seats", "human,builder"),
+     "name the people's seats once"),
+    ("play: no saved game", plain("play", "--load", "{d}/nothere.json"), "no saved game at"),
+    ("play: a saved game that is not one", with_files({"g.json": "{}"}, "play", "--load", "{d}/g.json"),
+     "is not a simlab playtest"),
+    ("play: --load with a game", with_files({"g.json": "{}"}, "play", "karuba", "--load", "{d}/g.json"),
+     "--load continues the saved game as it was set up"),
+    ("play: a record folder with files", with_files({"rec/x.txt": "mine"}, "play", "karuba", "--record", "{d}/rec"),
+     "already holds files"),
+    ("play: --port without --web", plain("play", "karuba", "--port", "8000"), "--port and --no-browser apply to --web"),
+    ("trace: a record that is not there", plain("trace", "--record", "{d}/nothere"), "no saved game at"),
+    ("trace: --record with rules", with_files({"g.json": "{}"}, "trace", "--record", "{d}/g.json", "--seed", "3"),
+     "--record replays the recorded game as it was played"),
 ]
 
 

@@ -11,6 +11,7 @@ from simlab.core.errors import SimlabError
 from simlab.core.game import GameSpec, get_game
 from simlab.core.params import ASSUMPTION
 from simlab.core.runner import RunConfig
+from simlab.core.strategy import HUMAN
 
 from .report import ASSUMED_ITEM, Report
 
@@ -65,7 +66,9 @@ def assumption_caveat(spec: GameSpec, assumed: list[str], checked: dict | None) 
 
 
 def run_command(config: RunConfig, run_dir: Path | str) -> str:
-    """The `simlab run` command line that reproduces a run's rows exactly."""
+    """The `simlab run` command line that reproduces a run's rows exactly (a playtest's: its replay)."""
+    if HUMAN in config.seats:   # a person's decisions are in the record, not in any code
+        return shlex.join(["simlab", "trace", "--record", str(run_dir)])
     parts = ["simlab", "run", config.game, "--players", str(config.players), "--seats", ",".join(config.seats),
              "--games", str(config.games), "--seed", str(config.seed)]
     if config.rotate:

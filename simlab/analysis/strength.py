@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from simlab.core.errors import SimlabError
-from simlab.core.strategy import SeatSpec, get_strategy, strategies_for
+from simlab.core.strategy import HUMAN, SeatSpec, get_strategy, strategies_for
 from simlab.core.tuned_sets import tuned_sets
 
 from .experiment import Context, Option
@@ -57,7 +57,7 @@ def strong_players(ctx: Context, game: str | None = None) -> list[str]:
 
 
 def is_search(game: str, player: str) -> bool:
-    return get_strategy(game, SeatSpec.parse(player).name).search
+    return player != HUMAN and get_strategy(game, SeatSpec.parse(player).name).search
 
 
 def strong_games(ctx: Context, game: str, player: str) -> int:

@@ -42,6 +42,7 @@ MAX_STRATEGY_PARAMS = 9
 # exactly ``randint(rng, n_legal)`` (``uniform``: the game draws it itself, sparing the call too).
 BLIND_COLUMN = MAX_STRATEGY_PARAMS
 SEES, BLIND, UNIFORM = 0, 1, 2
+HUMAN = "human"   # a person's seat (simlab play): what frames and records name its strategy; no code decides it
 SEAT_PARAMS_WIDTH = MAX_STRATEGY_PARAMS + 1
 
 

@@ -1,0 +1,1 @@
+"""A person at the table: ``simlab play`` in the terminal and the browser (see :mod:`.session`)."""
