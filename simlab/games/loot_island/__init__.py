@@ -6,6 +6,7 @@ from simlab.core.model import StepModel
 from . import board, invariants, rules, step
 from .components import PARAMS, TYPE_NAMES
 from .state import CHANCE_STREAMS
+from .table import TABLE
 from .trace import narrate
 
 
@@ -105,4 +106,5 @@ GAME = GameSpec(
               Outcome("deck_out", "games the treasure deck runs dry", "deck_out", "== 1")),
     decision_events=(board.EV_PLAY, board.EV_ISLET, board.EV_PASS, board.EV_TAKE, board.EV_B10_DISCARD),
     model=MODEL,
+    table=TABLE,
 )

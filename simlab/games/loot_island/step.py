@@ -289,14 +289,20 @@ def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, obs, not
                nothing, refusal)
 
 
-@njit(PLAY_SIGNATURE, cache=True)
-def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
-    """One game through the step interface: ``new_game``, then ``to_move`` / ``legal`` / ``apply``."""
-    state = np.zeros(STATE_SIZE, dtype=np.int32)
-    begin(state, cfg, n_players, streams, log)   # new_game, traced
-    play_from(state, cfg, seat_slot, fns, seat_params, streams, log)
+@njit(cache=True)
+def finish(state, cfg, rows, log):
+    """After the last decision: the result rows, and each seat's score traced; the event count."""
     write_rows(state, cfg, rows)
-    for p in range(n_players):
+    for p in range(state[S_PLAYERS]):
         log_ev(state, log, EV_SCORE, p, state[P0 + p * PB + B_ELIM], state[P0 + p * PB + B_GROSS],
                state[P0 + p * PB + B_FEE], state[P0 + p * PB + B_NET], rows[p, COL_SCORE])
     return state[S_NEV]
+
+
+@njit(PLAY_SIGNATURE, cache=True)
+def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
+    """One game through the step interface: ``begin``, then ``to_move`` / ``legal`` / ``apply``, then ``finish``."""
+    state = np.zeros(STATE_SIZE, dtype=np.int32)
+    begin(state, cfg, n_players, streams, log)   # new_game, traced
+    play_from(state, cfg, seat_slot, fns, seat_params, streams, log)
+    return finish(state, cfg, rows, log)

@@ -2,9 +2,11 @@
 
 Map cards are written ``A7`` (colour A, value 7), ``B*`` a wild; symbols follow in brackets:
 ``[+1]`` counts as 2 cards, ``[draw]``, ``[cube-]`` discard a curse cube, ``[chest]``.
-Treasures are written ``#16 money bag (12 gold, curse 4)``.
+Treasures are written ``#16 money bag (12 gold, curse 4)``. A hand the reader may not see (``table.seen``
+sets its cards UNSEEN) is written ``(hidden)``.
 """
 from simlab.core.play import EV_STANDINGS, standings_words
+from simlab.core.table import UNSEEN
 from .board import (CW_B4, CW_BOTTOM, CW_ISLET_MOVE, CW_PLAY, CW_TOP, EV_A1_DRAW, EV_A2_REVEAL, EV_B10_DISCARD, EV_CARD,
                     EV_CLEANUP, EV_COMPASS, EV_CROWNS, EV_DECKOUT, EV_EFFECT, EV_ELIM, EV_EVENT, EV_EXPLORE, EV_FINAL,
                     EV_HAND, EV_HEALER, EV_ISLET, EV_ISLET_FLIP, EV_ISLET_RESULT, EV_PASS, EV_PLAY, EV_REFILL, EV_ROUND,
@@ -84,7 +86,7 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
             lines.append(f"Setup: {a} players{extra}. The ship sits at corner {c} facing "
                          f"{'clockwise' if d > 0 else 'counter-clockwise'}; {who(e)} holds the start tile.")
         elif kind == EV_HAND:
-            lines.append(f"  {who(a)} holds: {hand_text((b, c, d, e))}")
+            lines.append(f"  {who(a)} holds: {'(hidden)' if b == UNSEEN else hand_text((b, c, d, e))}")
         elif kind == EV_ROUND:
             lines.append("")
             ev_text = f"event {EVENT_NAMES[e]} ({EVENT_TEXT[EVENT_NAMES[e]]})" if e >= 0 else "no event"
