@@ -70,8 +70,8 @@ def test_hot_seat_asks_each_person_in_turn_and_a_hint_answers(tmp_path):
     child.expect(PROMPT)
     assert child.match.group(1) == "1"
     child.sendline("hint")
-    child.expect(r"hint: builder \(the best heuristic\) would choose (\d+)")
-    child.expect(r"play-outs each\):")
+    child.expect(r"hint: builder, the best heuristic, would choose (\d+)")
+    child.expect(r"play-outs each:")
     child.expect(PROMPT)
     child.sendline("2")
     child.expect("pass the keyboard to seat 2")

@@ -41,10 +41,10 @@ def columns(items: list[str], width: int = 100) -> list[str]:
 
 def hint_lines(session: Session, decision, words: list[str]) -> list[str]:
     h = hint(session, decision)
-    lines = [f"hint: {h.heuristic} (the best heuristic) would choose {h.heuristic_choice + 1}: "
+    lines = [f"hint: {h.heuristic}, the best heuristic, would choose {h.heuristic_choice + 1}: "
              f"{words[h.heuristic_choice]}.",
-             f"      the search player (rollout) would choose {h.search_choice + 1}; its estimate of your win share "
-             f"after each candidate ({h.samples} play-outs each):"]
+             f"      rollout, the search player, would choose {h.search_choice + 1}; its estimate of your win share",
+             f"      after each candidate, from {h.samples} play-outs each:"]
     lines += [f"      {i + 1:>3}. {words[i]}: {share:.0%}" for i, share in h.candidates]
     return lines
 

@@ -37,7 +37,7 @@ def screen(obs, seat, n_players, values) -> str:
     steps = bin(exits[tile - 1]).count("1")
     treasure = {1: ", a crystal on it", 2: ", a gold nugget on it"}.get(values["tile_treasure"][tile - 1], "")
     lines = [f"Round {int(obs[S_ROUND])} of at most 36: tile {tile} is revealed (exits {tile_words(tile, exits)}"
-             f"{treasure}; {count(steps, 'step')} if discarded). Place it on your island, or discard it to move "
+             f"{treasure}; {count(steps, 'step')} if discarded).\nPlace it on your island, or discard it to move "
              "an explorer that many steps."]
     order = [seat] + [p for p in range(n_players) if p != seat]
     pictures = [_island(obs, p).draw(exits) for p in order]
@@ -52,10 +52,8 @@ def screen(obs, seat, n_players, values) -> str:
         label = f"r{r + 1}" if (i - 4) % 3 == 0 and 0 <= r < ROWS else ""
         lines.append((f"{label:<4}" + "  ".join(row)).rstrip())
     stack = _tokens(values, n_players)
-    lines.append("Temples (tokens left, top first): " + "; ".join(
-        f"{COLOURS[c]} at jungle {10 * (obs[S_TEMPLE + c] + 1)}: "
-        + (", ".join(str(v) for v in stack[int(obs[S_TAKEN + c]):]) or "none")
-        for c in range(4)))
+    lines.append("Temple tokens left, top first: " + "; ".join(
+        f"{COLOURS[c]} " + (", ".join(str(v) for v in stack[int(obs[S_TAKEN + c]):]) or "none") for c in range(4)))
     if values["bonus_tiles"]:
         points = values["bonus_points"]
         words = []
@@ -71,8 +69,8 @@ def screen(obs, seat, n_players, values) -> str:
         gold = int(sum(obs[base + B_GOLD:base + B_GOLD + 4]))
         lines.append(f"{'You' if p == seat else f'Seat {p + 1}'}: {count(crystals, 'crystal')}, "
                      f"{count(gold, 'gold nugget')}, {count(int(obs[base + B_PLACED]), 'tile')} placed.")
-    lines.append("Legend: B U P Y explorers (brown, blue, purple, yellow), b u p y their temples ([B] home), "
-                 "* crystal, $ gold, . empty cell; cells are r1c1 (top left) to r5c6.")
+    lines.append("Legend: B U P Y explorers (brown, blue, purple, yellow) on their beaches, b u p y their temples\n"
+                 "([B] home), * crystal, $ gold, + a placed tile, . an empty cell; cells r1c1 (top left) to r5c6.")
     return "\n".join(lines)
 
 
