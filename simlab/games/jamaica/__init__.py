@@ -9,6 +9,7 @@ from .step import play_game
 from .scoring import N_COLUMNS
 from .components import COMBAT_FACES, N_SPACES, PARAMS, PR
 from .state import CHANCE_STREAMS, S_SSCRATCH, S_STACK
+from .table import TABLE
 from .trace import narrate
 
 
@@ -113,4 +114,5 @@ GAME = GameSpec(
     decision_events=(common.EV_ROUND, common.EV_REVEAL, common.EV_LOAD, common.EV_ROLL, common.EV_LOOT,
                      common.EV_GHOST_DIR),
     model=MODEL,
+    table=TABLE,
 )

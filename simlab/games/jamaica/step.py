@@ -234,17 +234,23 @@ def play_on(state, cfg, seat_slot, fns, seat_params, streams, log, buf, obs, not
                nothing, refusal)
 
 
+@njit(cache=True)
+def finish(state, cfg, rows, log):
+    """After the last decision: the result rows, and the end and each seat's score traced; the event count."""
+    n_ev = emit(log, state[X_EVENTS], EV_END, state[S_END], state[S_ROUND], state[S_ENDER])
+    write_rows(state, cfg, rows)
+    for p in range(state[S_PLAYERS]):
+        b = base_of(p)
+        where = 1 if state[b + B_DONE] else (-1 if state[b + B_LAP] < 0 else 0)   # finished / behind the line
+        n_ev = emit(log, n_ev, EV_SCORE, p, space_points(state, cfg, p), amount(state, p, R_GOLD),
+                    treasure_points(state, cfg, p), rows[p, COL_SCORE], state[b + B_POS], where)
+    return n_ev
+
+
 @njit(PLAY_SIGNATURE, cache=True)
 def play_game(cfg, n_players, seat_slot, fns, seat_params, streams, rows, log):
     """One game through the step interface: ``new_game``, then ``to_move`` / ``legal`` / ``apply``."""
     state = np.zeros(STATE_SIZE, dtype=np.int32)
     begin(state, cfg, n_players, streams, log)   # new_game, traced
     play_from(state, cfg, seat_slot, fns, seat_params, streams, log)
-    n_ev = emit(log, state[X_EVENTS], EV_END, state[S_END], state[S_ROUND], state[S_ENDER])
-    write_rows(state, cfg, rows)
-    for p in range(n_players):
-        b = base_of(p)
-        where = 1 if state[b + B_DONE] else (-1 if state[b + B_LAP] < 0 else 0)   # finished / behind the line
-        n_ev = emit(log, n_ev, EV_SCORE, p, space_points(state, cfg, p), amount(state, p, R_GOLD),
-                    treasure_points(state, cfg, p), rows[p, COL_SCORE], state[b + B_POS], where)
-    return n_ev
+    return finish(state, cfg, rows, log)

@@ -4,6 +4,7 @@
 every = 1 prints it after each round.
 """
 from simlab.core.play import EV_STANDINGS, standings_words
+from simlab.core.table import UNSEEN
 from .components import ACTION_NAMES, PLAYER_COLOURS, RES_NAMES, STAR, T_HOLD6, TREASURE_NAMES, TYPE_NAMES
 from .common import (EV_COMBAT, EV_END, EV_FINISH, EV_GHOST_DIR, EV_IGNORED, EV_LAIR, EV_LOAD, EV_LOOT, EV_MOVE,
                      EV_PAY, EV_RESULT, EV_RETREAT, EV_REVEAL, EV_ROLL, EV_ROUND, EV_SABRE, EV_SCORE, EV_SETUP,
@@ -84,7 +85,9 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
             pos[a] = c
             lines.append(f"    {name(a)} falls back from {space(b)} to {space(c)}.")
         elif kind == EV_LAIR:
-            if c >= 0:
+            if c == UNSEEN:   # a face-down card another ship drew (``table.seen``)
+                lines.append(f"    {name(a)} takes the treasure token on {space(b)} and draws a face-down card.")
+            elif c >= 0:
                 shown = TREASURE_NAMES[c] if c < 4 or a != GHOST else "a face-down card"
                 if c >= 4 and a != GHOST:
                     shown += " (face down)"
@@ -114,7 +117,9 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
         elif kind == EV_LOOT:
             # a card that lies face down with the ghost ship is seen by no one (rules 5(6)): it is never named,
             # arriving (a lair, loot, a cursed card given) or leaving; only a power it takes face up is
-            hidden = (b == GHOST and c != LOOT_HOLD) or (a == GHOST and (c == LOOT_BLIND or d > T_HOLD6))
+            # or one the viewer of a redacted trace did not see (``table.seen``)
+            hidden = (b == GHOST and c != LOOT_HOLD) or (a == GHOST and (c == LOOT_BLIND or d > T_HOLD6)) or \
+                d == UNSEEN
             if c == LOOT_NONE:
                 lines.append(f"      {name(a)} takes no loot.")
             elif c == LOOT_HOLD:
@@ -144,7 +149,12 @@ def narrate(events, n_players, values, seat_labels, every=1) -> str:
                    2: "the round cap was reached"}.get(a, "?")
             lines.append(f"The game ends after round {b}: {why}.")
         elif kind == EV_STANDINGS:
-            lines.append(standings_words(ev, n_players))
+            if UNSEEN in ev[2:2 + n_players]:   # as a seat knows them (``table.seen``): its own score only
+                known = ", ".join(f"seat {p + 1} {int(ev[2 + p])}" for p in range(n_players) if ev[2 + p] != UNSEEN)
+                lines.append(f"  Standings after round {a}: {known} (the others' scores hang on face-down "
+                             "treasure cards).")
+            else:
+                lines.append(standings_words(ev, n_players))
         elif kind == EV_SCORE:
             where = "Port Royal (finished)" if g > 0 else space(f) + (", behind the start line" if g < 0 else "")
             lines.append(f"  {name(a)}: {b} for {where}, {c} doubloons, {d} in treasure = {e} points")
