@@ -26,7 +26,7 @@ from .terminal import hint_lines
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.2em 2em; color: #222; max-width: 80em; }
-pre { background: #f6f5f0; padding: .8em 1em; border-radius: 6px; font-size: 14px; line-height: 1.25; overflow-x: auto; }
+pre { white-space: pre-wrap; background: #f6f5f0; padding: .8em 1em; border-radius: 6px; font-size: 14px; line-height: 1.25; overflow-x: auto; }
 .news { background: #eef4fb; padding: .5em 1em; border-radius: 6px; font-size: 14px; }
 .choices { display: grid; grid-template-columns: repeat(auto-fill, minmax(16em, 1fr)); gap: .35em; margin: .6em 0; }
 .choices button { text-align: left; padding: .45em .6em; font-size: 14px; cursor: pointer; border: 1px solid #9ab;

@@ -62,7 +62,7 @@ def screen(obs, seat, n_players, values) -> str:
             state = ("open" if who == BONUS_OPEN else "out of the game" if who == BONUS_REMOVED
                      else "yours" if who == seat else f"taken by seat {who + 1}")
             words.append(f"{name} ({points[k]}): {state}")
-        lines.append("Bonus tiles: " + "; ".join(words) + ".")
+        lines.append("Bonus tiles: " + "; ".join(words[:2]) + ";\n             " + "; ".join(words[2:]) + ".")
     for p in order:
         base = P0 + p * PB
         crystals = int(sum(obs[base + B_CRYSTAL:base + B_CRYSTAL + 4]))
