@@ -73,3 +73,37 @@ def decision_points(spec, players, values, games, seed, every=1, seats=None, sin
                     yield state.copy(), seat, legal[:n].copy(), cfg
                 k += 1
             m.apply(state, cfg, legal[choose(state, seat, legal, n) if n > 1 else 0], streams, NO_LOG)
+
+
+def table_decisions(spec, players, games, seed, params=None, log=None):
+    """(state, seat, legal codes, values, cfg) at every decision of random games played through the
+    game's table (``begin``) and its model's steps, each seat drawing from its own stream as the
+    kernel's random player does (a decision with one choice is taken without a draw)."""
+    model = spec.model
+    values = spec.params.resolve(params or {})
+    cfg = spec.params.pack(values)
+    legal = np.zeros(MAX_CHOICES, np.int32)
+    log = NO_LOG if log is None else log
+    for g in range(games):
+        streams = deal(spec, seed, g, players)
+        state = np.zeros(model.state_size(), np.int32)
+        spec.table.begin(state, cfg, players, streams, log)
+        while (seat := model.to_move(state)) >= 0:
+            n = model.legal(state, cfg, legal)
+            yield state, seat, legal[:n].copy(), values, cfg
+            pick = randint(streams[STRATEGY_STREAM + seat], n) if n > 1 else 0
+            model.apply(state, cfg, legal[pick], streams, log)
+
+
+def observed(model, state, seat):
+    """``seat``'s observation of ``state``."""
+    obs = np.zeros_like(state)
+    model.observe(state, seat, obs)
+    return obs
+
+
+def resampled(model, obs, seat, cfg, draw):
+    """What ``seat`` observes of a state drawn among those it cannot tell from the truth."""
+    sample = np.zeros_like(obs)
+    model.determinize(obs, seat, cfg, np.array([draw + 1, 17, 3, 5], np.uint64), sample)
+    return observed(model, sample, seat)

@@ -1,12 +1,16 @@
 """Jamaica at the table (simlab.core.table): the closing of a game, a seat's screen and choices drawn from
 its observation only, and the trace as a seat may know it."""
+from functools import partial
+
 import numpy as np
 import pytest
 
 from simlab.core.game import get_game
+
+from step_points import deal, observed, resampled, table_decisions
 from simlab.core.model import MAX_CHOICES
 from simlab.core.play import COL_SCORE, COL_TIEBREAK, EV_STANDINGS, EVENT_WIDTH
-from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, randint, root_key, seed_streams
+from simlab.core.rng import STRATEGY_STREAM, randint
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.table import UNSEEN
 from simlab.games.jamaica.common import EV_END, EV_LAIR, EV_LOOT, EV_SCORE
@@ -23,41 +27,15 @@ COLOURS = ("Red", "Yellow", "Blue", "Green", "Purple", "Black")
 
 
 def streams_of(seed, players, game=0):
-    """Game ``game``'s streams, seeded as the kernel seeds them."""
-    streams = np.zeros((N_STREAMS, 4), np.uint64)
-    seed_streams(root_key(seed), game, streams, len(SPEC.chance_streams), players)
-    return streams
+    return deal(SPEC, seed, game, players)
 
 
 def decisions(players, games, seed, variant=None):
-    """(state, seat, legal codes, values, cfg) at every decision of random games played through the table's
-    ``begin`` and the model's steps, each seat drawing from its own strategy stream as the kernel's random
-    player does."""
-    values = SPEC.params.resolve(SPEC.variants[variant] if variant else {})
-    cfg = SPEC.params.pack(values)
-    legal = np.zeros(MAX_CHOICES, np.int32)
-    no_log = np.zeros((0, EVENT_WIDTH), np.int32)
-    for g in range(games):
-        streams = streams_of(seed, players, g)
-        state = np.zeros(MODEL.state_size(), np.int32)
-        TABLE.begin(state, cfg, players, streams, no_log)
-        while (seat := MODEL.to_move(state)) >= 0:
-            n = MODEL.legal(state, cfg, legal)
-            yield state, seat, legal[:n].copy(), values, cfg
-            MODEL.apply(state, cfg, legal[randint(streams[STRATEGY_STREAM + seat], n)], streams, no_log)
+    return table_decisions(SPEC, players, games, seed, SPEC.variants[variant] if variant else None)
 
 
-def observed(state, seat):
-    obs = np.zeros_like(state)
-    MODEL.observe(state, seat, obs)
-    return obs
-
-
-def resampled(obs, seat, cfg, draw):
-    """What ``seat`` observes of a state drawn among those it cannot tell from the truth."""
-    sample = np.zeros_like(obs)
-    MODEL.determinize(obs, seat, cfg, np.array([draw + 1, 17, 3, 5], np.uint64), sample)
-    return observed(sample, seat)
+observed = partial(observed, MODEL)
+resampled = partial(resampled, MODEL)
 
 
 # ---------------------------------------------------------------- finish: play_game's closing, extracted

@@ -3,13 +3,15 @@ from its observation only, and the trace as a seat may know it (rules doc sectio
 draws from the deck stay face down until the end; the stack and the deck are face down)."""
 import re
 
+from functools import partial
+
 import numpy as np
 import pytest
 
 from simlab.core.game import get_game
-from simlab.core.model import MAX_CHOICES
+
+from step_points import deal, observed, resampled, table_decisions
 from simlab.core.play import COL_SCORE, EV_STANDINGS, EVENT_WIDTH
-from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, randint, root_key, seed_streams
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.table import UNSEEN
 from simlab.games.legend_raiders import state as S
@@ -27,42 +29,15 @@ SETTINGS = ({}, {"variant": "no_dice", "variant_extra_dice_card": True, "slot_co
 
 
 def streams_of(seed, players, game=0):
-    """Game ``game``'s streams, seeded as the kernel seeds them."""
-    streams = np.zeros((N_STREAMS, 4), np.uint64)
-    seed_streams(root_key(seed), game, streams, len(SPEC.chance_streams), players)
-    return streams
+    return deal(SPEC, seed, game, players)
 
 
 def decisions(players, games, seed, params=None, log=None):
-    """(state, seat, legal codes, values, cfg) at every decision of random games played through the table's
-    ``begin`` and the model's steps, each seat drawing from its own stream as the kernel's random player
-    does (a decision with one choice is taken without a draw)."""
-    values = SPEC.params.resolve(params or {})
-    cfg = SPEC.params.pack(values)
-    legal = np.zeros(MAX_CHOICES, np.int32)
-    log = np.zeros((0, EVENT_WIDTH), np.int32) if log is None else log
-    for g in range(games):
-        streams = streams_of(seed, players, g)
-        state = np.zeros(MODEL.state_size(), np.int32)
-        TABLE.begin(state, cfg, players, streams, log)
-        while (seat := MODEL.to_move(state)) >= 0:
-            n = MODEL.legal(state, cfg, legal)
-            yield state, seat, legal[:n].copy(), values, cfg
-            pick = randint(streams[STRATEGY_STREAM + seat], n) if n > 1 else 0
-            MODEL.apply(state, cfg, legal[pick], streams, log)
+    return table_decisions(SPEC, players, games, seed, params, log)
 
 
-def observed(state, seat):
-    obs = np.zeros_like(state)
-    MODEL.observe(state, seat, obs)
-    return obs
-
-
-def resampled(obs, seat, cfg, draw):
-    """What ``seat`` observes of a state drawn among those it cannot tell from the truth."""
-    sample = np.zeros_like(obs)
-    MODEL.determinize(obs, seat, cfg, np.array([draw + 1, 17, 3, 5], np.uint64), sample)
-    return observed(sample, seat)
+observed = partial(observed, MODEL)
+resampled = partial(resampled, MODEL)
 
 
 def blind_cards(state, seat):

@@ -39,7 +39,7 @@ table.scores td, table.scores th { padding: .2em .8em; border-bottom: 1px solid 
 """
 
 
-class Table:
+class ServedGame:
     """The served game: the session, its record folder, and what the last action has to say."""
 
     def __init__(self, session: Session, record: Path):
@@ -66,6 +66,8 @@ class Table:
         def act():
             checked()
             self.act(request.form)
+            if self.done.is_set():   # the last page, sent before the server stops (no redirect to follow)
+                return self.render()
             return redirect(f"/?token={self.token}", code=303)
 
         return app
@@ -153,26 +155,26 @@ class Table:
 
 
 def start(session: Session, record: Path, port: int = 0):
-    """Serve ``session`` on 127.0.0.1 in a thread; returns (table, server, address with the token)."""
-    table = Table(session, record)
+    """Serve ``session`` on 127.0.0.1 in a thread; returns (the served game, the server, the address with its token)."""
+    served = ServedGame(session, record)
     logging.getLogger("werkzeug").setLevel(logging.ERROR)   # no line per request in the person's terminal
     try:
-        server = make_server("127.0.0.1", port, table.app(), threaded=False)
+        server = make_server("127.0.0.1", port, served.app(), threaded=False)
     except OSError as exc:
         raise SimlabError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}") from None
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    return table, server, f"http://127.0.0.1:{server.server_port}/?token={table.token}"
+    return served, server, f"http://127.0.0.1:{server.server_port}/?token={served.token}"
 
 
 def serve(session: Session, record: Path, port: int = 0, open_browser: bool = True) -> None:
     """``simlab play --web``: serve until the page's Quit, the game's Close or an interrupt."""
-    table, server, address = start(session, record, port)
+    served, server, address = start(session, record, port)
     print(f"simlab play: {session.spec.title} at {address}\n(only this address, with its token, reaches the game; "
           "Ctrl-C stops the server and keeps the game)", flush=True)
     if open_browser:
         webbrowser.open(address)
     try:
-        table.done.wait()
+        served.done.wait()
     except (KeyboardInterrupt, Interrupted):
         if not session.over:
             record.mkdir(parents=True, exist_ok=True)
@@ -180,8 +182,8 @@ def serve(session: Session, record: Path, port: int = 0, open_browser: bool = Tr
         raise
     finally:
         server.shutdown()
-    if table.recorded:
-        print(f"The game is recorded in {table.recorded}: replay it with `simlab trace --record {table.recorded}`, "
-              f"read it with `simlab report {table.recorded}`")
-    elif table.message:
-        print(table.message)
+    if served.recorded:
+        print(f"The game is recorded in {served.recorded}: replay it with `simlab trace --record {served.recorded}`, "
+              f"read it with `simlab report {served.recorded}`")
+    elif served.message:
+        print(served.message)
