@@ -4,6 +4,7 @@ back, the game is finished and its record holds the engine's own result for the 
 from __future__ import annotations
 
 import re
+import signal
 import sys
 
 import numpy as np
@@ -19,8 +20,10 @@ RECORDED = "The game is recorded in"
 
 
 def spawn(*args, timeout=300):
+    """``simlab play ARGS`` at a terminal of its own; Ctrl-C works there as at a person's terminal (a test
+    run started in the background would otherwise hand it an ignored SIGINT)."""
     return pexpect.spawn(sys.executable, ["-m", "simlab", "play", *args], encoding="utf-8", timeout=timeout,
-                         dimensions=(50, 160))
+                         dimensions=(50, 160), preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def finish(child, rng, limit=3000):
