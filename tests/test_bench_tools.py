@@ -131,10 +131,10 @@ def test_search_speed_samples_decisions_with_a_choice_over_the_whole_game_and_pl
     rounds to the last (a play-out from the start would overstate its length), and a play-out from
     each makes at least that one decision."""
     from simlab.games.karuba.state import S_ROUND
-    from simlab.search.speed import _model, decision_states, playouts
+    from simlab.search.speed import _model, decision_states
 
     states, cfg = decision_states("karuba", 2, 0, n_states=30)
-    m, model = _model("karuba")
+    m, _ = _model("karuba")
     legal = np.zeros(1024, np.int32)
     assert len(states) == 30
     for s, seat in states:
@@ -142,7 +142,7 @@ def test_search_speed_samples_decisions_with_a_choice_over_the_whole_game_and_pl
     rounds = [s[S_ROUND] for s, _ in states]
     assert min(rounds) <= 3 and max(rounds) >= 20
     starts = np.stack([s for s, _ in states])
-    assert playouts(model, m.policies, starts, cfg, 1, 30, np.array([1, 2, 3, 4], np.uint64)) >= 30
+    assert m.search.playouts(starts, cfg, 1, 30, np.array([1, 2, 3, 4], np.uint64)) >= 30
 
 
 def test_search_bench_prints_play_out_rates_and_the_rollout_players_time_per_decision(cli_run):

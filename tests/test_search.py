@@ -2,8 +2,11 @@
 import numpy as np
 import pytest
 
-from simlab.search.ismcts import ismcts
+from simlab.search.specialise import specialise
 from toy_nim import MODEL
+
+UNIFORM = (np.zeros(1, np.int64), np.zeros((1, 9), np.float64))   # the play-out policy table: policy 0 only
+SEARCH = specialise("toy-nim", MODEL, UNIFORM)
 
 
 def choose(pile, iters, seed=1):
@@ -11,8 +14,7 @@ def choose(pile, iters, seed=1):
     legal = np.arange(1, min(3, pile) + 1, dtype=np.int32)
     rng = np.array([seed, 2, 3, 4], np.uint64)
     params = np.array([iters, 0.7, 0, 0, 0, 0, 0, 0], np.float64)
-    uniform = (np.zeros(1, np.int64), np.zeros((1, 8), np.float64))   # policy 0 only
-    return int(legal[ismcts(MODEL, uniform, obs, np.zeros(1, np.int64), 0, legal, len(legal), params, rng)])
+    return int(legal[SEARCH.ismcts(obs, np.zeros(1, np.int64), 0, legal, len(legal), params, rng)])
 
 
 @pytest.mark.parametrize("pile", [5, 6, 7, 9, 10, 11, 13, 14, 15])

@@ -109,8 +109,8 @@ def strategy(game: str, name: str, description: str, params: tuple[StrategyParam
     """Decorator: compile ``fn`` with the decision signature and register it under ``name``.
 
     ``search=True`` marks a search player (it looks ahead through the game's step functions): it
-    is compiled on first use rather than at import, since numba cannot cache a function that
-    holds other compiled functions as values, and sweeps over every registered strategy (the
+    is compiled on first use rather than at import (``fn`` may come compiled: each game's copy of
+    the search, :mod:`simlab.search.specialise`), and sweeps over every registered strategy (the
     regression oracle, the overview's mirror matches) leave it out. ``blind=True`` declares that
     the decision reads nothing of its ``state`` argument (uniform random): the game may hand it a
     buffer showing nothing instead of the seat's observation. ``uniform=True`` declares more: the
@@ -133,12 +133,15 @@ def strategy(game: str, name: str, description: str, params: tuple[StrategyParam
                               "starting with a letter")
 
     def wrap(fn):
-        source = fn.__code__.co_filename
+        source = getattr(fn, "py_func", fn).__code__.co_filename
         other = _SOURCE.get((game, name))
         if other is not None and other != source:
             raise SimlabError(f"{game} already has a strategy named {name!r} (from {Path(other).name}); "
                               "rename the one in " + Path(source).name)
-        decide = njit(fn) if search else njit(DECIDE_SIGNATURE, cache=True, **({"_nrt": False} if lean else {}))(fn)
+        if search:   # compiled where it is defined (each game's copy of simlab.search.algorithms), on first use
+            decide = fn if hasattr(fn, "py_func") else njit(fn)
+        else:
+            decide = njit(DECIDE_SIGNATURE, cache=True, **({"_nrt": False} if lean else {}))(fn)
         _REGISTRY[(game, name)] = Strategy(game, name, decide, description, tuple(params), search, blind or uniform,
                                            uniform)
         _SOURCE[(game, name)] = source

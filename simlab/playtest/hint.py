@@ -39,7 +39,6 @@ def _row(vector) -> np.ndarray:
 def hint(session, decision, samples: int = HINT_SAMPLES) -> Hint:
     """The hint at ``decision`` (``session.pending``); the first one in a process compiles the search."""
     from simlab.search.players import SEARCH_MODELS
-    from simlab.search.proposals import play_out_proposals
 
     game = session.spec.name
     rollout = get_strategy(game, "rollout")        # (registers the game's search players)
@@ -54,8 +53,8 @@ def hint(session, decision, samples: int = HINT_SAMPLES) -> Hint:
     params = _row(rollout.vector({"samples": float(samples)}))
     cand = np.zeros(len(searched.names) + 1, np.int64)
     total = np.zeros(len(searched.names) + 1, np.float64)
-    k = play_out_proposals(searched.model, searched.policies, decision.obs.copy(), session.cfg, decision.seat, legal,
-                           n, params, streams[1], cand, total, True)
+    k = searched.search.play_out_proposals(decision.obs.copy(), session.cfg, decision.seat, legal, n, params, streams[1],
+                                           cand, total, True)
     shares = [(int(cand[c]), float(total[c]) / samples) for c in range(k)]
     order = sorted(range(k), key=lambda c: (-shares[c][1], c))   # ties: the earlier proposal, as the search
     return Hint(best, pick, tuple(shares[c] for c in order), samples)

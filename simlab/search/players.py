@@ -5,9 +5,10 @@ play-out policy is the one the game's strategies declare (``simlab.core.model.de
 ``rollout`` beside its heuristics, heuristic 0 uniform, k its k-th heuristic with a given
 parameter vector), or uniform random where they declare none.
 
-* ``rollout``: the rollout algorithm (:mod:`.proposals`): the heuristics propose, each distinct
-  proposal is played out with a heuristic in every seat, on common chance; the strongest player.
-* ``mcts``: SO-ISMCTS (:mod:`.ismcts`) over every legal choice.
+* ``rollout``: the rollout algorithm (``proposals_search`` in :mod:`.algorithms`): the heuristics
+  propose, each distinct proposal is played out with a heuristic in every seat, on common chance;
+  the strongest player.
+* ``mcts``: SO-ISMCTS (``ismcts`` in :mod:`.algorithms`) over every legal choice.
 
 Their play-out policies are numbered 1..K for the game's heuristics at their defaults, in the order
 given, then K+1.. for every tuned set of one of them saved in the game's tuned-sets file
@@ -15,24 +16,23 @@ given, then K+1.. for every tuned set of one of them saved in the game's tuned-s
 the strategies load, so a retune flows through with no edit; the runner counts them in a search
 seat's code identity.
 
-Each is compiled for the game's functions, which it holds as values: numba can neither cache that
-compilation nor key a cache entry by them, so each is compiled once per process, on the first
-decision of a seat that plays it (the policy table is frozen into it then).
+Each is compiled from the game's own copy of :mod:`.algorithms` (:mod:`.specialise`), in which the
+game's step functions and its table of play-out policies are bound by name: numba compiles it on
+the first decision of a seat that plays it and caches it like any kernel, so later processes (pool
+and Dask workers too) read it from the cache.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from simlab.core.game import GameSpec
 from simlab.core.model import PLAY_OUTS, PlayOut, StepModel, uniform_rollout
 from simlab.core.strategy import MAX_STRATEGY_PARAMS, StrategyParam, get_strategy, strategy
 from simlab.core.tuned_sets import tuned_sets
 
-from .ismcts import ismcts
-from .proposals import proposals_search
+from .specialise import specialise
 
 
 def play_out_policies(game: str, heuristics: tuple[str, ...]) -> tuple[tuple[str, ...], tuple]:
@@ -56,6 +56,7 @@ class SearchModel:
     names: tuple[str, ...]        # play-out policies 1.. by name
     policies: tuple               # the table (heuristic, weights) the search reads
     play_out: str                 # the policy ``rollout`` plays out with by default
+    search: object                # the game's copy of simlab.search.algorithms, compiled and cached
 
 
 SEARCH_MODELS: dict[str, SearchModel] = {}
@@ -65,24 +66,16 @@ SAMPLES = 24     # rollout's default determinisations per decision
 def register_for(spec: GameSpec) -> None:
     """Register ``mcts`` and ``rollout`` for ``spec``'s game (see the module docstring)."""
     game, step = spec.name, spec.model
-    tree_search = njit(getattr(ismcts, "py_func", ismcts))   # (plain Python when the JIT is disabled)
-    proposal_search = njit(getattr(proposals_search, "py_func", proposals_search))
     declared = PLAY_OUTS.get(game) or PlayOut(uniform_rollout, (), "")
-    rollout = declared.rollout
-    model = step.search_tuple(rollout)
+    model = step.search_tuple(declared.rollout)
     names, policies = play_out_policies(game, declared.heuristics)
     n = len(names)
     listed = ", ".join(f"{i} {h}" for i, h in enumerate(names, 1)) or "none declared"
     play_out = (declared.default if declared.default in names else declared.default.partition("@")[0]) or ""
     hidden = step.hidden
-    SEARCH_MODELS[game] = SearchModel(step, model, names, policies, play_out)
+    search = specialise(game, model, policies)
+    SEARCH_MODELS[game] = SearchModel(step, model, names, policies, play_out, search)
     default_policy = float(names.index(play_out) + 1) if play_out else 0.0
-
-    def mcts(state, cfg, seat, legal, n_legal, params, rng):
-        return tree_search(model, policies, state, cfg, seat, legal, n_legal, params, rng)
-
-    def rollout_player(state, cfg, seat, legal, n_legal, params, rng):
-        return proposal_search(model, policies, state, cfg, seat, legal, n_legal, params, rng)
 
     strategy(game, "rollout",
              f"the rollout algorithm: each heuristic proposes its choice; each distinct proposal is played out from "
@@ -94,11 +87,11 @@ def register_for(spec: GameSpec) -> None:
                             f"play-out heuristic for every seat: {listed} (0: uniform random)", 0, n),
               StrategyParam("proposers", float(n), f"policies 1..N that propose a choice ({listed}), besides the "
                             "play-out heuristic (0: none, so it plays the play-out heuristic itself)", 0, n)),
-             search=True)(rollout_player)
+             search=True)(search.proposals_search)
     strategy(game, "mcts",
              f"information-set Monte Carlo tree search (SO-ISMCTS) over every legal choice: samples {hidden}, "
              "looks ahead through the game's step functions",
              (StrategyParam("iters", 200.0, "search iterations (determinisations and play-outs) per decision", 1, 1e6),
               StrategyParam("explore", 0.7, "UCB exploration constant (results are win shares in 0..1)", 0, 100),
               StrategyParam("policy", 0.0, f"play-out policy: 0 uniform random, {listed}", 0, n)),
-             search=True)(mcts)
+             search=True)(search.ismcts)

@@ -11,41 +11,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
-
 from simlab.core.game import get_game
 from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, randint, root_key, seed_streams
 from simlab.core.model import MAX_CHOICES
 from simlab.core.strategy import get_strategy, strategies_for
 
-from .ismcts import _fresh_streams
-
-
-@njit
-def playouts(model, policies, starts, cfg, policy, count, rng):
-    """Play ``count`` play-outs, cycling over the states ``starts``, with play-out ``policy`` in
-    every seat (0 uniform); returns the decisions made (those with a choice)."""
-    to_move, legal_fn, apply, rollout = model[0], model[1], model[2], model[6]
-    h, w = policies[0][policy], policies[1][policy].copy()
-    s = np.zeros(starts.shape[1], np.int32)
-    buf = np.zeros(MAX_CHOICES, np.int32)
-    streams = np.zeros((N_STREAMS, 4), np.uint64)
-    no_log = np.zeros((0, 8), np.int32)
-    decisions = 0
-    for k in range(count):
-        s[:] = starts[k % starts.shape[0]]
-        _fresh_streams(rng, streams)
-        while True:
-            p = to_move(s)
-            if p < 0:
-                break
-            n = legal_fn(s, cfg, buf)
-            i = 0
-            if n > 1:
-                i = randint(rng, n) if policy == 0 else rollout(s, cfg, p, buf, n, h, w, rng)
-                decisions += 1
-            apply(s, cfg, buf[i], streams, no_log)
-    return decisions
 
 
 def _model(game: str):
@@ -101,11 +71,11 @@ def search_speed(game: str, players: int, seconds: float) -> dict | None:
     for key, pol in (("uniform", 0), ("policy", policy)):
         rng = np.array([7, 11, 13, 17], np.uint64)
         t = time.perf_counter()
-        playouts(model, m.policies, starts, cfg, pol, 1, rng)          # compile (not timed)
+        m.search.playouts(starts, cfg, pol, 1, rng)          # compile (not timed)
         out[f"compile_{key}"] = time.perf_counter() - t
         count, done, decisions, t = 16, 0, 0, time.perf_counter()
         while time.perf_counter() - t < seconds:
-            decisions += playouts(model, m.policies, starts, cfg, pol, count, rng)
+            decisions += m.search.playouts(starts, cfg, pol, count, rng)
             done += count
             count *= 2
         elapsed = time.perf_counter() - t
