@@ -18,6 +18,7 @@ import hashlib
 import importlib.util
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import numba
@@ -61,6 +62,16 @@ def _sources(functions: tuple) -> bytes:
     return blob.digest()
 
 
+def _written(folder: Path, name: str, text: str) -> Path:
+    path = folder / f"{name}.py"
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".{name}.{os.getpid()}.tmp"
+        tmp.write_text(text)
+        tmp.replace(path)
+    return path
+
+
 def specialise(label: str, functions: tuple, policies: tuple):
     """The search module for one game: ``functions`` the model as the search receives it
     (``StepModel.search_tuple``), ``policies`` its (heuristic, weights) table. Written once (atomically:
@@ -76,13 +87,10 @@ def specialise(label: str, functions: tuple, policies: tuple):
     name = f"simlab_search_{slug}_{digest}"
     if name in sys.modules:
         return sys.modules[name]
-    folder = cache_folder()
-    path = folder / f"{name}.py"
-    if not path.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / f".{name}.{os.getpid()}.tmp"
-        tmp.write_text(text)
-        tmp.replace(path)
+    try:
+        path = _written(cache_folder(), name, text)
+    except OSError:   # a home without room or rights: the machine's temporary folder serves
+        path = _written(Path(tempfile.gettempdir()) / f"simlab-search-{os.getuid()}", name, text)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
