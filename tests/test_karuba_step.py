@@ -53,10 +53,9 @@ def test_the_search_reopens_earlier_seats_unseen_choices_and_makes_them_with_its
     islands; ``reach_decision`` has them made by the play-out policy (here builder, which reads only
     what its seat sees), so each earlier seat's choice is builder's on the view and the search is back
     at its own decision. At seat 0 nothing is reopened."""
-    from simlab.search.ismcts import reach_decision
-    from strategies.karuba import rollout
-    model = (step.to_move, step.legal, step.apply, step.observe, step.determinize, step.returns, rollout,
-             step.state_size, step.reopen)
+    from simlab.search.players import SEARCH_MODELS
+    get_strategy("karuba", "rollout")   # (registers the search players: Karuba's copy of the search)
+    reach_decision = SEARCH_MODELS["karuba"].search.reach_decision
     builder = get_strategy("karuba", "builder")
     weights = builder.vector({})
     obs = np.zeros(STATE_SIZE, dtype=np.int32)
@@ -73,7 +72,7 @@ def test_the_search_reopens_earlier_seats_unseen_choices_and_makes_them_with_its
             assert (sample == drawn).all()
             continue
         assert step.to_move(sample) == 0 and (sample[T_CHOSEN:T_CHOSEN + seat] == HIDDEN).all()
-        reach_decision(model, sample, cfg, seat, 1, 1, weights, np.array([9, k, 1, 1], dtype=np.uint64),
+        reach_decision(sample, cfg, seat, 1, 1, weights, np.array([9, k, 1, 1], dtype=np.uint64),
                        block, buf, NO_LOG)
         assert step.to_move(sample) == seat
         assert (np.delete(sample[:OBS_VIEW], S_TURN) == np.delete(state[:OBS_VIEW], S_TURN)).all()

@@ -10,9 +10,9 @@ from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import get_strategy
 from simlab.games.karuba import GAME, rules
 from simlab.games.karuba.components import N_TILES
-from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_EXPL, B_OCC, B_TREASURE, DISCARD_ONLY, MAX_CHOICES,
-                                       MOVE_BASE, P0, S_BEACH, S_END, S_PLAYERS, S_ROUND, S_SEQ, S_TEMPLE, S_TILE,
-                                       STATE_SIZE)
+from simlab.games.karuba.state import (AT_BEACH, AT_TEMPLE, B_CRYSTAL, B_EXPL, B_GOLD, B_MOVES, B_OCC, B_TREASURE,
+                                       BONUS_OPEN, BONUS_REMOVED, DISCARD_ONLY, MAX_CHOICES, MOVE_BASE, P0, S_BEACH,
+                                       S_BONUS, S_END, S_PLAYERS, S_ROUND, S_SEQ, S_TEMPLE, S_TILE, STATE_SIZE)
 
 from karuba_helpers import streams
 
@@ -129,11 +129,11 @@ def test_fit_masks_find_the_cell_that_saves_a_tile():
     values = np.zeros(30)
     places = masks[R.M_EMPTY]
     state[S_TILE] = EW
-    K.place_scores(state, cfg, masks, lay, info, 1.0, 1.0, 0.0, 0.3, 1.5, K.ONES, places, values)
+    K.place_scores(state, cfg, masks, lay, info, 1.0, 1.0, 0.0, 0.3, 1.5, 0.0, K.ONES, places, values)
     assert int(np.argmax(values)) == 3 and values[3] > 0
     state[S_TILE] = NS                             # a N-S tile in the gap would block the only route
     values[:] = 0
-    K.place_scores(state, cfg, masks, lay, info, 1.0, 1.0, 0.0, 0.3, 1.5, K.ONES, places, values)
+    K.place_scores(state, cfg, masks, lay, info, 1.0, 1.0, 0.0, 0.3, 1.5, 0.0, K.ONES, places, values)
     assert values[3] < 0
 
 
@@ -354,3 +354,121 @@ def test_route_field_cost_equals_a_cell_by_cell_search_in_random_positions():
             assert route_cost(state, cfg, colour, seat) == cells_route_cost(state, cfg, colour, seat)
             checked += 1
     assert checked > 100
+
+
+# ---------------------------------------------------------------------------------------------
+# bonus tiles (variant bonus-tiles): each heuristic's play for them, on hand-built positions
+# ---------------------------------------------------------------------------------------------
+
+FASTEST_COLLECTOR, BEST_COLLECTOR, PATH_BUILDER, FASTEST_RUNNER = range(4)
+
+
+def bonus_island(open_tile, beaches, temples, home=(), moved=(), treasure=None, round_=10):
+    """``island`` with the variant on and only bonus tile ``open_tile`` still open (None: none);
+    seat 0's explorers of the colours in ``home`` are home, those in ``moved`` have moved, and
+    ``treasure[c]`` = (crystals, gold) colour c has collected."""
+    state = island(beaches, temples, home=home)
+    for k in range(4):
+        state[S_BONUS + k] = BONUS_OPEN if k == open_tile else BONUS_REMOVED
+    for c in set(home) | set(moved):
+        state[P0 + B_MOVES + c] = 1
+    for c, (crystals, gold) in (treasure or {}).items():
+        state[P0 + B_CRYSTAL + c] = crystals
+        state[P0 + B_GOLD + c] = gold
+    state[S_ROUND] = round_
+    return state
+
+
+def test_builder_moves_its_last_unmoved_explorer_for_fastest_runner():
+    """04 fastest runner: the last explorer that has not moved steps off the beach instead of the
+    builder placing a tile that saves one on its route."""
+    cfg = make_cfg(bonus_tiles=True)
+    layout = dict(beaches=(50, 90, 110, 10), temples=(20, 30, 40, 70), home=(0, 1, 2))  # yellow: the top row
+    for open_tile, expected in ((FASTEST_RUNNER, MOVE_BASE + 3 * 32 + 1), (None, 2)):
+        state = bonus_island(open_tile, **layout)
+        place(state, cfg, 0, EW)
+        place(state, cfg, 1, EW)
+        state[S_TILE] = EW
+        code, _ = decide("builder", state, cfg)
+        assert code == expected
+
+
+def test_racer_moves_an_unmoved_explorer_for_fastest_runner_with_a_tile_nobody_needs():
+    """04 fastest runner: with a tile that fits no route, the racer takes the last unmoved explorer
+    off the beach (one step) rather than walking brown two steps on."""
+    cfg = make_cfg(bonus_tiles=True)
+    layout = dict(beaches=(10, 50, 90, 30), temples=(70, 20, 30, 90), home=(1, 2), moved=(0,))
+    for open_tile, expected in ((FASTEST_RUNNER, MOVE_BASE + 3 * 32 + 12), (None, MOVE_BASE + 0 * 32 + 2)):
+        state = bonus_island(open_tile, **layout)
+        for cell in (0, 1, 2, 3):                  # brown's top row, brown on cell 0, two tiles missing
+            place(state, cfg, cell, EW)
+        put_explorer(state, 0, 0)
+        place(state, cfg, 12, EW)                  # yellow's row 3: one tile laid
+        state[S_TILE] = NS
+        code, _ = decide("racer", state, cfg)
+        assert code == expected
+
+
+def test_builder_completes_the_last_route_for_best_path_builder():
+    """03 best path builder: late in the game, with brown's route walkable, the builder closes
+    blue's last gap (every route then connected) instead of walking brown four steps."""
+    cfg = make_cfg(bonus_tiles=True)
+    layout = dict(beaches=(10, 20, 90, 110), temples=(70, 80, 30, 40), home=(2, 3), round_=34)
+    for open_tile, expected in ((PATH_BUILDER, 8), (None, MOVE_BASE + 0 * 32 + 3)):
+        state = bonus_island(open_tile, **layout)
+        for cell in range(6):                      # brown's top row, complete
+            place(state, cfg, cell, EW)
+        for cell in (6, 7, 9, 10, 11):             # blue's row 2, cell 8 missing
+            place(state, cfg, cell, EW)
+        state[S_TILE] = CROSS
+        code, _ = decide("builder", state, cfg)
+        assert code == expected
+
+
+def test_builder_walks_an_empty_handed_explorer_onto_treasure_for_fastest_treasure_collector():
+    """01 fastest treasure collector: the only explorer without treasure stops on the crystal in
+    reach instead of the builder placing the tile that saves one on its route."""
+    cfg = make_cfg(bonus_tiles=True)
+    layout = dict(beaches=(50, 90, 110, 10), temples=(20, 30, 40, 70), home=(0, 1, 2),
+                  treasure={0: (1, 0), 1: (0, 1), 2: (1, 0)})
+    for open_tile, expected in ((FASTEST_COLLECTOR, MOVE_BASE + 3 * 32 + 0), (None, 2)):
+        state = bonus_island(open_tile, **layout)
+        place(state, cfg, 0, CRYSTAL_EW)
+        place(state, cfg, 1, EW)
+        state[S_TILE] = EW
+        code, _ = decide("builder", state, cfg)
+        assert code == expected
+
+
+def test_collector_prefers_the_empty_handed_explorer_for_fastest_treasure_collector():
+    """01 fastest treasure collector: two explorers can each stop on a crystal; the collector
+    gives it to the one that has collected nothing yet (without the tile: to the tie's winner)."""
+    cfg = make_cfg(bonus_tiles=True)
+    layout = dict(beaches=(10, 20, 90, 110), temples=(70, 80, 30, 40), home=(2, 3),
+                  treasure={0: (1, 0), 2: (1, 0), 3: (1, 0)})
+    for open_tile, expected in ((FASTEST_COLLECTOR, MOVE_BASE + 1 * 32 + 6), (None, MOVE_BASE + 0 * 32 + 0)):
+        state = bonus_island(open_tile, **layout)
+        place(state, cfg, 0, CRYSTAL_EW)           # brown's first cell, blue's first cell: a crystal each
+        place(state, cfg, 6, CRYSTAL_EW)
+        give_tie(state, 0, 1)
+        state[S_TILE] = EW
+        code, _ = decide("collector", state, cfg)
+        assert code == expected
+
+
+def test_collector_feeds_the_explorer_nearest_to_four_crystals_for_best_treasure_collector():
+    """02 best treasure collector: brown holds 3 crystals; the collector walks it onto a fourth
+    rather than blue onto gold (worth more without the tile)."""
+    cfg = make_cfg(bonus_tiles=True)
+    layout = dict(beaches=(10, 20, 90, 110), temples=(70, 80, 30, 40), home=(2, 3), moved=(0,),
+                  treasure={0: (3, 0), 1: (0, 1)})
+    for open_tile, expected in ((BEST_COLLECTOR, MOVE_BASE + 0 * 32 + 1), (None, MOVE_BASE + 1 * 32 + 7)):
+        state = bonus_island(open_tile, **layout)
+        place(state, cfg, 0, EW)
+        place(state, cfg, 1, CRYSTAL_EW)
+        put_explorer(state, 0, 0)
+        place(state, cfg, 6, EW)
+        place(state, cfg, 7, GOLD_EW)
+        state[S_TILE] = EW
+        code, _ = decide("collector", state, cfg)
+        assert code == expected

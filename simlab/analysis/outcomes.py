@@ -3,8 +3,9 @@
 Each game declares its key outcomes (``GameSpec.outcomes``: Loot Island's eliminations by cause
 and games nobody wins, Karuba's temple reach, Jamaica's finishes and ghost ship, Legend Raiders'
 stack running out), each read from one result column as a rate; every report tables them with
-their intervals. A rule change that the strategies ignore (Karuba's bonus tiles, for heuristics
-that never aim at them) leaves every decision as it was: :func:`play_changed` replays the first
+their intervals. A rule change that the strategies ignore (a rule no seat ever meets, or one no
+heuristic plays for: ``tests/test_players_for_rules.py`` lists every variant's share) leaves every
+decision as it was: :func:`play_changed` replays the first
 games of two arms with their event logs and counts the games in which any seat's decisions
 (``GameSpec.decision_events``) differ, so a report can say so before it reads a length or a tie
 as a finding.

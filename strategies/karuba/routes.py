@@ -421,12 +421,13 @@ def tiles_left(state):
 
 
 @njit(cache=True)
-def place_scores(state, cfg, masks, lay, info, w_help, w_close, w_treasure, w_keep, w_harm, focus, places,
+def place_scores(state, cfg, masks, lay, info, w_help, w_close, w_treasure, w_keep, w_harm, w_path, focus, places,
                  values):
     """``values[cell]`` += value of placing the revealed tile on each placeable cell (tile units).
 
-    A tile saved on explorer e's best route is worth ``w_help * focus[e] * (1 + w_close / R)``; an
-    equally short alternative ``w_keep`` of that. Blocking a cell every best route needs costs
+    A tile saved on explorer e's best route is worth ``w_help * focus[e] * (1 + w_close / R)``, plus
+    ``w_path`` whatever the focus (a step toward bonus tile 03, best path builder); an equally
+    short alternative ``w_keep`` of the first part. Blocking a cell every best route needs costs
     ``w_harm * (1 + w_close / R)`` (whatever the focus: nobody wrecks their own explorers), closing
     its beach or temple cell four times that; ``refine`` replaces these estimates by the exact
     loss for the cell finally chosen (``info[e, I_RISK]`` = the cells to check). Treasure on a tile
@@ -474,7 +475,7 @@ def place_scores(state, cfg, masks, lay, info, w_help, w_close, w_treasure, w_ke
             m ^= low
             v = 0.0
             if saves & low:
-                v = w_help * w
+                v = w_help * w + w_path
             elif keeps & low:
                 v = w_keep * w_help * w
             v -= soft_harm(low, crit, kill, w_harm, w_loss)
