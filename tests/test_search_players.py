@@ -88,3 +88,33 @@ def test_a_search_seats_run_identity_includes_the_search_code(monkeypatch):
     assert after[0]["id"] != before[0]["id"] and after[1] == before[1]
     assert fingerprint.code_change(before[0], after[0], "loot-island") == (
         "the search players' code (simlab/search) changed")
+
+
+@pytest.mark.parametrize("game", ["karuba", "legend-raiders"])
+def test_mcts_with_the_heuristics_prior_expands_what_they_propose_first(game):
+    """mcts's prior (issue 32): with one iteration the search expands one root choice and plays it,
+    and with the prior on that is the choice most of the heuristics propose on a determinisation;
+    where they all agree on the true state (nothing hidden changes their view), it is theirs."""
+    from simlab.search.players import SEARCH_MODELS
+
+    spec = get_game(game)
+    mcts = get_strategy(game, "mcts")
+    m = SEARCH_MODELS[game]
+    rng_of = lambda: np.array([5, 6, 7, 8], np.uint64)   # noqa: E731
+    params = mcts.vector({"iters": 1.0})
+    plain = mcts.vector({"iters": 1.0, "bias": 0.0})
+    checked = agreed_differently = 0
+    from step_points import decision_points
+    for state, seat, legal, cfg in decision_points(spec, 2, {}, 2, seed=3):
+        obs = np.zeros_like(state)
+        m.step.observe(state, seat, obs)
+        n = len(legal)
+        picks = {int(m.model[6](state.copy(), cfg, seat, legal.copy(), n, m.policies[0][k], m.policies[1][k].copy(),
+                                np.array([1, 2, 3, 4], np.uint64))) for k in range(1, len(m.names) + 1)}
+        if len(picks) != 1 or spec.name == "karuba" and seat > 0:   # (Karuba: earlier seats' choices are hidden)
+            continue
+        (pick,) = picks
+        assert mcts.decide(obs, cfg, seat, legal, n, params, rng_of()) == pick
+        agreed_differently += mcts.decide(obs, cfg, seat, legal, n, plain, rng_of()) != pick
+        checked += 1
+    assert checked >= 10 and agreed_differently > 0

@@ -35,7 +35,13 @@ built over the searching seat's information sets. Each iteration
 2. descends the tree from the root choosing, among the children whose actions are legal in this
    determinisation, the one with the best UCB score computed with *availability* counts (how
    often a child was legal when its parent was visited), expanding one untried legal action;
-3. plays out to the end with the rollout policy (uniform, or one of the game's heuristics or tuned sets);
+   with the heuristics as its prior (``bias`` > 0: the game's heuristics and tuned sets each
+   propose a choice at the node, on this determinisation), the untried choice most of them
+   propose is expanded first, and a choice's score gains ``bias`` x its share of the proposals /
+   (visits + 1): Chaslot et al.'s progressive bias, which steers the first visits to what the
+   heuristics would play and fades as the choice's own results accumulate;
+3. plays out to the end with the play-out policy (by default the strongest heuristic; uniform, or
+   any of the game's heuristics or tuned sets);
 4. backs the seats' results (tie-split win shares) up the path: each node adds the result of the
    seat that chose its action.
 
@@ -63,7 +69,7 @@ HEURISTIC = WEIGHTS = None
 
 # params of the strategies (a seat's parameter vector)
 P_SAMPLES, P_POLICY, P_PROPOSERS = 0, 1, 2     # rollout
-P_ITERS, P_EXPLORE, P_MCTS_POLICY = 0, 1, 2    # mcts
+P_ITERS, P_EXPLORE, P_MCTS_POLICY, P_BIAS = 0, 1, 2, 3    # mcts
 
 
 @njit(cache=True)
@@ -103,7 +109,10 @@ def ismcts(obs, cfg, seat, legal, n_legal, params, rng):
     iters = max(1, int(params[P_ITERS]))
     explore = params[P_EXPLORE]
     policy = int(params[P_MCTS_POLICY])
-    h, w = HEURISTIC[policy], WEIGHTS[policy].copy()   # (the table is a constant, read-only)
+    bias = params[P_BIAS]
+    weights = WEIGHTS.copy()   # (the table is a constant, read-only)
+    h, w = HEURISTIC[policy], weights[policy]
+    n_policies = HEURISTIC.shape[0] - 1
     cap = iters + 2
     # tree: node 0 is the root (the seat's decision)
     action = np.zeros(cap, np.int64)
@@ -113,6 +122,7 @@ def ismcts(obs, cfg, seat, legal, n_legal, params, rng):
     visits = np.zeros(cap, np.float64)
     avail = np.zeros(cap, np.float64)
     total = np.zeros(cap, np.float64)
+    prior = np.zeros(cap, np.float64)          # the heuristics' share of proposals for a child, when expanded
     n_nodes = 1
     path = np.zeros(cap, np.int64)
     size = state_size()
@@ -120,6 +130,7 @@ def ismcts(obs, cfg, seat, legal, n_legal, params, rng):
     buf = np.zeros(MAX_CHOICES, np.int32)
     untried = np.zeros(MAX_CHOICES, np.int32)
     mark = np.zeros(CODE_LIMIT, np.int64)      # mark[code] == stamp: code is legal at this visit
+    votes = np.zeros(CODE_LIMIT, np.float64)   # the heuristics proposing code at this visit (its prior)
     stamp = 0
     streams = np.zeros((N_STREAMS, 4), np.uint64)
     no_log = np.zeros((0, 8), np.int32)
@@ -146,6 +157,10 @@ def ismcts(obs, cfg, seat, legal, n_legal, params, rng):
             stamp += 1
             for k in range(n):
                 mark[buf[k]] = stamp
+                votes[buf[k]] = 0.0
+            if bias > 0.0:   # the heuristics' proposals here, on this determinisation: the prior
+                for k in range(1, n_policies + 1):
+                    votes[buf[rollout(s, cfg, p, buf, n, HEURISTIC[k], weights[k], rng)]] += 1.0 / n_policies
             # availability of existing children; untried = legal codes without a child
             c = first_child[node]
             while c >= 0:
@@ -160,9 +175,16 @@ def ismcts(obs, cfg, seat, legal, n_legal, params, rng):
                     n_untried += 1
             if n_untried > 0 and n_nodes < cap:
                 code = untried[randint(rng, n_untried)]
+                if bias > 0.0:   # the untried choice the heuristics propose most first (ties: at random)
+                    top = votes[code]
+                    for k in range(n_untried):
+                        if votes[untried[k]] > top:
+                            top = votes[untried[k]]
+                            code = untried[k]
                 child = n_nodes
                 n_nodes += 1
                 action[child] = code
+                prior[child] = votes[code]
                 chooser[child] = p
                 avail[child] = 1.0
                 sibling[child] = first_child[node]
@@ -177,7 +199,8 @@ def ismcts(obs, cfg, seat, legal, n_legal, params, rng):
                         if visits[c] == 0:
                             score = 1e300
                         else:
-                            score = total[c] / visits[c] + explore * math.sqrt(math.log(avail[c]) / visits[c])
+                            score = (total[c] / visits[c] + explore * math.sqrt(math.log(avail[c]) / visits[c])
+                                     + bias * votes[action[c]] / (visits[c] + 1.0))   # progressive bias
                         score += 1e-9 * uniform(rng)          # random among equals
                         if score > best:
                             best = score
@@ -197,15 +220,20 @@ def ismcts(obs, cfg, seat, legal, n_legal, params, rng):
             v = path[d]
             visits[v] += 1.0
             total[v] += result[chooser[v]]
-    # the most visited root action among the real legal choices
+    # the most visited root action among the real legal choices; among equally visited ones (a small
+    # budget spreads one visit over each), the best mean result with the heuristics' prior at expansion
     best_i = 0
     best_visits = -1.0
+    best_value = -1e300
     for i in range(n_legal):
         c = first_child[0]
         while c >= 0:
-            if action[c] == legal[i] and visits[c] > best_visits:
-                best_visits = visits[c]
-                best_i = i
+            if action[c] == legal[i]:
+                value = total[c] / max(visits[c], 1.0) + bias * prior[c] / (visits[c] + 1.0)
+                if visits[c] > best_visits or (visits[c] == best_visits and value > best_value):
+                    best_visits = visits[c]
+                    best_value = value
+                    best_i = i
             c = sibling[c]
     return best_i
 
