@@ -6,7 +6,6 @@ provenance says which seats were people and what the bots were.
 """
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from pathlib import Path
 
@@ -56,6 +55,6 @@ def write_record(session: Session, folder: Path) -> Path:
                 "code_ids": [session.prep.code["id"]], "provenance": provenance}
     write_part(session.frame(), part_path(folder, 0), {b"simlab": provenance, PART_KEY: part_meta(manifest, 0)})
     manifest["done"] = [[0, 1]]
-    (folder / RECORD_FILE).write_text(json.dumps(session.to_dict(), indent=1))
+    kept = session.keep(folder)
     write_manifest(folder, manifest)
-    return folder / RECORD_FILE
+    return kept

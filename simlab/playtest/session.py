@@ -30,6 +30,7 @@ STAND_IN = "random"      # what the run machinery is given for a person's seat (
 SAVE_FORMAT = 1
 LOG_ROOM = 50_000        # events of one game, with room to spare (the longest games log a few thousand)
 NO_EVENT = -1            # the kind of a log row not yet written
+RECORD_FILE = "playtest.json"   # a record folder's config and people's choices (a saved game)
 
 
 @dataclass
@@ -220,6 +221,12 @@ class Session:
         tmp.replace(path)
         return path
 
+    def keep(self, record: Path) -> Path:
+        """Save the game as its record folder's ``playtest.json`` (quit, interrupt, the end): where
+        ``--load`` and ``simlab trace --record`` find it."""
+        record.mkdir(parents=True, exist_ok=True)
+        return self.save(record / RECORD_FILE)
+
 
 def replay(data: dict, source: str = "the saved game", stop_at: int | None = None) -> Session:
     """The session a saved game describes: its config, its people's choices made again in order,
@@ -253,5 +260,3 @@ def load(path: str | Path) -> Session:
         raise SimlabError(f"cannot read {path}: {exc.strerror}") from None
     return replay(data, str(path))
 
-
-RECORD_FILE = "playtest.json"

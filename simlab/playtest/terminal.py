@@ -16,7 +16,7 @@ from simlab.core.errors import Interrupted, SimlabError
 
 from .hint import hint
 from .record import write_record
-from .session import RECORD_FILE, Session, load
+from .session import Session, load
 
 HELP = """Type the number of a choice, or:
   hint        what the best heuristic and the search player would choose, with the search's
@@ -74,7 +74,7 @@ def play(session: Session, record: Path, ask: Callable[[str], str] = input, say:
         except (EOFError, KeyboardInterrupt):
             answer = "quit"
         except Interrupted:   # SIGINT or SIGTERM: keep the game, then exit as interrupted
-            say(f"\ninterrupted: the game so far is saved in {session.save(_keep(record))}")
+            say(f"\ninterrupted: the game so far is saved in {session.keep(record)}")
             raise
         try:
             parts = shlex.split(answer.strip())
@@ -115,7 +115,7 @@ def play(session: Session, record: Path, ask: Callable[[str], str] = input, say:
         elif command == "help":
             say(HELP)
         elif command == "quit":
-            path = session.save(_keep(record))
+            path = session.keep(record)
             say(f"quit: the game so far is saved in {path}; continue it with: simlab play --load {path}")
             return session
         else:
@@ -127,8 +127,3 @@ def play(session: Session, record: Path, ask: Callable[[str], str] = input, say:
     say(f"\nThe game is recorded in {paths.parent}: replay it with `simlab trace --record {paths.parent}`, "
         f"read it with `simlab report {paths.parent}`")
     return session
-
-
-def _keep(record: Path) -> Path:
-    record.mkdir(parents=True, exist_ok=True)
-    return record / RECORD_FILE

@@ -21,7 +21,7 @@ from werkzeug.serving import make_server
 from simlab.core.errors import Interrupted, SimlabError
 
 from .record import write_record
-from .session import RECORD_FILE, Session
+from .session import Session
 from .terminal import hint_lines
 
 STYLE = """
@@ -92,13 +92,11 @@ class ServedGame:
             self.message = "undone: back to your previous decision" if session.undo() else \
                 "nothing to undo: you have made no decision yet"
         elif action == "save":
-            self.record.mkdir(parents=True, exist_ok=True)
-            path = session.save(self.record / RECORD_FILE)
+            path = session.keep(self.record)
             self.message = f"saved in {path}; continue it with: simlab play --load {path}"
         elif action == "quit":
             if not session.over:
-                self.record.mkdir(parents=True, exist_ok=True)
-                path = session.save(self.record / RECORD_FILE)
+                path = session.keep(self.record)
                 self.message = f"the game so far is saved in {path}; continue it with: simlab play --load {path}"
             self.done.set()
         else:
@@ -177,8 +175,7 @@ def serve(session: Session, record: Path, port: int = 0, open_browser: bool = Tr
         served.done.wait()
     except (KeyboardInterrupt, Interrupted):
         if not session.over:
-            record.mkdir(parents=True, exist_ok=True)
-            print(f"\ninterrupted: the game so far is saved in {session.save(record / RECORD_FILE)}", flush=True)
+            print(f"\ninterrupted: the game so far is saved in {session.keep(record)}", flush=True)
         raise
     finally:
         server.shutdown()
