@@ -20,7 +20,7 @@ from simlab.analysis import strength
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.fairness import win_share
 from simlab.analysis.report import ci, formatted
-from simlab.analysis.stats import Estimate
+from simlab.analysis.stats import LEVEL, Estimate
 from simlab.analysis.wording import POINTS, SHARE, Band, fmt_points, fmt_share, join
 from simlab.core.strategy import strategies_for
 
@@ -35,17 +35,18 @@ def start_shares(frame: pd.DataFrame) -> np.ndarray:
     return f[f["seat"] == 0].sort_values("game")["w"].to_numpy(np.float64)
 
 
-def paired(ghost: np.ndarray, plain: np.ndarray, seed: int) -> dict[str, Estimate]:
+def paired(ghost: np.ndarray, plain: np.ndarray, seed: int, level: float = LEVEL) -> dict[str, Estimate]:
     """Start-player share in each arm and the change in its distance from 50% that the ghost ship
-    makes (|ghost - 50%| - |plain - 50%|: negative is fairer), with percentile intervals from one
-    bootstrap over games that resamples both arms together (they are paired by game)."""
+    makes (|ghost - 50%| - |plain - 50%|: negative is fairer), with percentile intervals at ``level``
+    from one bootstrap over games that resamples both arms together (they are paired by game)."""
     def stats(i):
         g, p = ghost[i].mean(axis=-1), plain[i].mean(axis=-1)
         return g, p, np.abs(g - 0.5) - np.abs(p - 0.5)
 
     point = stats(np.arange(len(ghost)))
     boots = stats(np.random.default_rng(seed).integers(0, len(ghost), (BOOT, len(ghost))))
-    return {k: Estimate(float(v), *np.quantile(b, [0.025, 0.975]), len(ghost), "paired bootstrap over games")
+    tail = (1 - level) / 2
+    return {k: Estimate(float(v), *np.quantile(b, [tail, 1 - tail]), len(ghost), "paired bootstrap over games", level)
             for k, v, b in zip(("ghost", "plain", "distance"), point, boots)}
 
 
@@ -61,6 +62,18 @@ def mirror(ctx: Context, s: str, games: int | None = None) -> tuple[np.ndarray, 
     arms = ctx.compare(f"ghost-{s}", ctx.config(2, (s, s), rotate=False, games=games), {"ghost_ship": False},
                        label="plain")
     return start_shares(arms.base.frame()), start_shares(arms.variant.frame())
+
+
+UNSETTLED = answer(Estimate(0.0, -1.0, 1.0, 0, ""))
+
+
+def distance_change(ctx: Context, s: str):
+    """A recheck's look at ``s``'s mirror with and without the ghost ship: the answer, decided unless
+    the change's interval straddles an edge of the 2 points that matter; the change as detail."""
+    def read(games: int, level: float):
+        d = paired(*mirror(ctx, s, games), ctx.seed, level)["distance"]
+        return answer(d), answer(d) != UNSETTLED, d
+    return read
 
 
 def analyse(ctx: Context):
@@ -82,22 +95,20 @@ def analyse(ctx: Context):
     d = e["distance"]
     rep.verdict("Change in the start player's distance from 50% with the ghost ship, all mirrors, paired", d, 0.0,
                 MATTERS, unit=POINTS)
-    stronger, games = {}, {}
-    for s in strength.strong_players(ctx):
-        games[s] = strength.strong_games(ctx, "jamaica", s)
-        stronger[s] = paired(*mirror(ctx, s, games[s]), ctx.seed)["distance"]
-        rep.verdict(f"Change in the start player's distance from 50% with the ghost ship, {s} mirror ({games[s]:,} games), "
-                    "paired", stronger[s], 0.0, MATTERS, unit=POINTS)
+    stronger = {s: strength.recheck(ctx, "jamaica", s, distance_change(ctx, s)) for s in strength.strong_players(ctx)}
+    for s, r in stronger.items():
+        at = "" if r.level == LEVEL else f", interval at {r.level:.2%}, the level of its recheck's looks"
+        rep.verdict(f"Change in the start player's distance from 50% with the ghost ship, {s} mirror ({r.games:,} games"
+                    f"{at}), paired", r.detail, 0.0, MATTERS, unit=POINTS)
     verdict = answer(d)
-    unsettled = answer(Estimate(0.0, -1.0, 1.0, 0, ""))
-    readings = {s: (answer(x), answer(x) != unsettled) for s, x in stronger.items()}
-    changes = join([f"{s} {fmt_points(x.value, x.lo, x.hi)}" for s, x in stronger.items()]) if stronger else ""
+    changes = join([f"{s} {fmt_points(r.detail.value, r.detail.lo, r.detail.hi)} ({r.how()})"
+                    for s, r in stronger.items()]) if stronger else ""
     ghost, plain = (fmt_share(e[k].value, e[k].lo, e[k].hi) for k in ("ghost", "plain"))
     rep.bottom_line += [
         f"For these heuristics the ghost ship {verdict}.",
         f"Over mirror matches of {join(heuristics)}, the start player's distance from a fair half changes by "
         f"{fmt_points(d.value, d.lo, d.hi)} (negative: fairer); the start player wins {ghost} with it, {plain} without.",
-    ] + ([f"With stronger play this {strength.agreement(verdict, readings, games, words=lambda a: 'it ' + a)}."]
+    ] + ([f"With stronger play this {strength.agreement(verdict, stronger, words=lambda a: 'it ' + a)}."]
          if stronger else [])
     rep.findings.append(f"The start player's distance from 50% with the ghost ship changes by "
                         f"{fmt_points(d.value, d.lo, d.hi)} over all mirrors (negative: fairer).")
@@ -109,7 +120,7 @@ def analyse(ctx: Context):
         "value [95% CI]": lambda r: ci(r, "value", unit=POINTS if r["arm"] == "distance" else SHARE)}))
     rep.rests_on = [f"2-player mirror matches of the built-in heuristics ({join(heuristics)}), not expert human play",
                     "the rules' ghost ship as simlab plays it (`docs/rules/jamaica.md`)",
-                    strength.rests_on(list(stronger), "jamaica", ctx)]
+                    strength.rests_on(list(stronger), "jamaica", ctx, list(stronger.values()))]
     return rep
 
 

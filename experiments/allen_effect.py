@@ -29,7 +29,7 @@ from simlab.analysis import sections, strength
 from simlab.analysis.charts import dot_interval, integer_histogram, new_figure
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import ci, formatted, num, pct
-from simlab.analysis.stats import Estimate, mean, paired_difference, proportion
+from simlab.analysis.stats import LEVEL, Estimate, mean, paired_difference, proportion
 from simlab.analysis.wording import (CHANGE, NUMBER, POINTS, TIE, Band, best_of, compare, fmt_estimate, fmt_number,
                                      fmt_ratio, fmt_share, join, words_in)
 
@@ -87,24 +87,39 @@ def start_player(frame: pd.DataFrame) -> pd.Series:
     return frame.assign(ws=F.win_share(frame)).loc[lambda f: f["seat"] == 0].set_index("game")["ws"]
 
 
-def mirror_seats(rep, mirrors: dict, three: pd.DataFrame) -> pd.DataFrame:
+def start_change(arms, level: float = LEVEL) -> Estimate:
+    """The paired change in the start player's win share without Allen (B - A) in a mirror's arms."""
+    a, b = start_player(arms.base.frame()), start_player(arms.variant.frame())
+    return paired_difference(b.loc[a.index], a, level)
+
+
+def change_size(e: Estimate) -> str:
+    """The change against the minimum effect that matters: smaller, larger or unsettled."""
+    return ("smaller" if -BAND <= e.lo and e.hi <= BAND else "larger" if e.hi < -BAND or e.lo > BAND
+            else "unsettled")
+
+
+def mirror_seats(rep, mirrors: dict, three: pd.DataFrame, levels: dict[str, float] | None = None) -> pd.DataFrame:
     """Seat fairness from the mirror matches only: the start player's win share with and without
     Allen (fair = exactly 1/n) and its paired change, per heuristic; the 3-player hunter mirror for
-    comparison. At 2 players the second seat's share is the first's mirror image: judged once."""
-    rows, effect = [], Band.effect(BAND)
+    comparison. At 2 players the second seat's share is the first's mirror image: judged once. A
+    stronger player's recheck reads its mirror at the level of its looks (``levels``)."""
+    rows, effect, levels = [], Band.effect(BAND), levels or {}
     for s, arms in mirrors.items():
         on, off = arms.base.frame(), arms.variant.frame()
+        level = levels.get(s, LEVEL)
+        at = "" if level == LEVEL else f" (interval at {level:.2%}, the level of its recheck's looks)"
         for arm, f in (("with Allen", on), ("without Allen", off)):
-            r = F.seat_shares(f).query("seat == 1").iloc[0]
-            e = Estimate(r["win_share"], r["fair_lo"], r["fair_hi"], int(r["games"]), "clustered by game")
-            rep.verdict(f"Start player's win share, 2 players {arm}, {s} mirror", e, r["fair"],
+            r = F.seat_shares(f, level).query("seat == 1").iloc[0]
+            e = Estimate(r["win_share"], r["fair_lo"], r["fair_hi"], int(r["games"]), "clustered by game", level)
+            rep.verdict(f"Start player's win share, 2 players {arm}, {s} mirror{at}", e, r["fair"],
                         Band.fairness(r["fair"], BAND))
             rows.append({"strategy": s, "arm": arm, "players": 2, "win_share": e.value, "lo": r["lo"], "hi": r["hi"],
                          "games": e.n, "fair": r["fair"]})
         a, b = start_player(on), start_player(off)
-        d = paired_difference(b.loc[a.index], a)
+        d = start_change(arms, level)
         rep.verdict(f"{OFF}, {s} mirror: change in the start player's win share ({fmt_share(a.mean())} -> "
-                    f"{fmt_share(b.mean())}), paired by game", d, 0.0, effect, unit=POINTS)
+                    f"{fmt_share(b.mean())}), paired by game{at}", d, 0.0, effect, unit=POINTS)
         rows.append({"strategy": s, "arm": "change (without - with)", "players": 2, "win_share": d.value,
                      "lo": d.lo, "hi": d.hi, "games": d.n, "fair": 0.0})
     r = F.seat_shares(three).query("seat == 1").iloc[0]
@@ -142,6 +157,17 @@ def by_uses(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def seat_change(ctx: Context, s: str):
+    """A recheck's look at ``s``'s mirror with and without Allen: the start player's change against
+    the minimum effect that matters, decided unless unsettled; the mirror's arms as detail."""
+    def read(games: int, level: float):
+        arms = ctx.compare(f"mirror-{s}", ctx.config(2, (s, s), {"allen": True}, games=games), {"allen": False},
+                           label="no-allen")
+        size = change_size(start_change(arms, level))
+        return size, size != "unsettled", arms
+    return read
+
+
 def analyse(ctx: Context):
     rep = ctx.report("Loot Island: Allen's effect on the 2-player game",
                      "Does the virtual player Allen change who wins, how decisive games are, how much skill "
@@ -152,16 +178,18 @@ def analyse(ctx: Context):
                      "healer fees and islets shape scores and eliminations, so the size of the effects may move "
                      "with them.")
     extra = [s for s in strength.strong_players(ctx) if s not in MIRRORS]    # stronger players
-    strong_games = {s: strength.strong_games(ctx, "loot-island", s) for s in extra}
-    pairs = {**{f"mirror-{s}": ctx.config(2, (s, s), {"allen": True}, games=strong_games.get(s))
-                for s in MIRRORS + tuple(extra)},
+    first = {f"mirror-{s}": ctx.config(2, (s, s), {"allen": True}, games=strength.strong_games(ctx, "loot-island", s))
+             for s in extra}
+    pairs = {**{f"mirror-{s}": ctx.config(2, (s, s), {"allen": True}) for s in MIRRORS},
              "skill": ctx.config(2, (STRONG, WEAK), {"allen": True}), "h2h": ctx.config(2, (STRONG, SECOND), {"allen": True})}
     singles = {**{f"weight-{w:g}": ctx.config(2, (f"{STRONG}:allen_weight={w:g}", STRONG), {"allen": True}) for w in WEIGHTS},
                "mirror-3p": ctx.config(3, (STRONG,) * 3), "skill-3p": ctx.config(3, (STRONG, WEAK, WEAK))}
-    ctx.ahead([job for p, c in pairs.items() for job in ctx.compare_jobs(p, c, {"allen": False}, "no-allen")]
+    ctx.ahead([job for p, c in {**pairs, **first}.items() for job in ctx.compare_jobs(p, c, {"allen": False}, "no-allen")]
               + list(singles.items()))   # every run queued at once: a cluster plays them side by side
     arms = {p: ctx.compare(p, c, {"allen": False}, label="no-allen") for p, c in pairs.items()}
-    mirrors = {s: arms[f"mirror-{s}"] for s in MIRRORS + tuple(extra)}
+    rechecks = {s: strength.recheck(ctx, "loot-island", s, seat_change(ctx, s)) for s in extra}
+    mirrors = {**{s: arms[f"mirror-{s}"] for s in MIRRORS}, **{s: r.detail for s, r in rechecks.items()}}
+    strong_games = {s: r.games for s, r in rechecks.items()}
     mirror, skill, h2h = mirrors[STRONG], arms["skill"], arms["h2h"]
     sweep = {w: ctx.run(f"weight-{w:g}", singles[f"weight-{w:g}"]) for w in WEIGHTS}
     three, skill3 = ctx.run("mirror-3p", singles["mirror-3p"]), ctx.run("skill-3p", singles["skill-3p"])
@@ -171,7 +199,7 @@ def analyse(ctx: Context):
 
     # 1. seats, from the mirror matches only; then the paired effect on scores, crosses and
     # eliminations by cause in the hunter mirror
-    seats = mirror_seats(rep, mirrors, f3)
+    seats = mirror_seats(rep, mirrors, f3, {s: r.level for s, r in rechecks.items()})
     table = sections.variant_effect(rep, on, off, f"{OFF} ({STRONG} vs {STRONG})", by_seat=False,
                                     columns=("score", "crosses", "gold_crown", "n_crown", "curses", *ELIMINATED))
     stronger = {s: sections.variant_effect(rep, with_out(mirrors[s].base.frame()), with_out(mirrors[s].variant.frame()),
@@ -357,14 +385,14 @@ def analyse(ctx: Context):
     ch = seats[seats["arm"] == "change (without - with)"].set_index("strategy")
     withs = seats[seats["arm"] == "with Allen"].set_index("strategy")
     ests = {st: Estimate(r.win_share, r.lo, r.hi, int(r.games), "paired") for st, r in ch.iterrows()}
-    size = {st: "smaller" if -BAND <= e.lo and e.hi <= BAND else "larger" if e.hi < -BAND or e.lo > BAND
-            else "unsettled" for st, e in ests.items()}
+    size = {st: change_size(e) for st, e in ests.items()}
     shares = [f"{fmt_share(r.win_share, r.lo, r.hi)} ({st})" for st, r in withs.iterrows()]
     groups = {k: [st for st in ests if size[st] == k] for k in ("smaller", "larger", "unsettled")}
     moved = "; ".join(
         (f"by less than the minimum effect that matters (±{BAND * 100:g} points) with {join(v)}" if k == "smaller" else
          f"by more than ±{BAND * 100:g} points with {join(v)}" if k == "larger" else
-         f"by an amount not yet settled against ±{BAND * 100:g} points with {join(v)}")
+         f"by an amount not yet settled against ±{BAND * 100:g} points with "
+         + join([f"{st} ({rechecks[st].why()})" if st in rechecks else st for st in v]))
         for k, v in groups.items() if v)
     changes = "; ".join(f"{st} {fmt_estimate(e, POINTS)}" for st, e in ests.items())
     sc = table[table["column"] == "score"].iloc[0]
@@ -436,7 +464,7 @@ def analyse(ctx: Context):
         f"Seat fairness only from mirror matches ({join(list(mirrors))} in every seat); the effects on scores, "
         f"crosses and eliminations from the {STRONG} mirror" + (f", rechecked in the {join(extra)} mirrors" if extra
                                                                  else "") + ".",
-        strength.rests_on(extra, "loot-island", ctx),
+        strength.rests_on(extra, "loot-island", ctx, list(rechecks.values())),
         "Common random numbers: both arms of each comparison play the same games (paired by game id and seat)."]
     rep.caveats.append("Seats are judged only in mirror matches (every seat the same heuristic), where a seat "
                        "difference can only be a seat effect; the other matches rotate the strategies through the "

@@ -38,9 +38,10 @@ import pandas as pd
 from simlab.analysis import sections, strength
 from simlab.analysis.charts import interval_band, new_figure
 from simlab.analysis.experiment import Context, Experiment
+from simlab.core.intervals import Z95
 from simlab.analysis.fairness import clustered_means
 from simlab.analysis.report import ci, formatted, num
-from simlab.analysis.stats import Estimate, mean, proportion
+from simlab.analysis.stats import LEVEL, Estimate, mean, proportion, z_of
 from simlab.analysis.wording import (NUMBER, TIE, Band, best_of, bottom_line_problems, compare, difference,
                                      fmt_estimate, fmt_points, fmt_share, join)
 
@@ -131,24 +132,31 @@ def holds_from(flags: Mapping[int, bool]) -> int | None:
     return start
 
 
-def binding(sweep: pd.DataFrame, reference: Mapping, stems: Mapping = BINDING) -> dict[int, list[str]]:
+def binding(sweep: pd.DataFrame, reference: Mapping, stems: Mapping = BINDING, level: float = LEVEL) -> dict[int, list[str]]:
     """Per threshold of one player count: the measures (``stems``, default BINDING) that differ from
     ``reference`` (the same table without a threshold): the interval of the difference excludes 0.
     The runs pair by game, so treating them as independent is conservative. Mean cubes use Welch's
-    interval."""
+    interval. At another ``level`` than 95% (a recheck's looks) each side of the 95% intervals
+    stretches by the ratio of the normal quantiles."""
+    k = z_of(level) / Z95
     out = {}
     for _, r in sweep.iterrows():
         out[int(r["threshold"])] = [stem for stem in stems if compare(
-            _welch(r, reference, stem) if stem.endswith("_cubes")
-            else difference(estimate(r, stem), estimate(reference, stem))) != TIE]
+            _welch(r, reference, stem, level) if stem.endswith("_cubes")
+            else difference(stretched(estimate(r, stem), k), stretched(estimate(reference, stem), k))) != TIE]
     return out
 
 
-def _welch(a: Mapping, b: Mapping, stem: str = "win_cubes") -> Estimate:
+def stretched(e: Estimate, k: float) -> Estimate:
+    """``e`` with each side of its interval ``k`` times as long."""
+    return Estimate(e.value, e.value - (e.value - e.lo) * k, e.value + (e.hi - e.value) * k, e.n, e.method)
+
+
+def _welch(a: Mapping, b: Mapping, stem: str = "win_cubes", level: float = LEVEL) -> Estimate:
     """Difference of two means from their summaries (mean, sd, n), normal interval."""
     se = math.hypot(a[f"{stem}_sd"] / math.sqrt(a[f"{stem}_n"]), b[f"{stem}_sd"] / math.sqrt(b[f"{stem}_n"]))
-    d = a[stem] - b[stem]
-    return Estimate(d, d - 1.959964 * se, d + 1.959964 * se, int(a[f"{stem}_n"] + b[f"{stem}_n"]), "Welch")
+    d, z = a[stem] - b[stem], z_of(level)
+    return Estimate(d, d - z * se, d + z * se, int(a[f"{stem}_n"] + b[f"{stem}_n"]), "Welch", level)
 
 
 def best_responses(apps: pd.DataFrame) -> dict[int, tuple[str, ...]]:
@@ -316,7 +324,7 @@ def analyse(ctx: Context):
     strong = strength.strong_players(ctx)
     stronger = {s: stronger_check(ctx, s) for s in strong}
     moved = {n: binding(t[t["players"] == n], ref.loc[n]) for n in PLAYERS}
-    rep.findings += [stronger_finding(s, rows, m) for s, (rows, m) in stronger.items()]
+    rep.findings += [stronger_finding(s, *r.detail) for s, r in stronger.items()]
     best = {n: best_responses(a[a["players"] == n]) for n in PLAYERS}
     n_from = {n: stops_binding(moved[n]) for n in PLAYERS}
     heed_moved = {n: binding(t[t["players"] == n], ref.loc[n], HEED_BINDING) for n in PLAYERS}
@@ -433,12 +441,11 @@ def analyse(ctx: Context):
         f"players at {few} players and {fmt_estimate(estimate(at.loc[many], 'fee_out'))} at {many}"
         + (f"; with stronger players in every seat ({few} players) whether the printed {PRINTED} binds "
            f"({'it binds' if heed_moved[few][PRINTED] else 'it does not bind'} the heeding hunters): "
-           + strength.agreement(bool(heed_moved[few][PRINTED]), {s: (bool(m), True) for s, (_, m) in stronger.items()},
+           + strength.agreement(bool(heed_moved[few][PRINTED]), stronger,
                                 words=lambda b: "it binds" if b else "it does not bind") if strong else "") + ".",
     ]
     rechecked = (f"; stronger play at {few} players: " + strength.agreement(
-        bool(heed_moved[few][PRINTED]), {s: (bool(m), True) for s, (_, m) in stronger.items()},
-        words=lambda b: "it binds" if b else "it does not bind")) if strong else ""
+        bool(heed_moved[few][PRINTED]), stronger, words=lambda b: "it binds" if b else "it does not bind")) if strong else ""
     printed = (f"At the printed {PRINTED}, curses eliminate {fmt_estimate(estimate(at.loc[many], 'heed_curse'))} of "
                f"heeding players and the ASSUMED healer fee {fmt_estimate(estimate(at.loc[many], 'fee_out'))} at {many} "
                "players")
@@ -454,7 +461,7 @@ def analyse(ctx: Context):
     rep.rests_on = sections.rests_on(ctx.runs, " (a round table of risk appetites, rotated through the seats: "
                                                 "hunters with curse caps, heeding the threshold, and the blind risk "
                                                 "taker, which ignores it)", only=ASSUMED_HERE)
-    rep.rests_on.append(strength.rests_on(strong, "loot-island", ctx))
+    rep.rests_on.append(strength.rests_on(strong, "loot-island", ctx, list(stronger.values())))
     rep.rests_on.append("Healer-fee eliminations rest entirely on the ASSUMED healer cards (`healer_per_cube`, "
                         "`healer_fixed`); curse eliminations on the printed rules and the treasure, islet and event "
                         "data (islet values ASSUMED).")
@@ -473,16 +480,21 @@ def analyse(ctx: Context):
     return rep
 
 
-def stronger_check(ctx: Context, player: str) -> tuple[dict, list[str]]:
-    """A stronger player's 2-player mirror at the printed threshold and without one: its measures at
-    both (rows by threshold) and the heeding measures that differ (its cubes, its curse
-    eliminations): whether the printed value binds it."""
+def stronger_check(ctx: Context, player: str) -> strength.Recheck:
+    """A stronger player's 2-player mirror at the printed threshold and without one, until decided
+    (:func:`strength.recheck`): whether the printed value binds it (its cubes or its curse
+    eliminations differ). "Binds" is decided when seen; "does not bind" only once every deal of the
+    heuristics' runs is played, the evidence the heuristics' own reading rests on. Detail: its
+    measures at both thresholds and the measures that differ."""
     n = PLAYERS[0]
-    games = strength.strong_games(ctx, "loot-island", player)
-    runs = ctx.sweep(f"strong-{strength.run_tag(player)}-{n}p", ctx.config(n, (player,) * n, games=games), "curse_threshold",
-                     (PRINTED, NO_THRESHOLD))
-    rows = {thr: point(r.frame(), thr, n)[0] for thr, r in runs.items()}
-    return rows, binding(pd.DataFrame([rows[PRINTED]]), rows[NO_THRESHOLD], HEED_BINDING)[PRINTED]
+
+    def read(games: int, level: float):
+        runs = ctx.sweep(f"strong-{strength.run_tag(player)}-{n}p", ctx.config(n, (player,) * n, games=games),
+                         "curse_threshold", (PRINTED, NO_THRESHOLD))
+        rows = {thr: point(r.frame(), thr, n)[0] for thr, r in runs.items()}
+        moved = binding(pd.DataFrame([rows[PRINTED]]), rows[NO_THRESHOLD], HEED_BINDING, level)[PRINTED]
+        return bool(moved), bool(moved) or games >= ctx.games, (rows, moved)
+    return strength.recheck(ctx, "loot-island", player, read)
 
 
 def stronger_finding(player: str, rows: dict, moved: list[str]) -> str:

@@ -44,7 +44,7 @@ from simlab.analysis import sections, strength
 from simlab.analysis.charts import dot_interval, new_figure, tip, yerr
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import ci, formatted, md_escape, num, pct
-from simlab.analysis.stats import Estimate, mean, paired_difference, proportion
+from simlab.analysis.stats import LEVEL, Estimate, mean, paired_difference, proportion, z_of
 from simlab.analysis.wording import NUMBER, POINTS, TIE, Band, compare, difference, fmt_estimate, fmt_share, join
 from simlab.core.intervals import Z95
 from simlab.games.karuba.components import COLS, N_CELLS, N_EDGE
@@ -158,9 +158,9 @@ def quality(t: pd.DataFrame, average: float) -> tuple[Band, dict[str, int]]:
     return band, counts
 
 
-def fit(t: pd.DataFrame, features: list[str], column: str = "reach") -> dict:
+def fit(t: pd.DataFrame, features: list[str], column: str = "reach", level: float = LEVEL) -> dict:
     """Weighted least squares of a pair measure on geometric features (weights: explorers):
-    coefficients with normal intervals from the residual scatter, and R^2 (weighted)."""
+    coefficients with normal intervals (at ``level``) from the residual scatter, and R^2 (weighted)."""
     w = t["explorers"].to_numpy(float)
     y = t[column].to_numpy(float)
     x = np.column_stack([np.ones(len(t))] + [t[f].to_numpy(float) for f in features])
@@ -171,7 +171,8 @@ def fit(t: pd.DataFrame, features: list[str], column: str = "reach") -> dict:
     r2 = 1 - np.sum(w * res ** 2) / np.sum(w * (y - centre) ** 2)
     scale = np.sum(w * res ** 2) / max(1, len(t) - x.shape[1])
     se = np.sqrt(np.diag(np.linalg.pinv((x * w[:, None]).T @ x)) * scale)
-    est = {f: Estimate(coef[i + 1], coef[i + 1] - Z95 * se[i + 1], coef[i + 1] + Z95 * se[i + 1], len(t), "WLS")
+    z = z_of(level)
+    est = {f: Estimate(coef[i + 1], coef[i + 1] - z * se[i + 1], coef[i + 1] + z * se[i + 1], len(t), "WLS", level)
            for i, f in enumerate(features)}
     return {"features": features, "r2": float(r2), "coef": est, "intercept": float(coef[0])}
 
@@ -260,17 +261,20 @@ def _reading(ctx: Context, name: str, params: dict) -> dict:
             "fit": fit(t, ["squares_apart"])}
 
 
-def stronger_rule(ctx: Context, player: str) -> dict:
+def stronger_rule(ctx: Context, player: str) -> strength.Recheck:
     """The headline rule with a stronger player in every seat (default readings, the same seed, so the
-    same setups): its reach rate on the average drawn pair and the reach lost per square apart."""
-    frame = ctx.run(f"{strength.run_tag(player)}-mirror-{DEFAULT}", ctx.config(MIRROR_PLAYERS, (player,) * MIRROR_PLAYERS, rotate=False,
-                                                          games=strength.strong_games(ctx, "karuba", player))).frame()
-    ex = explorers(frame)
-    t = ex.groupby(["beach", "temple"]).agg(explorers=("reached", "size"), reach=("reached", "mean")).reset_index()
-    t = pd.concat([t, geometry(t["beach"], t["temple"])], axis=1)
-    slope = fit(t, ["squares_apart"])["coef"]["squares_apart"]
-    return {"reach": proportion(ex["reached"].sum(), len(ex)), "slope": slope, "games": ex["game"].nunique(),
-            "decides": compare(slope) == "lower", "decided": compare(slope) != TIE}
+    same setups), until decided (:func:`strength.recheck`): whether distance lowers the reach rate,
+    with its reach rate on the average drawn pair and the reach lost per square apart as detail."""
+    def read(games: int, level: float):
+        frame = ctx.run(f"{strength.run_tag(player)}-mirror-{DEFAULT}",
+                        ctx.config(MIRROR_PLAYERS, (player,) * MIRROR_PLAYERS, rotate=False, games=games)).frame()
+        ex = explorers(frame)
+        t = ex.groupby(["beach", "temple"]).agg(explorers=("reached", "size"), reach=("reached", "mean")).reset_index()
+        t = pd.concat([t, geometry(t["beach"], t["temple"])], axis=1)
+        slope = fit(t, ["squares_apart"], level=level)["coef"]["squares_apart"]
+        detail = {"reach": proportion(ex["reached"].sum(), len(ex)), "slope": slope, "games": ex["game"].nunique()}
+        return compare(slope) == "lower", compare(slope) != TIE, detail
+    return strength.recheck(ctx, "karuba", player, read)
 
 
 def analyse(ctx: Context):
@@ -444,10 +448,10 @@ def analyse(ctx: Context):
         f"games longer by {fmt_estimate(difference(far['length'], near['length']), NUMBER)} rounds, where planning "
         f"pays more ({STRONG}'s edge over {join(MIDDLE)} {fmt_estimate(near['plan'], POINTS)} against "
         f"{fmt_estimate(far['plan'], POINTS)})" + ("; with stronger play the rule " + strength.agreement(
-            True, {s: (v["decides"], v["decided"]) for s, v in stronger.items()}, words=lambda b: "distance does not decide")
-            + " (" + "; ".join(f"{md_escape(s)} in every seat, {v['games']:,} games: reach {fmt_estimate(v['reach'])}, "
-                               f"{-v['slope'].value * 100:.1f} points [{-v['slope'].hi * 100:.1f}, "
-                               f"{-v['slope'].lo * 100:.1f}] per square" for s, v in stronger.items()) + ")"
+            True, stronger, words=lambda b: "distance does not decide")
+            + " (" + "; ".join(f"{md_escape(s)} in every seat, {r.how()}: reach {fmt_estimate(r.detail['reach'])}, "
+                               f"{-r.detail['slope'].value * 100:.1f} points [{-r.detail['slope'].hi * 100:.1f}, "
+                               f"{-r.detail['slope'].lo * 100:.1f}] per square" for s, r in stronger.items()) + ")"
             if stronger else "") + ".",
         f"If stepping into the temple is free (`temple_step` 0), reach rises by "
         f"{fmt_estimate(changes['temple_step 0']['reach'], POINTS)}, games shorten by "
@@ -455,8 +459,7 @@ def analyse(ctx: Context):
         f"{-changes['temple_step 0']['length'].lo:.2f}] and {pairs_word(free['counts']['outside'])} instead of "
         f"{c['outside']} lie outside the band.",
     ]
-    holds = ("; with stronger play this " + strength.agreement(
-        True, {s: (v["decides"], v["decided"]) for s, v in stronger.items()}, words=lambda b: "distance does not decide")
+    holds = ("; with stronger play this " + strength.agreement(True, stronger, words=lambda b: "distance does not decide")
         if stronger else "")
     rep.bottom_line = [
         f"Distance decides: each square between an explorer and its temple costs "
@@ -471,7 +474,7 @@ def analyse(ctx: Context):
                                      only=("distance_rule", "beach_step", "temple_step")) + [
         "Setups drawn at random among legal ones, not chosen by players; pairs measured on their own, with the "
         "game's three other pairs drawn at random.",
-        strength.rests_on(list(stronger), "karuba", ctx)]
+        strength.rests_on(list(stronger), "karuba", ctx, list(stronger.values()))]
     rep.caveats.append(f"Mirror games: every seat plays the same heuristic, so all islands play out alike and the "
                        f"game does not depend on the player count ({MIRROR_PLAYERS} players are played). The "
                        f"{join(HEURISTICS)} mirrors share the seed, hence the setups and tile orders: the planning gap "

@@ -37,20 +37,27 @@ def analyse(ctx: Context):
     # 1. seat fairness: mirror matches of every heuristic at every player count, and of the stronger
     # players (search player, tuned sets), which say whether the heuristics' verdict holds
     stronger = [s for s in strength.strong_players(ctx) if s not in heuristics and not spec.seats_alike]
-    games = {s: strength.strong_games(ctx, spec.name, s) for s in stronger}
-    mirror_runs = {s: [(f"mirror-{strength.run_tag(s)}-{n}p", ctx.config(n, (s,) * n, rotate=False, games=games.get(s)))
-                       for n in counts] for s in heuristics + stronger}
+    mirror_runs = {s: [(f"mirror-{strength.run_tag(s)}-{n}p", ctx.config(n, (s,) * n, rotate=False))
+                       for n in counts] for s in heuristics}
+    first = {s: [(f"mirror-{strength.run_tag(s)}-{n}p", ctx.config(n, (s,) * n, rotate=False,
+                                                                  games=strength.strong_games(ctx, spec.name, s)))
+                 for n in counts] for s in stronger}
     mix_runs = [(f"mix-{n}p", ctx.config(n, ctx.seats(n), duplicate=True)) for n in counts]
     n0 = max(2, spec.min_players)
     pair_runs = [(f"h2h-{a}-vs-{b}", ctx.config(n0, heads_up_seats(a, b, n0), rotate=True))
                  for a, b in combinations(names, 2)]
     # the workers play these runs, in the order asked for, while the parent analyses and charts
-    # those it has
-    ctx.ahead([job for s in heuristics + stronger for job in mirror_runs[s]] + mix_runs + pair_runs)
-    mirrors = {s: measures.combine([ctx.run(*job).frame() for job in mirror_runs[s]]) for s in heuristics + stronger}
-    shares = sections.mirror_seats(rep, mirrors)
+    # those it has (a stronger player's first look among them; its recheck adds games as it reads)
+    ctx.ahead([job for s in heuristics for job in mirror_runs[s]] + [job for s in stronger for job in first[s]]
+              + mix_runs + pair_runs)
+    mirrors = {s: measures.combine([ctx.run(*job).frame() for job in mirror_runs[s]]) for s in heuristics}
+    rechecks = {s: {n: strength.recheck(ctx, spec.name, s, start_player_side(ctx, s, n)) for n in counts}
+                for s in stronger}
+    mirrors.update({s: measures.combine([r.detail for r in rechecks[s].values()]) for s in stronger})
+    levels = {s: next(iter(rechecks[s].values())).level for s in stronger}
+    shares = sections.mirror_seats(rep, mirrors, levels)
     rep.bottom_line.append(sections.mirror_bottom_line(shares, tuple(stronger), spec.seats_alike))
-    rep.findings.insert(0, sections.mirror_detail(shares, tuple(stronger), games, spec.seats_alike))
+    rep.findings.insert(0, sections.mirror_detail(shares, rechecks, spec.seats_alike))
 
     # 2. length, scores, ties, usage and luck: the default mix in duplicate (every deal in every
     # seat rotation) at every player count
@@ -97,8 +104,19 @@ def analyse(ctx: Context):
     rep.rests_on.append(f"No stronger player plays a mirror: {spec.title}'s rules treat every seat alike, so no play can "
                         "change its seat verdict; a search player asked one seat after another would only show how it "
                         "guesses the choices made before it in a round." if spec.seats_alike else
-                        strength.rests_on(stronger, spec.name, ctx))
+                        strength.rests_on(stronger, spec.name, ctx, [r for s in stronger for r in rechecks[s].values()]))
     return rep
+
+
+def start_player_side(ctx: Context, player: str, n: int):
+    """A recheck's look at ``player``'s ``n``-player mirror: the start player's side of the fairness
+    band (sections.start_side), decided unless not yet settled; the frame as detail."""
+    def read(games: int, level: float):
+        frame = ctx.run(f"mirror-{strength.run_tag(player)}-{n}p",
+                        ctx.config(n, (player,) * n, rotate=False, games=games)).frame()
+        side = sections.start_side(frame, level)
+        return side, side != sections.UNSETTLED_SIDE, frame
+    return read
 
 
 EXPERIMENT = Experiment("overview", "Balance overview of one game",

@@ -12,7 +12,7 @@ from simlab.analysis.stats import proportion
 from simlab.analysis.wording import best_of
 from simlab.calibration import COVERAGE, FAMILY, Check, covered, judge, run_check
 from simlab.calibration.checks import CHECKS as ALL
-from simlab.calibration.checks import luck_truth, rare_games
+from simlab.calibration.checks import luck_truth, rare_games, recheck_check
 from simlab.calibration.worlds import Table, mean_ahead
 from simlab.cli import main
 
@@ -31,7 +31,18 @@ def test_every_estimator_the_reports_read_has_a_check():
     names = {c.estimator.split("(")[-1].rstrip(")") for c in CHECKS}
     assert {"fairness.deal_luck", "fairness.skill_gap", "fairness.seat_shares, seat_spread", "compare.paired_measures",
             "measures.strategy_rates", "wording.best_of", "rating.bootstrap", "tune.interval",
-            "tune.tune, Bonferroni over looks", "core.summary, simlab run"} <= names
+            "tune.tune, Bonferroni over looks", "core.summary, simlab run",
+            "strength.until_decided, sections.start_side"} <= names
+
+
+def test_a_recheck_that_looks_without_correction_fails_its_check():
+    """Looking after every batch and stopping on the first decided look, each look at 95%, lets a start
+    player exactly on the band's edge be called favoured about one time in ten (measured 10.8% of 600):
+    the check catches it, while the recheck's looks at level 1 - 5% / K keep it under 5%."""
+    naive = recheck_check("2 players, on the band's edge, every look at 95%", Table((0.0, 0.0)), 0.02, 250, 8000,
+                          naive=True)
+    rows = run_check(naive, "fast", 300)
+    assert not rows["ok"].all() and rows["measured"].iloc[0] > 0.07
 
 
 def test_a_method_that_ignores_the_dependence_fails_its_check():

@@ -40,12 +40,13 @@ def table(out):
 
 
 def test_a_comparison_of_mirrors_is_rechecked_with_the_stronger_player_in_every_seat(mirror, mix):
-    """--strong plays both arms again with rollout in every seat (20 games per arm) and the verdict says
+    """--strong plays both arms again with rollout in every seat (from 20 games per arm) and the verdict says
     how its reading compares; a mix is not rechecked (a stronger mirror would measure seats instead)."""
     out, rep, paths = mirror
     assert any(re.search(r"with stronger play in every seat of both arms the change in who wins (holds|differs|is not "
                          r"settled) with rollout", f, re.I) for f in rep.findings)
-    assert any("rollout in every seat (20 games per arm)" in v.subject for v in rep.verdicts)
+    # played from 20 games per arm, doubling on the same deals until decided or every deal is played
+    assert any(re.search(r"rollout in every seat \((20|40|80|160|300) games", v.subject) for v in rep.verdicts)
     assert (out / "runs" / "strong-rollout-2p-b").is_dir()
     assert "--strong rollout --strong-games 20" in paths["markdown"].read_text()     # the reproduce line
     out, rep, paths = mix

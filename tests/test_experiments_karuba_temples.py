@@ -110,7 +110,8 @@ def test_karuba_temples_report_frames_game_quality(tmp_path):
     assert set(pairs["reading"]) == {"default", "temple_step 0", "distance_rule ring4", "distance_rule label30"}
     assert (pairs["squares apart"] >= 1).all()
     assert "- Strategies: builder, collector, racer, rollout (mirror games" in md   # no random play in the seats
-    # the headline rule rechecked with the search player in every seat, 20 games
+    # the headline rule rechecked with the search player in every seat, from 20 games doubling to the 100
+    # deals (20, 40, 80, 100: 4 looks) until decided
     assert re.search(r"with stronger play this (holds|differs|is not settled) with rollout", bottom)
     assert re.search(r"with stronger play the rule (holds|differs|is not settled) with rollout.*rollout in every seat, "
-                     r"20 games: reach", md)
+                     r"(20|40|80|100) games, [1-4] of 4 looks at 98.75% each: reach", md)

@@ -7,7 +7,7 @@ import pytest
 from simlab.analysis import strength
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import Report
-from simlab.analysis.sections import mirror_bottom_line, mirror_detail, mirror_seats
+from simlab.analysis.sections import mirror_bottom_line, mirror_detail, mirror_seats, start_side
 from simlab.core.errors import SimlabError
 from simlab.core.tuned_sets import tuned_sets
 from test_fairness_measures import synthetic
@@ -49,6 +49,23 @@ def test_agreement_tells_holds_from_differs_from_not_settled():
                               games={"c": 400})
     assert said == "holds with a; differs with b (favoured); is not settled with c (at 400 games)"
     assert strength.agreement(True, {"x": (True, True)}) == "holds with x"
+    # an undecided reading is not settled even where the heuristics' reading is undecided too
+    assert strength.agreement("undecided", {"x": ("undecided", False)}) == "is not settled with x"
+
+
+def recheck(player: str, value, decided: bool, games: int, stop: str, looks: int = 3, planned: int = 6,
+            minutes: float = 10.0) -> strength.Recheck:
+    return strength.Recheck(player, value, decided, None, games, looks, planned, strength.look_level(planned), stop,
+                            minutes)
+
+
+def test_a_not_settled_recheck_says_why_the_budget_or_every_deal():
+    said = strength.agreement("fair", {"a": recheck("a", "not yet settled", False, 4000, strength.BUDGET),
+                                       "b": recheck("b", "not yet settled", False, 20000, strength.ALL_DEALS, 6),
+                                       "c": recheck("c", "fair", True, 1000, strength.DECIDED, 2)})
+    assert said == ("holds with c; is not settled with a (the 10-minute budget ran out at 4,000 games) and b (all "
+                    "20,000 of the heuristics' deals played and its interval still holds an edge of the band)")
+    assert recheck("c", "fair", True, 1000, strength.DECIDED, 2).how() == "1,000 games, 2 of 6 looks at 99.17% each"
 
 
 def test_mirror_bottom_line_reads_the_stronger_mirror_against_the_heuristics_verdict():
@@ -58,17 +75,89 @@ def test_mirror_bottom_line_reads_the_stronger_mirror_against_the_heuristics_ver
     mirrors = {**favoured, "big": synthetic(6000, [0.6, 0.4], seed=7), "small": synthetic(60, [0.5, 0.5], seed=8),
                "even": synthetic(40000, [0.5, 0.5], seed=9)}
     shares = mirror_seats(Report("t", "q"), mirrors)
-    line = mirror_detail(shares, ("big", "small", "even"), {"small": 60})
+    sides = {s: start_side(mirrors[s]) for s in ("big", "small", "even")}
+    assert sides == {"big": "favoured", "small": "not yet settled", "even": "fair"}
+    rechecks = {s: {2: recheck(s, side, side != "not yet settled", len(mirrors[s]) // 2,
+                               strength.DECIDED if side != "not yet settled" else strength.BUDGET)}
+                for s, side in sides.items()}
+    line = mirror_detail(shares, rechecks)
     assert "favoured at 2 players (all 2 heuristic mirrors agree" in line
     assert "holds with big" in line and "differs with even (fair)" in line
-    assert "is not settled with small (at 60 games)" in line
+    assert "is not settled with small (the 10-minute budget ran out at 60 games)" in line
     short = mirror_bottom_line(shares, ("big", "small", "even"))      # the answer: the heuristics' side, one edge
     assert short.startswith("In mirror matches the start player is favoured at 2 players (up to +") and "big" not in short
+
+
+def test_a_recheck_reads_its_looks_at_the_level_of_the_looks_planned():
+    """A stronger player's mirror is drawn and judged at its recheck's level: a share that a 95% interval
+    would call favoured is not settled at the stricter level of six looks."""
+    mirrors = {"h": synthetic(6000, [0.6, 0.4], seed=1), "strong": synthetic(2000, [0.54, 0.46], seed=3)}
+    assert start_side(mirrors["strong"]) == "favoured"
+    assert start_side(mirrors["strong"], strength.look_level(6)) == "not yet settled"
+    shares = mirror_seats(Report("t", "q"), mirrors, {"strong": strength.look_level(6)})
+    row = shares[(shares["strategy"] == "strong") & (shares["seat"] == 1)].iloc[0]
+    assert row["level"] == strength.look_level(6) and row["fair_hi"] - row["fair_lo"] > 0
+
+
+def test_the_schedule_doubles_to_every_deal_and_splits_the_error_among_its_looks():
+    assert strength.schedule(500, 20000) == [500, 1000, 2000, 4000, 8000, 16000, 20000]
+    assert strength.schedule(500, 4000) == [500, 1000, 2000, 4000]
+    assert strength.schedule(5000, 4000) == [4000]
+    assert strength.look_level(1) == 0.95 and abs(strength.look_level(7) - (1 - 0.05 / 7)) < 1e-12
+
+
+class Looks:
+    """A fake recheck read: decides at ``decide_at`` games, records each look, adds one run per look."""
+
+    def __init__(self, ctx, decide_at: int | None, pause: float = 0.0):
+        self.ctx, self.decide_at, self.pause, self.seen = ctx, decide_at, pause, []
+
+    def __call__(self, games: int, level: float):
+        import time
+        time.sleep(self.pause)
+        self.seen.append((games, level))
+        self.ctx.runs.append(f"run at {games}")
+        return "side", self.decide_at is not None and games >= self.decide_at, games
+
+
+def test_a_search_players_recheck_stops_at_its_first_decided_look_and_keeps_only_its_runs():
+    ctx = context("karuba", games=4000, **{"strong-games": "500"})
+    looks = Looks(ctx, decide_at=2000)
+    r = strength.recheck(ctx, "karuba", "rollout", looks)
+    assert [g for g, _ in looks.seen] == [500, 1000, 2000]
+    assert {lv for _, lv in looks.seen} == {1 - 0.05 / 4}            # 4 looks planned: 500, 1,000, 2,000, 4,000
+    assert (r.decided, r.stop, r.games, r.looks, r.planned, r.detail) == (True, strength.DECIDED, 2000, 3, 4, 2000)
+    assert ctx.runs == ["run at 2000"]                               # the superseded looks' runs are dropped
+
+
+def test_a_recheck_that_never_decides_plays_every_deal_or_stops_at_its_budget():
+    ctx = context("karuba", games=1000, **{"strong-games": "250"})
+    r = strength.recheck(ctx, "karuba", "rollout", Looks(ctx, decide_at=None))
+    assert (r.decided, r.stop, r.games, r.looks) == (False, strength.ALL_DEALS, 1000, 3)
+    slow = context("karuba", games=100_000, **{"strong-games": "250", "strong-minutes": "0.005"})   # 0.3 s
+    looks = Looks(slow, decide_at=None, pause=0.2)
+    r = strength.recheck(slow, "karuba", "rollout", looks)
+    assert r.stop == strength.BUDGET and r.games == 250 and len(looks.seen) == 1   # the next look would overrun
+    assert "0.005-minute budget ran out at 250 games" in r.why()
+
+
+def test_a_tuned_set_reads_once_at_the_experiments_games():
+    ctx = context("loot-island", games=3000)
+    looks = Looks(ctx, decide_at=None)
+    r = strength.recheck(ctx, "loot-island", "cautious@tuned", looks)
+    assert looks.seen == [(3000, 0.95)] and r.stop == strength.ONE_LOOK and r.why() == "at 3,000 games"
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "soon"])
+def test_a_bad_time_budget_is_refused_before_anything_plays(text):
+    with pytest.raises(SimlabError, match=f"strong-minutes={text}"):
+        strength.strong_players(context("karuba", **{"strong-minutes": text}))
 
 
 def test_when_every_heuristic_mirror_ends_level_only_the_stronger_mirror_judges():
     """Karuba's heuristics play the same game in every seat: only a stronger player's mirror can judge."""
     mirrors = {"h": synthetic(300, [0.5, 0.5], seed=1, tie_rate=1.0), "big": synthetic(6000, [0.6, 0.4], seed=2)}
-    line = mirror_detail(mirror_seats(Report("t", "q"), mirrors), ("big",))
+    big = recheck("big", "favoured", True, 6000, strength.DECIDED)
+    line = mirror_detail(mirror_seats(Report("t", "q"), mirrors), {"big": {2: big}})
     assert line.startswith("In mirror matches the start player is favoured at 2 players (only the big mirror can judge")
     assert "stronger play" not in line

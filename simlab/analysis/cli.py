@@ -168,11 +168,15 @@ def _arm_options(fn):
               help="recheck a comparison of mirror matches with stronger players in every seat: 'auto' (the search "
                    "player rollout and every tuned set) or names, comma-separated")
 @click.option("--strong-games", type=int, default=500, show_default=True,
-              help="games per arm for a search player in --strong (at most --games)")
+              help="a search player's first batch of games per arm in --strong (at most --games); doubled on the "
+                   "same deals until its verdict is decided")
+@click.option("--strong-minutes", default="10", show_default=True,
+              help="time budget of a search player's recheck in --strong, in minutes ('none': until decided or "
+                   "every deal is played)")
 @where_options()
 @click.option("--quiet", "-q", is_flag=True, help="no progress")
 def compare(game, players, seats, mirrors, a_sets, a_variants, a_seats, b_sets, b_variants, b_seats, games_n, seed,
-            min_effect, out, runs, strong, strong_games, where, quiet):
+            min_effect, out, runs, strong, strong_games, strong_minutes, where, quiet):
     """Compare two arms of GAME (variants, rule parameters or seats) played on the same deals."""
     from .compare import Arm, parse_mirrors, run_compare
 
@@ -180,7 +184,7 @@ def compare(game, players, seats, mirrors, a_sets, a_variants, a_seats, b_sets, 
     arm_b = Arm("B", tuple(b_variants), tuple(b_sets), b_seats or seats)
     _ad_hoc(run_compare, quiet, game, tuple(players), arm_a, arm_b, games=games_n, seed=seed, min_effect=min_effect,
             out=out, runs=runs, **placed(where), strong=strong, strong_games=strong_games,
-            mirrors=parse_mirrors(mirrors, seats or a_seats or b_seats, strong))
+            strong_minutes=strong_minutes, mirrors=parse_mirrors(mirrors, seats or a_seats or b_seats, strong))
 
 
 @click.command()

@@ -12,8 +12,9 @@ worker pool, run reuse and the report's caveats like any other.
 
 With ``--strong`` (the search player ``rollout``, a tuned set, ``auto`` for every stronger player of
 the game: :mod:`.strength`), a comparison of two mirror matches is played again with that player in
-every seat of both arms (``--strong-games`` games), and the bottom line says whether its verdict
-(the change in the start player's share against the minimum effect) holds with stronger play.
+every seat of both arms (from ``--strong-games`` games, doubled until decided or ``--strong-minutes``
+runs out: :func:`.strength.recheck`), and the bottom line says whether its verdict (the change in
+the start player's share against the minimum effect) holds with stronger play.
 """
 from __future__ import annotations
 
@@ -267,7 +268,7 @@ def analyse_comparison(ctx: Context, players: tuple[int, ...], a: Arm, b: Arm, m
         if "who wins" in rep.bottom_line[-1].lower() and not bottom_line_problems(rep.bottom_line[:-1] + [last]):
             rep.bottom_line[-1] = last
         rep.findings.append(f"With stronger play in every seat of both arms the change in who wins {said}.")
-        rep.rests_on.append(strength.rests_on(stronger, spec.name, ctx))
+        rep.rests_on.append(strength.rests_on(stronger, spec.name, ctx, list(checks.values())))
     elif stronger:
         rep.findings.append("Not rechecked with stronger play: the arms are not both mirror matches, and a stronger "
                             "player in every seat would measure the seats, not the strategies these arms compare.")
@@ -354,25 +355,28 @@ def family_size(seats: dict, spec: GameSpec) -> int:
 
 
 def stronger_reading(ctx: Context, rep: Report, spec: GameSpec, players, a: Arm, b: Arm, player: str,
-                     effect: Band) -> tuple[str, bool]:
-    """Both arms again with ``player`` in every seat (a mirror), on the same seed: the change in the
-    start player's share at every player count (a finding each), read against the minimum effect."""
-    games = strength.strong_games(ctx, spec.name, player)
-    heads = []
-    for n in players:
-        ca, cb = arm_configs(ctx, spec, n, replace(a, seats=player), replace(b, seats=player))
-        arms = ctx.paired(f"strong-{strength.run_tag(player)}-{n}p", replace(ca, games=games),
-                          replace(cb, games=games), label="b")
-        h = headline(paired_measures(arms.base.frame(), arms.variant.frame(), spec, len(players)))
-        for r in h.to_dict("records"):
-            rep.verdict(f"Change in {md_escape(r['measure'])}, {n} players, {md_escape(player)} in every seat "
-                        f"({games:,} games per arm), B - A, paired", _est(r), 0.0, effect, unit=POINTS)
-        heads.append(h)
-    h = pd.concat(heads, ignore_index=True)
-    if h.empty:
-        return "undecided", False
-    reading = size(h, effect)
-    return reading, reading != "undecided"
+                     effect: Band) -> strength.Recheck:
+    """Both arms again with ``player`` in every seat (a mirror), on the same seed, until decided
+    (:func:`strength.recheck`): the change in the start player's share at every player count (a
+    finding each), read against the minimum effect, held together over the counts and the looks."""
+    def read(games: int, level: float):
+        looks = round((1 - LEVEL) / (1 - level))
+        heads = []
+        for n in players:
+            ca, cb = arm_configs(ctx, spec, n, replace(a, seats=player), replace(b, seats=player))
+            arms = ctx.paired(f"strong-{strength.run_tag(player)}-{n}p", replace(ca, games=games),
+                              replace(cb, games=games), label="b")
+            heads.append(headline(paired_measures(arms.base.frame(), arms.variant.frame(), spec,
+                                                  len(players) * looks)).assign(players=n))
+        h = pd.concat(heads, ignore_index=True)
+        reading = size(h, effect) if len(h) else "undecided"
+        return reading, reading != "undecided", h
+
+    r = strength.recheck(ctx, spec.name, player, read)
+    for x in r.detail.to_dict("records"):
+        rep.verdict(f"Change in {md_escape(x['measure'])}, {x['players']} players, {md_escape(player)} in every seat "
+                    f"({r.how()}), B - A, paired", _est(x), 0.0, effect, unit=POINTS)
+    return r
 
 
 def _chart(rep: Report, table: pd.DataFrame, players, effect: Band, min_effect: float) -> None:
@@ -687,7 +691,7 @@ def parse_mirrors(text: str | None, seats: str | None, strong: str) -> tuple[str
 
 def compare_command(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: int, seed: int,
                     min_effect: float, strong: str = "none", strong_games: int = 500,
-                    mirrors: tuple[str, ...] = ()) -> str:
+                    mirrors: tuple[str, ...] = (), strong_minutes: str = "10") -> str:
     parts = ["simlab", "compare", game] + [x for n in players for x in ("--players", str(n))]
     parts += ["--mirrors", ",".join(mirrors)] if mirrors else []
     for arm in (a, b):
@@ -696,7 +700,8 @@ def compare_command(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: 
         parts += [x for s in arm.sets for x in (f"--{k}-set", s)]
         if arm.seats:
             parts += [f"--{k}-seats", arm.seats]
-    extra = ["--strong", strong, "--strong-games", str(strong_games)] if strong != "none" else []
+    extra = (["--strong", strong, "--strong-games", str(strong_games), "--strong-minutes", str(strong_minutes)]
+             if strong != "none" else [])
     return shlex.join(parts + ["--games", str(games), "--seed", str(seed), "--min-effect", f"{min_effect:g}"] + extra)
 
 
@@ -704,7 +709,7 @@ def run_compare(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: int 
                 min_effect: float = 2.0, out=None, runs=None, workers: int | None = None,
                 executor: str = "processes", scheduler: str | None = None, progress: bool = True, log=print,
                 strong: str = "none",
-                strong_games: int = 500, mirrors: tuple[str, ...] = ()):
+                strong_games: int = 500, mirrors: tuple[str, ...] = (), strong_minutes: str = "10"):
     """Check the arms, play them paired and write the report; returns the report and its paths.
     ``strong``: the stronger players that recheck a comparison of mirrors (``none``, ``auto`` or names);
     ``mirrors``: strategies each played as a mirror in both arms, read together."""
@@ -722,5 +727,6 @@ def run_compare(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: int 
     return run_experiment(exp, games=games, out=out, runs=runs, seed=seed,
                           workers=workers, executor=executor, scheduler=scheduler, progress=progress, log=log,
                           command=compare_command(spec.name, players, a, b, games, seed, min_effect, strong, strong_games,
-                                                  mirrors),
-                          options={"strong": strong, "strong-games": str(strong_games)})
+                                                  mirrors, strong_minutes),
+                          options={"strong": strong, "strong-games": str(strong_games),
+                                   "strong-minutes": str(strong_minutes)})

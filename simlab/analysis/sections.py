@@ -15,7 +15,7 @@ from . import measures as M
 from . import outcomes, unfold
 from .charts import dot_interval, integer_histogram, new_figure, tip
 from .report import ASSUMED_ITEM, Report, ci, formatted, md_escape, num, pct
-from .stats import Estimate, paired_column_difference
+from .stats import LEVEL, Estimate, paired_column_difference
 from .wording import (CHANGE, FIRST_WORDS, NUMBER, POINTS, Band, best_of, fmt_count, fmt_estimate, fmt_number,
                       fmt_points, fmt_ratio, fmt_share, join, words_in)
 
@@ -303,13 +303,16 @@ def variant_effect(rep: Report, base: pd.DataFrame, variant: pd.DataFrame, label
 # seat fairness from mirror matches, luck and skill from duplicate play (issue 12 items 4, 5)
 # ---------------------------------------------------------------------------------------------
 
-def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
+def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame], levels: dict[str, float] | None = None) -> pd.DataFrame:
     """Seat fairness read only where it can be: in mirror matches (every seat the same strategy),
     one per strategy. Tie-split win share per seat (fair: 1/n where somebody always wins), the start player's verdict
-    per strategy and player count, the seat spread, and whether the strategies agree."""
+    per strategy and player count, the seat spread, and whether the strategies agree. A stronger
+    player's recheck reads its mirror at the level of its looks (``levels``; 95% otherwise)."""
     from . import fairness as F
 
-    shares = pd.concat([F.seat_shares(f).assign(strategy=s) for s, f in mirrors.items()], ignore_index=True)
+    levels = levels or {}
+    shares = pd.concat([F.seat_shares(f, levels.get(s, LEVEL)).assign(strategy=s, level=levels.get(s, LEVEL))
+                        for s, f in mirrors.items()], ignore_index=True)
     spread = F.seat_spread(mirrors)
     # A mirror in which every game ends with all seats level says nothing about seats: the strategy
     # played the same game in every seat (a deterministic strategy where seats act simultaneously).
@@ -323,8 +326,10 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
                             "game in every seat), so equal shares there are true by construction and give no verdict.")
     for (strategy, n), g in shares[shares["all_level"] < 1.0].groupby(["strategy", "players"], sort=True):
         first = g[g["seat"] == 1].iloc[0]
-        e = Estimate(first["win_share"], first["fair_lo"], first["fair_hi"], int(first["games"]), "clustered by deal")
-        rep.verdict(f"Start player's win share, {n} players, {md_escape(strategy)} mirror", e, first["fair"],
+        e = Estimate(first["win_share"], first["fair_lo"], first["fair_hi"], int(first["games"]), "clustered by deal",
+                     first["level"])
+        at = "" if first["level"] == LEVEL else f" (interval at {first['level']:.2%}, the level of its recheck's looks)"
+        rep.verdict(f"Start player's win share, {n} players, {md_escape(strategy)} mirror{at}", e, first["fair"],
                     Band.fairness(first["fair"], SEAT_BAND))
     counts = sorted(shares["players"].unique())
     fig, axes = new_figure(min(4.2 * len(counts), 14), 3.8, ncols=len(counts))
@@ -354,7 +359,10 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
         note="Win share: a win shared by k players counts 1/k for each, so the seats' shares add up to 1 (0 in a game "
              "nobody wins) and the fair share is (1 - q)/n, q the share of games nobody wins: exactly 1/n where somebody "
              "always wins. The verdicts read each seat's edge over the fair share with an interval that includes the "
-             "estimate of q. Win rate counts a shared win as a win for each winner.")
+             "estimate of q. Win rate counts a shared win as a win for each winner."
+             + (" A stronger player's rows are at the level of its recheck's looks (" + ", ".join(
+                 f"{md_escape(k)} {v:.2%}" for k, v in levels.items() if v != LEVEL) + "), so that its verdict "
+                "stays wrong at most 5% of the time over its looks." if any(v != LEVEL for v in levels.values()) else ""))
     rep.table("Seat spread in mirror matches", formatted(spread, {
         "strategy (every seat)": "strategy", "players": "players", "games": "games",
         "spread [95% CI]": lambda r: ci(r, "spread", unit=POINTS),
@@ -364,6 +372,26 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return shares
 
 
+UNSETTLED_SIDE = "not yet settled"
+
+
+def side_of(win_share: float, fair: float, lo: float, hi: float, games: int, level: float = LEVEL) -> str:
+    """The start player's side of the fairness band (fair, favoured, handicapped, not yet settled) from
+    its share read against the fair share (``lo``, ``hi``: fair + the edge's interval)."""
+    css = Band.fairness(fair, SEAT_BAND).judge(Estimate(win_share, lo, hi, games, "clustered", level)).css
+    return "fair" if css == "in" else UNSETTLED_SIDE if css == "und" else (
+        "favoured" if win_share > fair else "handicapped")
+
+
+def start_side(frame: pd.DataFrame, level: float = LEVEL) -> str:
+    """The start player's side of the fairness band in one mirror's frame (one player count), its
+    interval at ``level``."""
+    from . import fairness as F
+
+    r = F.seat_shares(frame, level).iloc[0]
+    return side_of(r["win_share"], r["fair"], r["fair_lo"], r["fair_hi"], int(r["games"]), level)
+
+
 def _mirror_sides(shares: pd.DataFrame) -> tuple[dict[int, dict[str, tuple[str, Estimate]]], list[int]]:
     """Per player count and mirror: the start player's side of the fairness band (fair, favoured,
     handicapped, not yet settled) with the share read against it; and the counts at which some mirror
@@ -371,11 +399,9 @@ def _mirror_sides(shares: pd.DataFrame) -> tuple[dict[int, dict[str, tuple[str, 
     verdicts: dict[int, dict[str, tuple[str, Estimate]]] = {}
     blind = sorted({int(n) for n in shares.loc[shares["all_level"] == 1.0, "players"]})
     for r in shares[(shares["seat"] == 1) & (shares["all_level"] < 1.0)].itertuples():
-        e = Estimate(r.win_share, r.fair_lo, r.fair_hi, int(r.games), "clustered")
-        css = Band.fairness(r.fair, SEAT_BAND).judge(e).css
-        side = "fair" if css == "in" else "not yet settled" if css == "und" else (
-            "favoured" if r.win_share > r.fair else "handicapped")
-        verdicts.setdefault(int(r.players), {})[r.strategy] = (side, e)
+        e = Estimate(r.win_share, r.fair_lo, r.fair_hi, int(r.games), "clustered", r.level)
+        verdicts.setdefault(int(r.players), {})[r.strategy] = (side_of(r.win_share, r.fair, r.fair_lo, r.fair_hi,
+                                                                       int(r.games), r.level), e)
     return verdicts, blind
 
 
@@ -409,11 +435,11 @@ def mirror_bottom_line(shares: pd.DataFrame, strong: tuple[str, ...] = (), alike
     return text + "."
 
 
-def mirror_detail(shares: pd.DataFrame, strong: tuple[str, ...] = (), games: dict[str, int] | None = None,
-                  alike: str = "") -> str:
+def mirror_detail(shares: pd.DataFrame, rechecks: dict | None = None, alike: str = "") -> str:
     """Every mirror's reading in one sentence (a finding): per player count the start player's side of
-    the band, whether the strategies agree, the furthest share, and the ``strong`` mirrors (stronger
-    players, :mod:`.strength`) read against the heuristics' verdict."""
+    the band, whether the strategies agree, the furthest share, and the stronger players' mirrors
+    (``rechecks``: player -> player count -> :class:`.strength.Recheck`) read against the heuristics'
+    verdict, each not settled one with why."""
     from .strength import agreement
 
     if alike:
@@ -422,8 +448,9 @@ def mirror_detail(shares: pd.DataFrame, strong: tuple[str, ...] = (), games: dic
     verdicts, blind = _mirror_sides(shares)
     parts = []
     for n, every in sorted(verdicts.items()):
-        by = {s: v for s, v in every.items() if s not in strong}
-        stronger = {s: (side, side != "not yet settled") for s, (side, _) in every.items() if s in strong}
+        rechecks = rechecks or {}
+        by = {s: v for s, v in every.items() if s not in rechecks}
+        stronger = {s: rechecks[s][n] for s in every if s in rechecks}
         only_strong = not by      # every other mirror ended level in every game: only these judge
         by = by or every
         sides = {side for side, _ in by.values()}
@@ -436,7 +463,7 @@ def mirror_detail(shares: pd.DataFrame, strong: tuple[str, ...] = (), games: dic
                      else f"all {len(by)} {'heuristic ' if stronger else ''}mirrors agree")
             parts.append(f"{side} at {n} players ({agree}; {'furthest ' if len(by) > 1 else ''}"
                          f"{fmt_estimate(worst[1][1])} with {md_escape(worst[0])}"
-                         + (f"; stronger play: {agreement(side, stronger, games)}" if stronger and not only_strong
+                         + (f"; stronger play: {agreement(side, stronger)}" if stronger and not only_strong
                             else "") + ")")
         else:
             parts.append(f"judged differently by the strategies at {n} players ("

@@ -8,12 +8,24 @@ tune-strategy``). Its bottom line then says, per stronger player, whether the ve
 (reads the same), **differs** (reads otherwise, decided), or is **not settled** (its interval is too
 wide to read either way: a small sample is never taken for agreement).
 
-A search player takes tens of milliseconds a decision, so its runs play ``strong-games`` games
-(at most ``--games``); a tuned set plays at heuristic speed and gets the experiment's games.
+A tuned set plays at heuristic speed and gets the experiment's games in one look. A search player
+takes milliseconds a decision, so its recheck (:func:`recheck`) runs until it decides: it plays
+``strong-games`` games on the heuristics' deals (game ids 0, 1, ...: the same deals), reads its
+verdict, and doubles the games until the verdict is decided, every one of the experiment's
+``--games`` deals is played, or the time budget ``strong-minutes`` runs out. Looking after every
+batch and stopping on a decision would let chance decide more often than 5% of the time, so each
+look reads its intervals at level 1 - 0.05 / K, K the looks the schedule plans (Bonferroni over the
+looks: the verdict is wrong at most 5% of the time however many looks it takes;
+``calibration.checks.recheck_check`` shows it). A verdict left not settled says why: the budget ran
+out, or every deal was played and the interval still holds the band's edge.
 """
 from __future__ import annotations
 
+import math
 import re
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from simlab.core.errors import SimlabError
 from simlab.core.strategy import HUMAN, SeatSpec, get_strategy, strategies_for
@@ -21,14 +33,19 @@ from simlab.core.tuned_sets import tuned_sets
 
 from .experiment import Context, Option
 from .report import md_escape
+from .stats import LEVEL
 from .wording import fmt_count, join
 
 SEARCH_PLAYER = "rollout"     # the strongest search player where a game registers one (see simlab.search)
 OPTIONS = (Option("strong", "auto", "stronger players the headline verdict is rerun with, comma-separated "
                                     "('auto': the game's search player rollout and every tuned set; 'none': no rerun)"),
-           Option("strong-games", "500", "games per run of a search player (at most --games; tuned sets play "
-                                          "--games)"))
+           Option("strong-games", "500", "a search player's first batch of games (at most --games); it doubles "
+                                          "them on the heuristics' deals until its verdict is decided, every deal is "
+                                          "played or strong-minutes runs out (tuned sets play --games at once)"),
+           Option("strong-minutes", "10", "time budget of each search player's recheck, in minutes ('none': play "
+                                          "until decided or every deal is played, the same on every machine)"))
 HOLDS, DIFFERS, UNSETTLED = "holds", "differs", "not settled"
+DECIDED, BUDGET, ALL_DEALS, ONE_LOOK = "decided", "budget", "every deal", "one look"
 
 
 def run_tag(text: str) -> str:
@@ -41,6 +58,7 @@ def strong_players(ctx: Context, game: str | None = None) -> list[str]:
     (and ``strong-games`` checked), before anything is played."""
     game = game or ctx.spec.name
     _games_option(ctx)
+    budget_minutes(ctx)
     text = ctx.option("strong").strip()
     if text == "none":
         return []
@@ -76,38 +94,173 @@ def _games_option(ctx: Context) -> int:
     return n
 
 
+def schedule(first: int, deals: int) -> list[int]:
+    """The games at each look of a recheck: ``first``, doubling, ending with every deal (``deals``).
+    Fixed before anything is played, so its length is the K the looks' level divides the error by."""
+    first = max(1, min(first, deals))
+    looks = [first]
+    while looks[-1] * 2 < deals:
+        looks.append(looks[-1] * 2)
+    if looks[-1] < deals:
+        looks.append(deals)
+    return looks
+
+
+def look_level(looks: int) -> float:
+    """The confidence level of each of ``looks`` planned looks: the 5% error split evenly among them."""
+    return 1 - (1 - LEVEL) / looks
+
+
+def budget_minutes(ctx: Context) -> float:
+    """``strong-minutes`` as minutes (``none``: no budget), checked."""
+    text = ctx.option("strong-minutes").strip()
+    if text == "none":
+        return math.inf
+    try:
+        minutes = float(text)
+    except ValueError:
+        raise SimlabError(f"--option strong-minutes={text}: a number of minutes, or 'none'") from None
+    if not minutes > 0:
+        raise SimlabError(f"--option strong-minutes={text}: more than 0 minutes")
+    return minutes
+
+
+@dataclass(frozen=True)
+class Recheck:
+    """A stronger player's reading of one verdict, with how it was reached: ``value`` and ``decided``
+    as the experiment reads them, ``detail`` what it read them from (its last look), the ``games``
+    per run at the last look, the ``looks`` taken of ``planned``, their ``level``, and why it stopped
+    (``stop``: decided, the budget, every deal played, or a tuned set's one look)."""
+
+    player: str
+    value: Any
+    decided: bool
+    detail: Any
+    games: int
+    looks: int
+    planned: int
+    level: float
+    stop: str
+    minutes: float = math.inf
+
+    def why(self) -> str:
+        """What a not-settled reading needs said: how far it got and what stopped it."""
+        if self.stop == BUDGET:
+            return f"the {self.minutes:g}-minute budget ran out at {fmt_count(self.games)} games"
+        if self.stop == ALL_DEALS and self.looks > 1:
+            return (f"all {fmt_count(self.games)} of the heuristics' deals played and its interval still holds an "
+                    "edge of the band")
+        return f"at {fmt_count(self.games)} games"
+
+    def how(self) -> str:
+        """'2,000 games in 3 looks at 99.3%': how a search player's recheck got its reading."""
+        if self.planned == 1:
+            return f"{fmt_count(self.games)} games"
+        return (f"{fmt_count(self.games)} games, {self.looks} of {self.planned} looks at {self.level:.2%} each"
+                .replace(".00%", "%"))
+
+
+def recheck(ctx: Context, game: str, player: str, read: Callable[[int, float], tuple[Any, bool, Any]]) -> Recheck:
+    """Read a verdict with ``player`` until it decides (see the module docstring).
+
+    ``read(games, level)`` plays (or reuses) the player's runs at ``games`` games, on the experiment's
+    seed so on the heuristics' deals, and returns ``(value, decided, detail)`` with its intervals at
+    ``level``. A tuned set reads once at the experiment's games and 95%. The runs of a look that a
+    later look supersedes leave the experiment's list of runs (the report rests on the last)."""
+    if not is_search(game, player):
+        value, decided, detail = read(ctx.games, LEVEL)
+        return Recheck(player, value, decided, detail, ctx.games, 1, 1, LEVEL, ONE_LOOK)
+    looks = schedule(_games_option(ctx), ctx.games)
+    minutes = budget_minutes(ctx)
+
+    def logged(games: int, level: float):
+        value, decided, detail = read(games, level)
+        ctx.log(f"  recheck with {player}: {games:,} games, look {looks.index(games) + 1} of {len(looks)}: "
+                + ("decided" if decided else "not yet decided"))
+        return value, decided, detail
+
+    value, decided, detail, taken, stop = until_decided(logged, looks, minutes, ctx.runs)
+    return Recheck(player, value, decided, detail, looks[taken - 1], taken, len(looks), look_level(len(looks)),
+                   stop if len(looks) > 1 else ONE_LOOK, minutes)
+
+
+def until_decided(read: Callable[[int, float], tuple[Any, bool, Any]], looks: list[int], minutes: float = math.inf,
+                  runs: list | None = None) -> tuple[Any, bool, Any, int, str]:
+    """The looks of a recheck: ``read(games, level)`` at each total of ``looks`` (every one at
+    :func:`look_level`), until one is decided, the looks run out (every deal) or the next look would
+    end past the budget of ``minutes`` (its time foreseen from the pace so far). ``runs``: the list the
+    reads add their runs to; a superseded look's runs leave it. Returns the last look's value,
+    decided and detail, the looks taken and why it stopped."""
+    level = look_level(len(looks))
+    start = time.monotonic()
+    deadline = start + minutes * 60
+    runs = [] if runs is None else runs
+    stop, mark, end, taken = ALL_DEALS, 0, 0, 0
+    for k, games in enumerate(looks):
+        if k:
+            spent = time.monotonic() - start
+            if time.monotonic() + spent / looks[k - 1] * (games - looks[k - 1]) > deadline:
+                stop = BUDGET
+                break
+            del runs[mark:end]      # the previous look's runs: this one supersedes them
+        mark = len(runs)
+        value, decided, detail = read(games, level)
+        end, taken = len(runs), k + 1
+        if decided:
+            stop = DECIDED
+            break
+    return value, decided, detail, taken, stop
+
+
 def reading(value: str, reference: str, decided: bool) -> str:
-    """How a stronger player's reading compares with the heuristics' ``reference`` reading."""
-    return HOLDS if value == reference else DIFFERS if decided else UNSETTLED
+    """How a stronger player's reading compares with the heuristics' ``reference`` reading: an
+    undecided reading is not settled even where the heuristics' own is undecided too."""
+    return UNSETTLED if not decided else HOLDS if value == reference else DIFFERS
 
 
-def agreement(reference: str, readings: dict[str, tuple[str, bool]], games: dict[str, int] | None = None,
+def agreement(reference, readings: dict[str, Recheck | tuple[Any, bool]], games: dict[str, int] | None = None,
               words=None) -> str:
-    """'holds with A and B', 'holds with A; not settled with B (1,000 games)', 'differs with B (fair)':
-    the stronger players' ``readings`` (value, decided) against the heuristics' ``reference`` value;
-    ``words`` renders a value, ``games`` names a small sample where the reading is not settled."""
+    """'holds with A and B', 'holds with A; is not settled with B (the 10-minute budget ran out at 4,000
+    games)', 'differs with B (fair)': the stronger players' ``readings`` against the heuristics'
+    ``reference`` value. A reading is a :class:`Recheck` (a not-settled one says why) or a pair
+    (value, decided); ``words`` renders a value, ``games`` names the sample of a not-settled pair."""
     words = words or (lambda v: v)
     groups: dict[str, list[str]] = {HOLDS: [], DIFFERS: [], UNSETTLED: []}
-    for player, (value, decided) in readings.items():
-        r = reading(value, reference, decided)
+    for player, r in readings.items():
+        value, decided = (r.value, r.decided) if isinstance(r, Recheck) else r
+        kind = reading(value, reference, decided)
         name = md_escape(player)
-        if r == DIFFERS:
+        if kind == DIFFERS:
             name += f" ({words(value)})"
-        elif r == UNSETTLED and games and player in games:
+        elif kind == UNSETTLED and isinstance(r, Recheck):
+            name += f" ({r.why()})"
+        elif kind == UNSETTLED and games and player in games:
             name += f" (at {fmt_count(games[player])} games)"
-        groups[r].append(name)
+        groups[kind].append(name)
     return "; ".join(f"{'is not settled' if r == UNSETTLED else r} with {join(names)}" for r, names in groups.items()
                      if names)
 
 
-def rests_on(players: list[str], game: str, ctx: Context) -> str:
-    """The report's 'what it rests on' item for its stronger players."""
+def rests_on(players: list[str], game: str, ctx: Context, rechecks: list[Recheck] = ()) -> str:
+    """The report's 'what it rests on' item for its stronger players: how each search player's
+    recheck ran (``rechecks``: the games and looks each took)."""
     if not players:
         return "No rerun with stronger players (option strong=none): every verdict is the heuristics' only."
-    parts = [f"{md_escape(p)} ({fmt_count(strong_games(ctx, game, p))} games per run, a search player)"
-             if is_search(game, p) else f"{md_escape(p)} (a tuned parameter set)" for p in players]
+    minutes = budget_minutes(ctx)
+    budget = "no time budget" if math.isinf(minutes) else f"at most {minutes:g} minutes each"
+    parts = []
+    for p in players:
+        if not is_search(game, p):
+            parts.append(f"{md_escape(p)} (a tuned parameter set, {fmt_count(ctx.games)} games)")
+            continue
+        took = sorted({r.games for r in rechecks if r.player == p})
+        parts.append(f"{md_escape(p)} (a search player: from {fmt_count(strong_games(ctx, game, p))} games, doubled "
+                     f"until decided, {budget}"
+                     + (f"; it took {join([fmt_count(g) for g in took])} games" if took else "") + ")")
     search = any(is_search(game, p) for p in players)
     return (f"Stronger players, to check the headline with stronger play: {join(parts)}; each says whether the "
-            "heuristics' verdict holds, differs or is not settled at its sample"
-            + (" (a search player takes milliseconds a decision: rerun with `--option strong-games=2000` or more to "
-               "settle what is not settled, `--option strong=none` to skip the recheck)" if search else "") + ".")
+            "heuristics' verdict holds, differs or is not settled, and why it is not settled"
+            + (". A search player's recheck plays on the heuristics' deals and looks after each batch, each look at "
+               "level 1 - 5% / (the looks planned), so the verdict it stops on is wrong at most 5% of the time "
+               "(`--option strong-minutes=none` plays until decided, the same on every machine; "
+               "`--option strong=none` skips the recheck)" if search else "") + ".")

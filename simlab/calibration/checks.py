@@ -364,6 +364,58 @@ def sequential_check(setting: str, a: Table, b: Table, target: float, fast: int 
 
 
 # ---------------------------------------------------------------------------------------------
+# a stronger player's recheck, looked at until it decides (strength.until_decided)
+# ---------------------------------------------------------------------------------------------
+
+def on_the_edge(world: Table, edge: float) -> Table:
+    """``world`` with the start player's seat effect set so that its true edge over the fair share is
+    ``edge`` (bisection on the truth): the least favourable truth for a verdict read against a band."""
+    def excess(x: float) -> float:
+        w = replace(world, seat=(x,) + tuple(world.seat_effect[1:]))
+        p = w.seat_win()
+        return p[0] - p.sum() / w.players - edge
+    lo, hi = -3.0, 3.0
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if excess(mid) < 0 else (lo, mid)
+    return replace(world, seat=((lo + hi) / 2,) + tuple(world.seat_effect[1:]))
+
+
+def recheck_check(setting: str, world: Table, edge: float, first: int, deals: int, fast: int = 200,
+                  naive: bool = False) -> Check:
+    """A search player's seat recheck (overview, Allen): the start player's side of the fairness band
+    in a mirror (sections.start_side) read after each batch, games doubling from ``first`` to
+    ``deals``, stopping at the first decided look (strength.until_decided). Wrong: a decided side the
+    truth contradicts (favoured when the true edge is within the band, fair when it is outside).
+    The truth ``edge`` on the band's edge is the least favourable case. ``naive`` reads every look at
+    95%, as a recheck without the looks' correction would: the check must catch it."""
+    from simlab.analysis import strength
+    from simlab.analysis.sections import SEAT_BAND, start_side
+
+    def play(reps: int, seed: int) -> dict[str, np.ndarray]:
+        w = on_the_edge(replace(world, names=("mirror",) * world.players), edge)
+        p = w.seat_win()
+        truth = p[0] - p.sum() / w.players
+        wrong = np.zeros(reps, bool)
+        score, nobody, rotation, _ = w.play(np.random.default_rng(seed), deals, "fixed", reps)
+        looks = strength.schedule(first, deals)
+        for i in range(reps):
+            f = w.frame(score[i], nobody[i], rotation, None)
+
+            def read(games: int, level: float):
+                side = start_side(f[f["game"] < games], 0.95 if naive else level)
+                return side, side != "not yet settled", None
+            side, decided, *_ = strength.until_decided(read, looks)
+            wrong[i] = decided and (side == "favoured" and truth <= SEAT_BAND + EPS
+                                    or side == "handicapped" and truth >= -SEAT_BAND - EPS
+                                    or side == "fair" and abs(truth) > SEAT_BAND + EPS)
+        return {"a wrong side of the band at the stop": wrong}
+    return Check("a stronger player's seat recheck, looked at until decided (strength.until_decided, "
+                 "sections.start_side)" + (", every look at 95% (no correction)" if naive else ""), setting, FAMILY,
+                 play, fast=fast, thorough=2000)
+
+
+# ---------------------------------------------------------------------------------------------
 # rates and means of a duplicate mix (measures.strategy_rates)
 # ---------------------------------------------------------------------------------------------
 
@@ -443,6 +495,10 @@ CHECKS: list[Check] = [
     sequential_check("3-strategy duplicate mix arms to a width of 4 points",
                      Table((0.2, 0.0, -0.2), seat=(0.1, 0.0, 0.0), deal_strategy=1.0, names=("a", "b", "c")),
                      Table((0.3, 0.0, -0.2), seat=(0.1, 0.0, 0.0), deal_strategy=1.0, names=("a", "b", "c")), 0.04),
+    recheck_check("2 players, the start player's true edge on the band's edge (+2 points), 6 looks from 250 to 8,000 "
+                  "games", Table((0.0, 0.0)), 0.02, 250, 8000),
+    recheck_check("3 players, deals that favour seats, the true edge on the band's edge, 6 looks",
+                  Table((0.0,) * 3, seat=(0.0, 0.1, 0.0), deal_seat=0.5), 0.02, 250, 8000),
     mix_check("3 strategies, duplicate, rotations correlated about 0.5",
               Table((0.3, 0.0, -0.2), seat=(0.15, 0.0, 0.0), deal_strategy=1.5, names=("a", "b", "c")), 700),
     mix_check("2 strategies, duplicate, the deal decides", Table((0.3, 0.0), deal_strategy=1.0, chance=0.0,
