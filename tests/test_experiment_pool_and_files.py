@@ -120,7 +120,7 @@ def test_a_question_file_runs_end_to_end_from_the_command_line(cli_run, tmp_path
     assert f"simlab experiment run {example} --games 300" in text     # the reproduce line names the file
     assert len(list((tmp_path / "rep" / "runs").iterdir())) == 10      # 4 heuristics and rollout x (with, without)
     assert "With stronger play this" in text
-    assert re.search(r"rollout \(a search player: from 20 games, doubled until decided, at most 10 minutes each; it took "
+    assert re.search(r"rollout \(a search player: from 20 games, doubled until decided, at most 5 minutes each; it took "
                      r"(20|40|80|160|300) games\)", text)
 
 

@@ -170,7 +170,7 @@ def _arm_options(fn):
 @click.option("--strong-games", type=int, default=500, show_default=True,
               help="a search player's first batch of games per arm in --strong (at most --games); doubled on the "
                    "same deals until its verdict is decided")
-@click.option("--strong-minutes", default="10", show_default=True,
+@click.option("--strong-minutes", default="5", show_default=True,
               help="time budget of a search player's recheck in --strong, in minutes ('none': until decided or "
                    "every deal is played)")
 @where_options()

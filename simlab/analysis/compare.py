@@ -691,7 +691,7 @@ def parse_mirrors(text: str | None, seats: str | None, strong: str) -> tuple[str
 
 def compare_command(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: int, seed: int,
                     min_effect: float, strong: str = "none", strong_games: int = 500,
-                    mirrors: tuple[str, ...] = (), strong_minutes: str = "10") -> str:
+                    mirrors: tuple[str, ...] = (), strong_minutes: str = "5") -> str:
     parts = ["simlab", "compare", game] + [x for n in players for x in ("--players", str(n))]
     parts += ["--mirrors", ",".join(mirrors)] if mirrors else []
     for arm in (a, b):
@@ -709,7 +709,7 @@ def run_compare(game: str, players: tuple[int, ...], a: Arm, b: Arm, games: int 
                 min_effect: float = 2.0, out=None, runs=None, workers: int | None = None,
                 executor: str = "processes", scheduler: str | None = None, progress: bool = True, log=print,
                 strong: str = "none",
-                strong_games: int = 500, mirrors: tuple[str, ...] = (), strong_minutes: str = "10"):
+                strong_games: int = 500, mirrors: tuple[str, ...] = (), strong_minutes: str = "5"):
     """Check the arms, play them paired and write the report; returns the report and its paths.
     ``strong``: the stronger players that recheck a comparison of mirrors (``none``, ``auto`` or names);
     ``mirrors``: strategies each played as a mirror in both arms, read together."""

@@ -42,7 +42,7 @@ OPTIONS = (Option("strong", "auto", "stronger players the headline verdict is re
            Option("strong-games", "500", "a search player's first batch of games (at most --games); it doubles "
                                           "them on the heuristics' deals until its verdict is decided, every deal is "
                                           "played or strong-minutes runs out (tuned sets play --games at once)"),
-           Option("strong-minutes", "10", "time budget of each search player's recheck, in minutes ('none': play "
+           Option("strong-minutes", "5", "time budget of each search player's recheck, in minutes ('none': play "
                                           "until decided or every deal is played, the same on every machine)"))
 HOLDS, DIFFERS, UNSETTLED = "holds", "differs", "not settled"
 DECIDED, BUDGET, ALL_DEALS, ONE_LOOK = "decided", "budget", "every deal", "one look"
