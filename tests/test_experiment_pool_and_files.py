@@ -171,3 +171,24 @@ def test_an_analysis_that_fails_with_runs_queued_stops_them_and_keeps_what_was_p
     first = read_manifest(tmp_path / "rep" / "runs" / "r0")
     assert first["done"] == [[0, first["chunks"]]]
     assert not (tmp_path / "rep" / "runs" / f"r{len(seats) - 1}").exists()
+
+
+def test_an_experiment_under_a_variant_plays_every_run_under_it_and_says_so(tmp_path):
+    """--variant and --set change the rules of every run (as simlab run's do), the command records them and
+    the report says so where it opens; the printed game's runs are not reused for them."""
+    from simlab.core.game import get_game
+    from simlab.core.rundir import read_manifest
+
+    spec = get_game("pig")
+    report, paths = run_experiment("overview", games=60, game="pig", out=tmp_path / "rep", executor="serial",
+                                   progress=False, log=lambda m: None, options={"strong": "none"},
+                                   variants=("equal-turns",), sets=("target=40",))
+    wanted = {**spec.variants["equal-turns"], "target": 40}
+    runs = [d for d in (tmp_path / "rep" / "runs").iterdir() if d.is_dir()]
+    assert len(runs) > 5
+    for d in runs:
+        params = read_manifest(d)["config"]["params"]
+        assert {k: params.get(k) for k in wanted} == wanted, d.name
+    md = paths["markdown"].read_text()
+    assert "Rules changed from the printed game for every run: variant equal-turns (" in md
+    assert "--variant equal-turns --set target=40" in md

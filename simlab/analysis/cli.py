@@ -74,9 +74,13 @@ def list_experiments():
                    "ASSUMED rule readings (as `simlab robust`), so the report's caveats name only those that matter")
 @click.option("--option", "-x", "options", multiple=True, metavar="NAME=VALUE",
               help="a setting of this experiment's own (`simlab experiment list` shows them); repeatable")
+@click.option("--variant", "variants", multiple=True, metavar="NAME",
+              help="play every run under the game's variant NAME (`simlab games GAME` lists them); repeatable")
+@click.option("--set", "sets", multiple=True, metavar="PARAM=VALUE",
+              help="play every run with this rule parameter changed; repeatable")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bars")
 def run_experiment_cmd(name, games_n, game, seed, where, out, runs, target_width, max_games,
-                       accept_code_change, robust_games, options, quiet):
+                       accept_code_change, robust_games, options, variants, sets, quiet):
     """Run experiment NAME and write its report (Markdown + HTML + charts)."""
     from .experiment import run_experiment
     from .stats import StoppingRule
@@ -89,6 +93,9 @@ def run_experiment_cmd(name, games_n, game, seed, where, out, runs, target_width
         settings[key.strip()] = value.strip()
     if robust_games is not None:
         from .robust import run_robust
+
+        if variants or sets:
+            raise SimlabError("--robust checks the printed rules' assumptions: leave out --variant and --set")
 
         integer(robust_games, "--robust", 1)
         _ad_hoc(run_robust, quiet, name, games=robust_games, out=None if out is None else f"{out}/robust",
@@ -106,7 +113,8 @@ def run_experiment_cmd(name, games_n, game, seed, where, out, runs, target_width
     try:
         report, paths = run_experiment(name, games=games_n, out=out, runs=runs, game=game, seed=seed,
                                        **placed(where), rule=rule, progress=not quiet,
-                                       log=log, accept_code_change=accept_code_change, options=settings)
+                                       log=log, accept_code_change=accept_code_change, options=settings,
+                                       variants=tuple(variants), sets=tuple(sets))
     except Interrupted as exc:
         click.echo(("" if quiet else "\n") + "interrupted: finished chunks are kept; rerun the same command to "
                    "continue", err=True)

@@ -43,7 +43,7 @@ import pandas as pd
 from simlab.core import registry
 from simlab.core.errors import SimlabError, check_folder
 from simlab.core.game import GameSpec, get_game
-from simlab.core.params import integer
+from simlab.core.params import integer, parse_assignments
 from simlab.core.fingerprint import code_change
 from simlab.core.results import load
 from simlab.core.executors import Placement
@@ -56,6 +56,7 @@ from .caveats import add_caveats, read_robustness, rests_on_robustness
 from .charts import Renderer
 from .report import Report
 from .stats import Estimate, SequentialResult, StoppingRule, sequential
+from .wording import join
 
 
 @dataclass(frozen=True)
@@ -225,6 +226,7 @@ class Context:
     accept_code_change: bool = False     # reuse, resume or extend runs played by other code (recorded)
     pool: WorkerPool | None = None       # the experiment's warm workers, shared by all its runs
     assume: dict[str, dict] = field(default_factory=dict)   # game -> ASSUMPTION values in force (simlab robust)
+    rules: dict[str, dict] = field(default_factory=dict)    # game -> the rules the user changed (--variant, --set)
     options: dict[str, str] = field(default_factory=dict)   # the experiment's own settings given (--option)
     runs: list[Run] = field(default_factory=list)
     log: Callable[[str], None] = print
@@ -251,9 +253,11 @@ class Context:
                game: str | None = None, games: int | None = None, duplicate: bool = False) -> RunConfig:
         """A run config with the experiment's seed and games; params are validated overrides.
         Duplicate runs round the games up to whole deals (a multiple of the player count).
-        An assumption in force (``assume``, set by ``simlab robust``) applies unless ``params`` sets it."""
+        The rules the user changed (``rules``: ``--variant``, ``--set``) and an assumption in force
+        (``assume``, set by ``simlab robust``) apply unless ``params`` sets them (an experiment's own arms)."""
         spec = get_game(game) if game else self.spec
-        values = spec.params.resolve({**self.assume.get(spec.name, {}), **(params or {})})
+        values = spec.params.resolve({**self.rules.get(spec.name, {}), **self.assume.get(spec.name, {}),
+                                      **(params or {})})
         n = int(games or self.games)
         if duplicate:
             n = -(-n // int(players)) * int(players)
@@ -455,14 +459,18 @@ def run_experiment(name: str | Experiment, games: int = 10_000, out: str | Path 
                    game: str | None = None, seed: int = 1, workers: int | None = None, executor: str = "processes",
                    scheduler: str | None = None, rule: StoppingRule | None = None, progress: bool = True, command: str = "",
                    log: Callable[[str], None] = print, accept_code_change: bool = False,
-                   options: dict[str, str] | None = None) -> tuple[Report, dict[str, Path]]:
+                   options: dict[str, str] | None = None, variants: tuple[str, ...] = (),
+                   sets: tuple[str, ...] = ()) -> tuple[Report, dict[str, Path]]:
     """Run an experiment (by name, or an ad-hoc one such as ``simlab compare`` builds) end to end and
-    write its report; returns the report and its paths."""
-    setup = prepare_experiment(name, games, out, runs, game, seed, workers, rule, command, options)
+    write its report; returns the report and its paths. ``variants`` and ``sets`` change the game's
+    rules for every run (as ``simlab run --variant/--set``); the report says so where it opens."""
+    setup = prepare_experiment(name, games, out, runs, game, seed, workers, rule, command, options, variants, sets)
     with warm_pool(workers, executor, scheduler) as pool:
         report, ctx = analyse_experiment(setup, executor=executor, rule=rule, progress=progress, log=log,
                                          accept_code_change=accept_code_change, pool=pool)
     robustness = read_robustness(setup.out_dir)
+    if setup.rules:
+        report.rests_on.insert(0, f"Rules changed from the printed game for every run: {setup.describe_rules()}.")
     add_caveats(report, ctx.runs, ctx.command, robustness=robustness)
     if robustness:
         rests_on_robustness(report, robustness)
@@ -484,13 +492,34 @@ class Setup:
     workers: int | None
     command: str
     options: dict[str, str] = field(default_factory=dict)
+    rules: dict = field(default_factory=dict)          # the rule parameters --variant and --set change
+    variants: tuple[str, ...] = ()
+
+    def describe_rules(self) -> str:
+        """'variant bonus-tiles (bonus_tiles = on)': the rules changed, in the game's words."""
+        params = get_game(self.game).params
+        values = ", ".join(f"`{k}` = {params[k].describe_value(v)}" for k, v in self.rules.items())
+        return (f"variant {join(list(self.variants))} ({values})" if self.variants else values)
+
+
+def rule_changes(spec: GameSpec, variants: tuple[str, ...], sets: tuple[str, ...]) -> dict:
+    """The rule parameters that ``--variant`` names and ``--set`` assignments change, checked."""
+    params: dict = {}
+    for v in variants:
+        if v not in spec.variants:
+            raise SimlabError(f"unknown variant {v!r} for {spec.name}; known: {', '.join(spec.variants) or 'none'}")
+        params.update(spec.variants[v])
+    params.update(parse_assignments(sets))
+    return spec.params.changed(spec.params.resolve(params))
 
 
 def prepare_experiment(name: str | Experiment, games: int = 10_000, out: str | Path | None = None,
                        runs: str | Path | None = None, game: str | None = None, seed: int = 1,
                        workers: int | None = None, rule: StoppingRule | None = None, command: str = "",
-                       options: dict[str, str] | None = None) -> Setup:
-    """Find the experiment and check its options (one-line errors), before anything is played."""
+                       options: dict[str, str] | None = None, variants: tuple[str, ...] = (),
+                       sets: tuple[str, ...] = ()) -> Setup:
+    """Find the experiment and check its options and rule changes (one-line errors), before anything
+    is played."""
     exp = name if isinstance(name, Experiment) else get_experiment(name)
     options = dict(options or {})
     declared = [o.name for o in exp.options]
@@ -504,6 +533,9 @@ def prepare_experiment(name: str | Experiment, games: int = 10_000, out: str | P
         raise SimlabError(f"experiment {exp.name} needs a game: --game NAME")
     if exp.game and game and get_game(game).name != exp.game:
         raise SimlabError(f"experiment {exp.name} is about {exp.game}, not {game}")
+    if (variants or sets) and exp.several_games:
+        raise SimlabError(f"experiment {exp.name} plays several games: --variant and --set need one game")
+    rules = rule_changes(get_game(exp.game or game), tuple(variants), tuple(sets)) if variants or sets else {}
     sub = [exp.name] + ([get_game(game).name] if exp.game is None and not exp.several_games else [])
     out_dir = Path(out) if out else Path("reports", *sub)
     runs_dir = Path(runs) if runs else (out_dir / "runs" if out else Path("runs", *sub))
@@ -514,7 +546,8 @@ def prepare_experiment(name: str | Experiment, games: int = 10_000, out: str | P
     for folder, option in ((out_dir, "--out"), (runs_dir, "--runs")):
         check_folder(folder, "folder", option)
     return Setup(exp, games, out_dir, runs_dir, game if exp.game is None else exp.game, seed, workers,
-                 command or _command(source, exp, games, game, seed, rule, out, options), options)
+                 command or _command(source, exp, games, game, seed, rule, out, options, variants, sets), options,
+                 rules, tuple(variants))
 
 
 def warm_pool(workers: int | None, executor: str, scheduler: str | None = None):
@@ -534,6 +567,7 @@ def analyse_experiment(setup: Setup, executor: str = "processes", rule: Stopping
                   workers=setup.workers, executor=executor, game=setup.game, rule=rule, progress=progress,
                   command=setup.command, log=log, accept_code_change=accept_code_change, pool=pool,
                   assume=dict(assume or {}), options=dict(setup.options),
+                  rules={setup.game: dict(setup.rules)} if setup.rules else {},
                   renderer=Renderer() if pool is not None else None)
     failed = True
     try:
@@ -550,10 +584,12 @@ def analyse_experiment(setup: Setup, executor: str = "processes", rule: Stopping
 
 
 def _command(source: str, exp: Experiment, games: int, game: str | None, seed: int, rule: StoppingRule | None,
-             out, options: dict[str, str] | None = None) -> str:
+             out, options: dict[str, str] | None = None, variants: tuple[str, ...] = (),
+             sets: tuple[str, ...] = ()) -> str:
     parts = ["simlab", "experiment", "run", source, "--games", str(games), "--seed", str(seed)]
     if exp.game is None and game:
         parts += ["--game", game]
+    parts += [x for v in variants for x in ("--variant", v)] + [x for a in sets for x in ("--set", a)]
     if rule is not None:
         parts += ["--target-width", f"{rule.target_width:g}", "--max-games", str(rule.max_games)]
     for k, v in (options or {}).items():
