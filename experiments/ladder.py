@@ -35,6 +35,7 @@ from simlab.analysis.wording import NUMBER, fmt_count, fmt_number, fmt_share, jo
 from simlab.core.errors import SimlabError
 from simlab.core.strategy import strategies_for
 from simlab.core.tuned_sets import tuned_sets
+from simlab.search.speed import ms_per_decision
 
 RANDOM = "random"
 POLICY = "policy"       # a search player's play-out policy parameter, when it has one
@@ -226,14 +227,20 @@ def analyse(ctx: Context):
     ctx.runs[:] = list({r.point: r for r in ctx.runs}.values())   # a pilot run extended into its pair: list it once
     table = ladder_table(names, lad, runs, set(searchers))
     h2h = head_to_head(runs, table)
+    timed = [n for n in names if kind(n, set(searchers)) == "search"]
+    ms = ms_per_decision(game, timed) if timed else {}
+    table["ms"] = table["entrant"].map(ms)
 
     write_bottom_line(rep, table, lad, names, set(searchers), spec.title)
+    if ms:
+        rep.findings.append(time_finding(ms))
     rating_chart(rep, table)
     rep.table("Ratings", formatted(table, {
         "place": "place", "entrant": "entrant", "kind": "kind",
         "rating [95% CI]": lambda r: ("0 (the anchor)" if r["entrant"] == RANDOM else
                                       fmt_number(r["rating"], r["lo"], r["hi"], digits=0)),
-        "games": "games", "tied with": "tied"}),
+        "games": "games", "tied with": "tied",
+        **({"ms a decision": lambda r: "" if pd.isna(r["ms"]) else f"{r['ms']:.2g}"} if ms else {})}),
         note="Bradley-Terry ratings on the Elo scale (400 log10 of the strength ratio; +200 points: finishes ahead "
              "about 76% of the time), random play at 0; 95% intervals of each rating by a bootstrap over deals, "
              "drawn jointly for all pairs (every pair plays the same deals, and a deal that suits an entrant suits "
@@ -273,6 +280,19 @@ def analyse(ctx: Context):
                        "head-to-head table shows the observed share beside the one the ratings expect.")
     rep.caveats.append("Heads-up only: a ranking at 2 players need not hold at the table sizes the game also plays.")
     return rep
+
+
+def time_finding(ms: dict[str, float]) -> str:
+    """How long each search entrant takes a decision, and that the ladder rates each at its own budget,
+    not at equal time (a search player given another's time would play otherwise)."""
+    order = sorted(ms, key=ms.get)
+    fastest = order[0]
+    return ("Time a decision, one core of this machine, mean over the same 100 decisions of 2-player games: "
+            + join([f"{md_escape(n)} {ms[n]:.2g} ms" + (f" ({ms[n] / ms[fastest]:.0f} times {md_escape(fastest)}'s)"
+                                                      if n != fastest and ms[n] >= 2 * ms[fastest] else "")
+                    for n in order])
+            + ". The ladder rates each search entrant at its own budget, not at equal time per decision: a rating "
+              "above another entrant's that takes more time a decision does not say it plays better in the same time.")
 
 
 def ladder_table(names: list[str], lad: dict, runs: dict, searchers: set[str]) -> pd.DataFrame:

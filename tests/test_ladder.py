@@ -216,6 +216,19 @@ def test_a_tiny_ladder_run_writes_a_report_naming_the_top_entrant(tiny):
     line = rests[rests.index("- Pilot only"):].split("\n")[0]
     piloted = line[line.index("not rated): ") + 12:].rstrip(".").split(", ")
     assert piloted and all("policy=" in p and p not in strategies for p in piloted)
+    # each search entrant's measured time a decision, and that it is rated at its budget, not at equal time
+    timed = table.dropna(subset=["ms a decision"])
+    assert sorted(timed["entrant"]) == sorted(e for e in table["entrant"] if e.startswith(("mcts", "rollout")))
+    assert (timed["ms a decision"].astype(float) > 0).all()
+    assert "Time a decision, one core of this machine" in md and "not at equal time per decision" in md
+
+
+def test_a_search_players_time_a_decision_grows_with_its_budget():
+    """ms_per_decision times every seat on the same states: more iterations take longer."""
+    from simlab.search.speed import ms_per_decision
+
+    ms = ms_per_decision("karuba", ["mcts:iters=4", "mcts:iters=64"], n_states=20)
+    assert 0 < ms["mcts:iters=4"] < ms["mcts:iters=64"]
 
 
 def test_an_unknown_option_is_a_one_line_error(cli_run):

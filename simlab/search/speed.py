@@ -81,22 +81,44 @@ def search_speed(game: str, players: int, seconds: float) -> dict | None:
         elapsed = time.perf_counter() - t
         out[f"playouts_{key}"] = done / elapsed
         out[f"decisions_{key}"] = decisions / elapsed
-    search = get_strategy(game, "rollout")
-    vector = search.vector({})
-    obs = np.zeros(starts.shape[1], np.int32)
-    legal = np.zeros(MAX_CHOICES, np.int32)
-    rng = np.array([3, 5, 7, 9], np.uint64)
-    times = []
-    for k in range(len(states) + 1):   # every sampled state once, after one untimed decision that compiles
-        s, seat = states[max(0, k - 1)]
-        m.step.observe(s, seat, obs)
-        n = m.step.legal(s, cfg, legal)
-        t = time.perf_counter()
-        search.decide(obs, cfg, seat, legal, n, vector, rng)
-        times.append(time.perf_counter() - t)
+    times = decision_times(game, "rollout", states, cfg)
     out["compile_search"] = times[0]
-    times = np.array(times[1:])
+    times = times[1:]
     out["search_decisions"] = len(times)
     out["search_ms_mean"] = float(1000 * times.mean())
     out["search_ms_p99"] = float(1000 * np.quantile(times, 0.99))
     return out
+
+
+def decision_times(game: str, seat: str, states: list, cfg: np.ndarray) -> np.ndarray:
+    """Seconds of each decision of the seat spec ``seat`` (``mcts:iters=200``) at every state of
+    ``states`` ((state, seat) pairs from :func:`decision_states`), after one first decision (the
+    first element: it may compile)."""
+    from simlab.core.strategy import SeatSpec
+
+    m, _ = _model(game)
+    spec = SeatSpec.parse(seat)
+    search = get_strategy(game, spec.name)
+    vector = search.vector(dict(spec.values))
+    obs = np.zeros(len(states[0][0]), np.int32)
+    legal = np.zeros(MAX_CHOICES, np.int32)
+    rng = np.array([3, 5, 7, 9], np.uint64)
+    times = []
+    for k in range(len(states) + 1):   # every sampled state once, after one decision that may compile
+        s, who = states[max(0, k - 1)]
+        m.step.observe(s, who, obs)
+        n = m.step.legal(s, cfg, legal)
+        t = time.perf_counter()
+        search.decide(obs, cfg, who, legal, n, vector, rng)
+        times.append(time.perf_counter() - t)
+    return np.array(times)
+
+
+def ms_per_decision(game: str, seats: list[str], n_states: int = 100) -> dict[str, float]:
+    """Mean milliseconds a decision of each search seat spec in ``seats``, one core, over the same
+    ``n_states`` 2-player decision states (played with the game's play-out policy), the first
+    (compiling) decision left out."""
+    m, _ = _model(game)
+    policy = m.names.index(m.play_out) + 1 if m.play_out else 0
+    states, cfg = decision_states(game, 2, policy, n_states)
+    return {s: float(1000 * decision_times(game, s, states, cfg)[1:].mean()) for s in seats}
