@@ -72,7 +72,7 @@ def distance_change(ctx: Context, s: str):
     the change's interval straddles an edge of the 2 points that matter; the change as detail."""
     def read(games: int, level: float):
         d = paired(*mirror(ctx, s, games), ctx.seed, level)["distance"]
-        return answer(d), answer(d) != UNSETTLED, d
+        return answer(d), answer(d) != UNSETTLED, d, d, MATTERS
     return read
 
 

@@ -163,8 +163,9 @@ def seat_change(ctx: Context, s: str):
     def read(games: int, level: float):
         arms = ctx.compare(f"mirror-{s}", ctx.config(2, (s, s), {"allen": True}, games=games), {"allen": False},
                            label="no-allen")
-        size = change_size(start_change(arms, level))
-        return size, size != "unsettled", arms
+        change = start_change(arms, level)
+        size = change_size(change)
+        return size, size != "unsettled", arms, change, Band.effect(BAND)
     return read
 
 

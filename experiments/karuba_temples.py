@@ -273,7 +273,7 @@ def stronger_rule(ctx: Context, player: str) -> strength.Recheck:
         t = pd.concat([t, geometry(t["beach"], t["temple"])], axis=1)
         slope = fit(t, ["squares_apart"], level=level)["coef"]["squares_apart"]
         detail = {"reach": proportion(ex["reached"].sum(), len(ex)), "slope": slope, "games": ex["game"].nunique()}
-        return compare(slope) == "lower", compare(slope) != TIE, detail
+        return compare(slope) == "lower", compare(slope) != TIE, detail, slope, Band.effect(0.0)
     return strength.recheck(ctx, "karuba", player, read)
 
 

@@ -114,8 +114,8 @@ def start_player_side(ctx: Context, player: str, n: int):
     def read(games: int, level: float):
         frame = ctx.run(f"mirror-{strength.run_tag(player)}-{n}p",
                         ctx.config(n, (player,) * n, rotate=False, games=games)).frame()
-        side = sections.start_side(frame, level)
-        return side, side != sections.UNSETTLED_SIDE, frame
+        side, share, band = sections.start_reading(frame, level)
+        return side, side != sections.UNSETTLED_SIDE, frame, share, band
     return read
 
 

@@ -7,6 +7,8 @@ import pytest
 from simlab.analysis import strength
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import Report
+from simlab.analysis.stats import Estimate
+from simlab.analysis.wording import Band
 from simlab.analysis.sections import mirror_bottom_line, mirror_detail, mirror_seats, start_side
 from simlab.core.errors import SimlabError
 from simlab.core.tuned_sets import tuned_sets
@@ -63,9 +65,27 @@ def test_a_not_settled_recheck_says_why_the_budget_or_every_deal():
     said = strength.agreement("fair", {"a": recheck("a", "not yet settled", False, 4000, strength.BUDGET),
                                        "b": recheck("b", "not yet settled", False, 20000, strength.ALL_DEALS, 6),
                                        "c": recheck("c", "fair", True, 1000, strength.DECIDED, 2)})
-    assert said == ("holds with c; is not settled with a (the 10-minute budget ran out at 4,000 games) and b (all "
-                    "20,000 of the heuristics' deals played and its interval still holds an edge of the band)")
+    assert said == ("holds with c; is not settled with a (4,000 games when the 10-minute budget ran out) and b (all "
+                    "20,000 of the heuristics' deals played: the effect sits at the band's edge)")
     assert recheck("c", "fair", True, 1000, strength.DECIDED, 2).how() == "1,000 games, 2 of 6 looks at 99.17% each"
+
+
+def test_a_budget_stop_says_whether_more_games_would_settle_it_or_the_effect_sits_at_the_edge():
+    """A share 2.6 points above fair in a +-2 band, read +-1.2 points wide at 4,000 games, clears the
+    edge at about 16,000 games (1.2 / 0.6 squared times 4,000): more games would settle it. Read +-1.5
+    wide with the edge 0.3 away, it would need 100,000: the effect sits at the band's edge."""
+    band = Band.fairness(0.5, 0.02)
+    clears = strength.needed_games(4000, Estimate(0.526, 0.514, 0.538, 4000, "t"), band)
+    assert clears == pytest.approx(16000)
+    edge = strength.needed_games(4000, Estimate(0.517, 0.502, 0.532, 4000, "t"), band)
+    assert edge == pytest.approx(100000)
+    assert strength.needed_games(4000, None, None) is None
+    more = strength.Recheck("r", "n", False, None, 4000, 4, 7, 0.99, strength.BUDGET, 5.0, 20000, clears)
+    assert more.why() == ("4,000 games when the 5-minute budget ran out; about 16,000 would settle it if the effect "
+                          "stays where it is") and not more.at_edge
+    stuck = strength.Recheck("r", "n", False, None, 4000, 4, 7, 0.99, strength.BUDGET, 5.0, 20000, edge)
+    assert stuck.at_edge and stuck.why() == ("4,000 games when the 5-minute budget ran out; at the band's edge, where "
+                                             "all 20,000 deals would likely not settle it")
 
 
 def test_mirror_bottom_line_reads_the_stronger_mirror_against_the_heuristics_verdict():
@@ -83,7 +103,7 @@ def test_mirror_bottom_line_reads_the_stronger_mirror_against_the_heuristics_ver
     line = mirror_detail(shares, rechecks)
     assert "favoured at 2 players (all 2 heuristic mirrors agree" in line
     assert "holds with big" in line and "differs with even (fair)" in line
-    assert "is not settled with small (the 10-minute budget ran out at 60 games)" in line
+    assert "is not settled with small (60 games when the 10-minute budget ran out)" in line
     short = mirror_bottom_line(shares, ("big", "small", "even"))      # the answer: the heuristics' side, one edge
     assert short.startswith("In mirror matches the start player is favoured at 2 players (up to +") and "big" not in short
 
@@ -138,7 +158,7 @@ def test_a_recheck_that_never_decides_plays_every_deal_or_stops_at_its_budget():
     looks = Looks(slow, decide_at=None, pause=0.2)
     r = strength.recheck(slow, "karuba", "rollout", looks)
     assert r.stop == strength.BUDGET and r.games == 250 and len(looks.seen) == 1   # the next look would overrun
-    assert "0.005-minute budget ran out at 250 games" in r.why()
+    assert r.why() == "250 games when the 0.005-minute budget ran out"
 
 
 def test_a_tuned_set_reads_once_at_the_experiments_games():

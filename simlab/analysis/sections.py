@@ -386,10 +386,17 @@ def side_of(win_share: float, fair: float, lo: float, hi: float, games: int, lev
 def start_side(frame: pd.DataFrame, level: float = LEVEL) -> str:
     """The start player's side of the fairness band in one mirror's frame (one player count), its
     interval at ``level``."""
+    return start_reading(frame, level)[0]
+
+
+def start_reading(frame: pd.DataFrame, level: float = LEVEL) -> tuple[str, Estimate, Band]:
+    """:func:`start_side` with what it reads: the share's interval against the fair share, and the band."""
     from . import fairness as F
 
     r = F.seat_shares(frame, level).iloc[0]
-    return side_of(r["win_share"], r["fair"], r["fair_lo"], r["fair_hi"], int(r["games"]), level)
+    e = Estimate(r["win_share"], r["fair_lo"], r["fair_hi"], int(r["games"]), "clustered by deal", level)
+    return (side_of(r["win_share"], r["fair"], r["fair_lo"], r["fair_hi"], int(r["games"]), level), e,
+            Band.fairness(r["fair"], SEAT_BAND))
 
 
 def _mirror_sides(shares: pd.DataFrame) -> tuple[dict[int, dict[str, tuple[str, Estimate]]], list[int]]:
@@ -467,7 +474,9 @@ def mirror_detail(shares: pd.DataFrame, rechecks: dict | None = None, alike: str
                             else "") + ")")
         else:
             parts.append(f"judged differently by the strategies at {n} players ("
-                         + ", ".join(f"{side} with {md_escape(s)}" for s, (side, _) in sorted(every.items())) + ")")
+                         + ", ".join(f"{side} with {md_escape(s)}" + (f" ({stronger[s].why()})" if s in stronger and not
+                                                                      stronger[s].decided else "")
+                                     for s, (side, _) in sorted(every.items())) + ")")
     if not parts:
         return ("No mirror match could judge the seats: in every one all seats ended level in every game "
                 "(each strategy plays the same game in every seat), so seat fairness is not measured here.")

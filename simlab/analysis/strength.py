@@ -33,8 +33,8 @@ from simlab.core.tuned_sets import tuned_sets
 
 from .experiment import Context, Option
 from .report import md_escape
-from .stats import LEVEL
-from .wording import fmt_count, join
+from .stats import LEVEL, Estimate
+from .wording import Band, fmt_count, join
 
 SEARCH_PLAYER = "rollout"     # the strongest search player where a game registers one (see simlab.search)
 OPTIONS = (Option("strong", "auto", "stronger players the headline verdict is rerun with, comma-separated "
@@ -142,14 +142,26 @@ class Recheck:
     level: float
     stop: str
     minutes: float = math.inf
+    deals: int = 0                  # the heuristics' deals: the most games a look may play
+    needed: float | None = None     # games its interval would need to clear the band's edge (None: unknown)
+
+    @property
+    def at_edge(self) -> bool:
+        """Not settled because the effect sits at the band's edge: even every deal would likely leave
+        its interval across it (from the interval's width, shrinking as one over the root of the games)."""
+        return not self.decided and self.needed is not None and self.needed > self.deals
 
     def why(self) -> str:
-        """What a not-settled reading needs said: how far it got and what stopped it."""
-        if self.stop == BUDGET:
-            return f"the {self.minutes:g}-minute budget ran out at {fmt_count(self.games)} games"
+        """What a not-settled reading needs said: what stopped it, and whether more games would settle it
+        (the budget) or not (an effect at the band's edge)."""
         if self.stop == ALL_DEALS and self.looks > 1:
-            return (f"all {fmt_count(self.games)} of the heuristics' deals played and its interval still holds an "
-                    "edge of the band")
+            return f"all {fmt_count(self.games)} of the heuristics' deals played: the effect sits at the band's edge"
+        if self.stop == BUDGET:
+            spent = f"{fmt_count(self.games)} games when the {self.minutes:g}-minute budget ran out"
+            if self.at_edge:
+                return f"{spent}; at the band's edge, where all {fmt_count(self.deals)} deals would likely not settle it"
+            return spent + (f"; about {fmt_count(round_games(self.needed))} would settle it if the effect stays where "
+                            "it is" if self.needed is not None else "")
         return f"at {fmt_count(self.games)} games"
 
     def how(self) -> str:
@@ -160,56 +172,79 @@ class Recheck:
                 .replace(".00%", "%"))
 
 
-def recheck(ctx: Context, game: str, player: str, read: Callable[[int, float], tuple[Any, bool, Any]]) -> Recheck:
+def round_games(n: float) -> int:
+    """A number of games to two significant digits."""
+    return int(float(f"{n:.2g}"))
+
+
+def needed_games(games: int, interval: Estimate | None, band: Band | None) -> float | None:
+    """The games at which ``interval`` (read at ``games``) would clear the nearer edge of ``band``, if the
+    estimate stays where it is and the interval narrows as one over the root of the games."""
+    if interval is None or band is None:
+        return None
+    edges = [e for e in (band.lo, band.hi) if math.isfinite(e)]
+    gap = min(abs(interval.value - e) for e in edges)
+    half = (interval.hi - interval.lo) / 2
+    return math.inf if gap == 0 else games * (half / gap) ** 2
+
+
+def recheck(ctx: Context, game: str, player: str, read: Callable[[int, float], tuple]) -> Recheck:
     """Read a verdict with ``player`` until it decides (see the module docstring).
 
     ``read(games, level)`` plays (or reuses) the player's runs at ``games`` games, on the experiment's
     seed so on the heuristics' deals, and returns ``(value, decided, detail)`` with its intervals at
-    ``level``. A tuned set reads once at the experiment's games and 95%. The runs of a look that a
-    later look supersedes leave the experiment's list of runs (the report rests on the last)."""
+    ``level``, or ``(value, decided, detail, interval, band)`` where one interval read against a band
+    decides (then a reading left not settled says whether more games would settle it). A tuned set
+    reads once at the experiment's games and 95%. The runs of a look that a later look supersedes
+    leave the experiment's list of runs (the report rests on the last)."""
     if not is_search(game, player):
-        value, decided, detail = read(ctx.games, LEVEL)
-        return Recheck(player, value, decided, detail, ctx.games, 1, 1, LEVEL, ONE_LOOK)
+        value, decided, detail, *against = read(ctx.games, LEVEL)
+        return Recheck(player, value, decided, detail, ctx.games, 1, 1, LEVEL, ONE_LOOK, deals=ctx.games,
+                       needed=needed_games(ctx.games, *against) if against else None)
     looks = schedule(_games_option(ctx), ctx.games)
     minutes = budget_minutes(ctx)
 
     def logged(games: int, level: float):
-        value, decided, detail = read(games, level)
+        look = read(games, level)
         ctx.log(f"  recheck with {player}: {games:,} games, look {looks.index(games) + 1} of {len(looks)}: "
-                + ("decided" if decided else "not yet decided"))
-        return value, decided, detail
+                + ("decided" if look[1] else "not yet decided"))
+        return look
 
-    value, decided, detail, taken, stop = until_decided(logged, looks, minutes, ctx.runs)
-    return Recheck(player, value, decided, detail, looks[taken - 1], taken, len(looks), look_level(len(looks)),
-                   stop if len(looks) > 1 else ONE_LOOK, minutes)
+    (value, decided, detail, *against), taken, stop = until_decided(logged, looks, minutes, ctx.runs)
+    games = looks[taken - 1]
+    return Recheck(player, value, decided, detail, games, taken, len(looks), look_level(len(looks)),
+                   stop if len(looks) > 1 else ONE_LOOK, minutes, ctx.games,
+                   needed_games(games, *against) if against else None)
 
 
-def until_decided(read: Callable[[int, float], tuple[Any, bool, Any]], looks: list[int], minutes: float = math.inf,
-                  runs: list | None = None) -> tuple[Any, bool, Any, int, str]:
+def until_decided(read: Callable[[int, float], tuple], looks: list[int], minutes: float = math.inf,
+                  runs: list | None = None) -> tuple[tuple, int, str]:
     """The looks of a recheck: ``read(games, level)`` at each total of ``looks`` (every one at
     :func:`look_level`), until one is decided, the looks run out (every deal) or the next look would
-    end past the budget of ``minutes`` (its time foreseen from the pace so far). ``runs``: the list the
-    reads add their runs to; a superseded look's runs leave it. Returns the last look's value,
-    decided and detail, the looks taken and why it stopped."""
+    end past the budget of ``minutes`` (its time foreseen from the pace of the last look; a look read
+    from stored runs takes next to no time, so a rerun reuses them and plays on, and its first new
+    look may end past the budget). ``runs``: the list the
+    reads add their runs to; a superseded look's runs leave it. Returns the last look (what ``read``
+    returned, ``(value, decided, ...)``), the looks taken and why it stopped."""
     level = look_level(len(looks))
-    start = time.monotonic()
-    deadline = start + minutes * 60
+    deadline = time.monotonic() + minutes * 60
     runs = [] if runs is None else runs
-    stop, mark, end, taken = ALL_DEALS, 0, 0, 0
+    stop, mark, end, taken, pace = ALL_DEALS, 0, 0, 0, 0.0
     for k, games in enumerate(looks):
         if k:
-            spent = time.monotonic() - start
-            if time.monotonic() + spent / looks[k - 1] * (games - looks[k - 1]) > deadline:
+            if time.monotonic() + pace * (games - looks[k - 1]) > deadline:
                 stop = BUDGET
                 break
             del runs[mark:end]      # the previous look's runs: this one supersedes them
         mark = len(runs)
-        value, decided, detail = read(games, level)
+        t = time.monotonic()
+        look = read(games, level)
+        pace = (time.monotonic() - t) / (games - (looks[k - 1] if k else 0))   # seconds a game added
         end, taken = len(runs), k + 1
-        if decided:
+        if look[1]:
             stop = DECIDED
             break
-    return value, decided, detail, taken, stop
+    return look, taken, stop
 
 
 def reading(value: str, reference: str, decided: bool) -> str:
@@ -220,8 +255,8 @@ def reading(value: str, reference: str, decided: bool) -> str:
 
 def agreement(reference, readings: dict[str, Recheck | tuple[Any, bool]], games: dict[str, int] | None = None,
               words=None) -> str:
-    """'holds with A and B', 'holds with A; is not settled with B (the 10-minute budget ran out at 4,000
-    games)', 'differs with B (fair)': the stronger players' ``readings`` against the heuristics'
+    """'holds with A and B', 'holds with A; is not settled with B (4,000 games when the 5-minute budget
+    ran out)', 'differs with B (fair)': the stronger players' ``readings`` against the heuristics'
     ``reference`` value. A reading is a :class:`Recheck` (a not-settled one says why) or a pair
     (value, decided); ``words`` renders a value, ``games`` names the sample of a not-settled pair."""
     words = words or (lambda v: v)

@@ -405,7 +405,7 @@ def recheck_check(setting: str, world: Table, edge: float, first: int, deals: in
             def read(games: int, level: float):
                 side = start_side(f[f["game"] < games], 0.95 if naive else level)
                 return side, side != "not yet settled", None
-            side, decided, *_ = strength.until_decided(read, looks)
+            (side, decided, _), *_ = strength.until_decided(read, looks)
             wrong[i] = decided and (side == "favoured" and truth <= SEAT_BAND + EPS
                                     or side == "handicapped" and truth >= -SEAT_BAND - EPS
                                     or side == "fair" and abs(truth) > SEAT_BAND + EPS)
