@@ -166,6 +166,8 @@ def test_a_tuned_set_reads_once_at_the_experiments_games():
     looks = Looks(ctx, decide_at=None)
     r = strength.recheck(ctx, "loot-island", "cautious@tuned", looks)
     assert looks.seen == [(3000, 0.95)] and r.stop == strength.ONE_LOOK and r.why() == "at 3,000 games"
+    edge = strength.Recheck("t", "n", False, None, 20000, 1, 1, 0.95, strength.ONE_LOOK, deals=20000, needed=50000.0)
+    assert edge.why() == "all 20,000 of the heuristics' deals played: the effect sits at the band's edge"
 
 
 @pytest.mark.parametrize("text", ["0", "-1", "soon"])

@@ -154,7 +154,7 @@ class Recheck:
     def why(self) -> str:
         """What a not-settled reading needs said: what stopped it, and whether more games would settle it
         (the budget) or not (an effect at the band's edge)."""
-        if self.stop == ALL_DEALS and self.looks > 1:
+        if (self.stop == ALL_DEALS and self.looks > 1) or (self.stop == ONE_LOOK and self.at_edge):
             return f"all {fmt_count(self.games)} of the heuristics' deals played: the effect sits at the band's edge"
         if self.stop == BUDGET:
             spent = f"{fmt_count(self.games)} games when the {self.minutes:g}-minute budget ran out"
