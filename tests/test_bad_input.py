@@ -163,6 +163,10 @@ CASES = [
     ("scheduler address of an unknown scheme", plain(*RUN_ARGS, "--scheduler", "foo://bar:1"),
      "cannot reach the Dask scheduler at foo://bar:1: unknown address scheme 'foo'"),
     # every command that plays games reads the same placement options, checked by the same code
+    ("compare with a time budget that is not minutes", plain("compare", "jamaica", "-p", "2", "--seats", "balanced",
+                                                             "--b-variant", "no-ghost", "--strong", "rollout",
+                                                             "--strong-minutes", "soon", "-o", "{d}/rep"),
+     "--option strong-minutes=soon: a number of minutes, or 'none'"),
     ("zero dask workers for a compare", plain("compare", "karuba", "--b-variant", "bonus-tiles", "--dask-local", "0",
                                               "-o", "{d}/cmp"), "--dask-local must be at least 1"),
     ("serial executor with a local cluster in an experiment",
