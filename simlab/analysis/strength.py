@@ -165,7 +165,7 @@ class Recheck:
         return f"at {fmt_count(self.games)} games"
 
     def how(self) -> str:
-        """'2,000 games in 3 looks at 99.3%': how a search player's recheck got its reading."""
+        """'2,000 games, 3 of 7 looks at 99.29% each': how a search player's recheck got its reading."""
         if self.planned == 1:
             return f"{fmt_count(self.games)} games"
         return (f"{fmt_count(self.games)} games, {self.looks} of {self.planned} looks at {self.level:.2%} each"
