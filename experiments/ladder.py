@@ -228,8 +228,7 @@ def analyse(ctx: Context):
     table = ladder_table(names, lad, runs, set(searchers))
     h2h = head_to_head(runs, table)
     timed = [n for n in names if kind(n, set(searchers)) == "search"]
-    ms = ms_per_decision(game, timed) if timed else {}
-    table["ms"] = table["entrant"].map(ms)
+    ms = ms_per_decision(game, timed) if timed else {}   # a finding, not a table: tables are the same anywhere
 
     write_bottom_line(rep, table, lad, names, set(searchers), spec.title)
     if ms:
@@ -239,8 +238,7 @@ def analyse(ctx: Context):
         "place": "place", "entrant": "entrant", "kind": "kind",
         "rating [95% CI]": lambda r: ("0 (the anchor)" if r["entrant"] == RANDOM else
                                       fmt_number(r["rating"], r["lo"], r["hi"], digits=0)),
-        "games": "games", "tied with": "tied",
-        **({"ms a decision": lambda r: "" if pd.isna(r["ms"]) else f"{r['ms']:.2g}"} if ms else {})}),
+        "games": "games", "tied with": "tied"}),
         note="Bradley-Terry ratings on the Elo scale (400 log10 of the strength ratio; +200 points: finishes ahead "
              "about 76% of the time), random play at 0; 95% intervals of each rating by a bootstrap over deals, "
              "drawn jointly for all pairs (every pair plays the same deals, and a deal that suits an entrant suits "

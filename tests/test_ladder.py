@@ -1,6 +1,8 @@
 """The rating ladder (experiments/ladder.py, simlab/analysis/rating.py): Bradley-Terry ratings recover
 known strengths, equal results give equal ratings, ties are called ties, the entrants come from the
 strategy registry, and a tiny ladder run writes a report whose bottom line names the top entrant."""
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -216,11 +218,13 @@ def test_a_tiny_ladder_run_writes_a_report_naming_the_top_entrant(tiny):
     line = rests[rests.index("- Pilot only"):].split("\n")[0]
     piloted = line[line.index("not rated): ") + 12:].rstrip(".").split(", ")
     assert piloted and all("policy=" in p and p not in strategies for p in piloted)
-    # each search entrant's measured time a decision, and that it is rated at its budget, not at equal time
-    timed = table.dropna(subset=["ms a decision"])
-    assert sorted(timed["entrant"]) == sorted(e for e in table["entrant"] if e.startswith(("mcts", "rollout")))
-    assert (timed["ms a decision"].astype(float) > 0).all()
-    assert "Time a decision, one core of this machine" in md and "not at equal time per decision" in md
+    # each search entrant's measured time a decision, and that it is rated at its budget, not at equal time:
+    # a finding (a machine's timing in a table would make the tables differ between machines)
+    timing = next(line for line in md.split("\n") if "Time a decision, one core of this machine" in line)
+    plain = timing.replace("\\", "")                         # the report escapes markdown characters
+    searchers = [e for e in table["entrant"] if e.startswith(("mcts", "rollout"))]
+    assert searchers and all(re.search(re.escape(e) + r" [0-9.]+ ms", plain) for e in searchers)
+    assert "not at equal time per decision" in timing and "ms a decision" not in table.columns
 
 
 def test_a_search_players_time_a_decision_grows_with_its_budget():
