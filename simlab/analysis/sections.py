@@ -349,8 +349,10 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame], levels: dict[str
               "fair share" if x.startswith("fair ") else x for x in labels]
     fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), fontsize=8)
     rep.chart("mirror-seat-shares", fig, "Win share by seat in mirror matches (every seat the same strategy; a shared "
-              f"win split between the winners, so fair is exactly 1/n where somebody always wins), 95% intervals; "
-              f"green: fairness band "
+              "win split between the winners, so fair is exactly 1/n where somebody always wins), 95% intervals"
+              + (" (" + ", ".join(f"{k}'s at {v:.2%}" for k, v in levels.items() if v != LEVEL)
+                 + ", the level of its recheck's looks)" if any(v != LEVEL for v in levels.values()) else "")
+              + "; green: fairness band "
               f"(±{SEAT_BAND * 100:g} points)", title="Seat fairness in mirror matches")
     rep.table("Win share by seat in mirror matches", formatted(shares, {
         "strategy (every seat)": "strategy", "players": "players", "seat": "seat", "games": "games",
