@@ -137,9 +137,12 @@ def mirror_seats(rep, mirrors: dict, three: pd.DataFrame, levels: dict[str, floa
                      reference=0.5 if i == 0 else None, band=Band.fairness(0.5, BAND) if i == 0 else None,
                      what=f"{arm}, {{}} mirror")
     axes[0][0].legend(fontsize=7)
+    stricter = ", ".join(f"{k}'s at {v:.2%}" for k, v in levels.items() if v != LEVEL)
     rep.chart("start-player", fig, "The start player's win share in 2-player mirror matches (every seat the same "
-              f"heuristic; a shared win split), with and without Allen, 95% intervals; green: fairness band "
-              f"(50% ± {BAND * 100:g} points)", title="Seat fairness: the start player with and without Allen")
+              "heuristic; a shared win split), with and without Allen, 95% intervals"
+              + (f" ({stricter}, the level of its recheck's looks)" if stricter else "")
+              + f"; green: fairness band (50% ± {BAND * 100:g} points)",
+              title="Seat fairness: the start player with and without Allen")
     return t
 
 
