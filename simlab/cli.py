@@ -118,11 +118,7 @@ def _config_from(game, players, seats, games_n, seed, sets, variants, config_fil
     files = tuple(option(None, "strategies", text_list) or ()) + tuple(strategy_files)
     for path in files:
         load_strategy_file(path)
-    params = {}
-    for v in list(option(None, "variants", text_list) or ()) + list(variants):
-        if v not in spec.variants:
-            raise SimlabError(f"unknown variant {v!r} for {spec.name}; known: {', '.join(spec.variants) or 'none'}")
-        params.update(spec.variants[v])
+    params = spec.variant_params(list(option(None, "variants", text_list) or ()) + list(variants))
     file_params = file.get("params", {})
     if not isinstance(file_params, dict):
         raise SimlabError(f"config file {config_file}: params must be a table ([params]), got {file_params!r}")

@@ -53,12 +53,10 @@ class Arm:
 
     def params(self, spec: GameSpec) -> dict:
         """The arm's rule parameters that differ from the defaults (variants first, then ``--set``)."""
-        params: dict = {}
-        for v in self.variants:
-            if v not in spec.variants:
-                raise SimlabError(f"--{self.name.lower()}-variant: unknown variant {v!r} for {spec.name}; known: "
-                                  f"{', '.join(spec.variants) or 'none'}")
-            params.update(spec.variants[v])
+        try:
+            params = spec.variant_params(self.variants)
+        except SimlabError as exc:
+            raise SimlabError(f"--{self.name.lower()}-variant: {exc}") from None
         try:
             params.update(parse_assignments(self.sets))
             return spec.params.changed(spec.params.resolve(params))

@@ -504,11 +504,7 @@ class Setup:
 
 def rule_changes(spec: GameSpec, variants: tuple[str, ...], sets: tuple[str, ...]) -> dict:
     """The rule parameters that ``--variant`` names and ``--set`` assignments change, checked."""
-    params: dict = {}
-    for v in variants:
-        if v not in spec.variants:
-            raise SimlabError(f"unknown variant {v!r} for {spec.name}; known: {', '.join(spec.variants) or 'none'}")
-        params.update(spec.variants[v])
+    params = spec.variant_params(variants)
     params.update(parse_assignments(sets))
     return spec.params.changed(spec.params.resolve(params))
 

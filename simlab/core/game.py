@@ -104,6 +104,16 @@ class GameSpec:
     model: StepModel | None = None           # the step functions (simlab.core.model): search players, contract tests
     table: Table | None = None               # what a person seated at the game is shown (simlab play)
 
+    def variant_params(self, names) -> dict:
+        """The rule parameters the variants ``names`` switch on, later ones over earlier; an unknown
+        name is a one-line error."""
+        params: dict = {}
+        for v in names:
+            if v not in self.variants:
+                raise SimlabError(f"unknown variant {v!r} for {self.name}; known: {', '.join(self.variants) or 'none'}")
+            params.update(self.variants[v])
+        return params
+
     def default_mix(self, players: int) -> tuple[str, ...]:
         """The default heuristic mix at ``players``, padded with random play."""
         mix = self.default_seats[:players]
