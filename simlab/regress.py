@@ -27,12 +27,15 @@ from pathlib import Path
 import numpy as np
 
 GAMES_PER_CONFIG = 48
+SEARCH_GAMES = 6                      # a search player's configuration: 6 games (rollout takes a second a game)
+SEARCH_MCTS = "mcts:iters=40"
 SEED = 20261201
 DIGESTS = Path(__file__).resolve().parent.parent / "tests" / "data" / "frame_digests.json"
 
 
 def matrix() -> list[dict]:
-    """Every game x player count x (no variant, each variant) x (default mix, each mirror match)."""
+    """Every game x player count x (no variant, each variant) x (default mix, each mirror match), and in
+    each game with search players a 3-player table of ``rollout``, ``mcts`` and a heuristic."""
     from simlab.core.game import available_games, get_game
     from simlab.core.registry import module_name
     from simlab.core.strategy import strategies_for
@@ -56,13 +59,20 @@ def matrix() -> list[dict]:
                     configs.append({"key": key, "game": spec.name, "players": n, "seats": list(seats),
                                     "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()},
                                     "rotate": rotate})
+        if any(s.search for s in strategies_for(spec.name).values()):
+            # the search players against the game's first default heuristic, at small budgets: a change to the
+            # search's code or the play-out policies must keep their decisions too
+            seats = ("rollout", SEARCH_MCTS, spec.default_seats[0])
+            configs.append({"key": f"{spec.name}/3p/base/search", "game": spec.name, "players": 3,
+                            "seats": list(seats), "params": {}, "rotate": True, "games": SEARCH_GAMES})
     return configs
 
 
-def play(config: dict, games: int = GAMES_PER_CONFIG) -> tuple[np.ndarray, np.ndarray]:
+def play(config: dict, games: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The raw ``int32[games, seats, columns]`` block and game 0's event log for one configuration."""
     from simlab.core.runner import Prepared, RunConfig
 
+    games = games or config.get("games", GAMES_PER_CONFIG)
     params = {k: tuple(v) if isinstance(v, list) else v for k, v in config["params"].items()}
     run_config = RunConfig(config["game"], config["players"], tuple(config["seats"]), games=games, seed=SEED,
                            params=params, rotate=config["rotate"])

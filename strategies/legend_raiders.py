@@ -569,7 +569,7 @@ def coiner(state, cfg, seat, legal, n_legal, params, rng):
 
 # ---- search players (simlab.search.players) ---------------------------------------------
 
-@njit(ROLLOUT_SIGNATURE, cache=True)
+@njit(ROLLOUT_SIGNATURE, cache=True, _nrt=False)   # lean, as the heuristics it calls are (simlab.core.play.lean)
 def rollout(state, cfg, seat, legal, n_legal, heuristic, params, rng):
     """Legend Raiders' play-out policy for the search (the model's ``rollout``): 0 uniform random,
     1 hunter, 2 racer, 3 coiner, with ``params`` (the search's table: defaults or a tuned set). It

@@ -1,7 +1,8 @@
 """The regression oracle: the built-in strategies play exactly the recorded games.
 
-Every engine change is checked against ``tests/data/frame_digests.json`` (390 configurations:
-every game, player count and variant; the default mix with rotation and every mirror match).
+Every engine change is checked against ``tests/data/frame_digests.json`` (394 configurations:
+every game, player count and variant; the default mix with rotation and every mirror match; and in
+each game a 3-player table of the search players, at small budgets, and a heuristic).
 A change meant to alter play rewrites the file with ``python -m simlab.regress write`` and says
 in its commit by how much play changed (``python -m simlab.regress diff REV``).
 """

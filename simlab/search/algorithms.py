@@ -60,6 +60,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core.model import CODE_LIMIT, MAX_CHOICES
+from simlab.core.play import lean
 from simlab.core.rng import N_STREAMS, next_u64, randint, uniform
 
 # BOUND PER GAME: the step functions, the play-out policy and its table (row k: heuristic index, parameters)
@@ -80,6 +81,25 @@ def _fresh_streams(rng, streams):
             streams[r, k] = next_u64(rng)
         if streams[r, 0] == 0 and streams[r, 1] == 0 and streams[r, 2] == 0 and streams[r, 3] == 0:
             streams[r, 0] = np.uint64(1)
+
+
+@lean
+def play_to_end(s, cfg, policy, h, w, rng, streams, buf, no_log):
+    """Play ``s`` to the end with play-out ``policy`` in every seat (0: uniform); returns the decisions
+    made (those with a choice). Lean (no reference counts: see :func:`simlab.core.play.lean`), as the
+    kernels' own loops are: with counts, the game's rules compiled for the search spent a third of a
+    play-out counting."""
+    decisions = 0
+    while True:
+        p = to_move(s)
+        if p < 0:
+            return decisions
+        n = legal_fn(s, cfg, buf)
+        i = 0
+        if n > 1:
+            i = randint(rng, n) if policy == 0 else rollout(s, cfg, p, buf, n, h, w, rng)
+            decisions += 1
+        apply(s, cfg, buf[i], streams, no_log)
 
 
 @njit(cache=True)
@@ -153,7 +173,8 @@ def ismcts(obs, cfg, seat, legal, n_legal, params, rng):
             if expanded:  # below the new leaf: play out
                 i = randint(rng, n) if policy == 0 else rollout(s, cfg, p, buf, n, h, w, rng)
                 apply(s, cfg, buf[i], streams, no_log)
-                continue
+                play_to_end(s, cfg, policy, h, w, rng, streams, buf, no_log)
+                break
             stamp += 1
             for k in range(n):
                 mark[buf[k]] = stamp
@@ -302,13 +323,7 @@ def play_out_proposals(obs, cfg, seat, legal, n_legal, params, rng, cand, total,
             s[:] = root
             play[:] = streams
             apply(s, cfg, legal[cand[c]], play, no_log)
-            while True:
-                p = to_move(s)
-                if p < 0:
-                    break
-                n = legal_fn(s, cfg, buf)
-                i = 0 if n == 1 else (randint(rng, n) if policy == 0 else rollout(s, cfg, p, buf, n, h, w, rng))
-                apply(s, cfg, buf[i], play, no_log)
+            play_to_end(s, cfg, policy, h, w, rng, play, buf, no_log)
             returns(s, cfg, result)
             total[c] += result[seat]
     return n_cand
@@ -327,14 +342,5 @@ def playouts(starts, cfg, policy, count, rng):
     for k in range(count):
         s[:] = starts[k % starts.shape[0]]
         _fresh_streams(rng, streams)
-        while True:
-            p = to_move(s)
-            if p < 0:
-                break
-            n = legal_fn(s, cfg, buf)
-            i = 0
-            if n > 1:
-                i = randint(rng, n) if policy == 0 else rollout(s, cfg, p, buf, n, h, w, rng)
-                decisions += 1
-            apply(s, cfg, buf[i], streams, no_log)
+        decisions += play_to_end(s, cfg, policy, h, w, rng, streams, buf, no_log)
     return decisions
