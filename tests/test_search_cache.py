@@ -66,3 +66,18 @@ def test_a_copy_is_named_by_what_it_reads_so_a_change_never_meets_a_stale_cache(
                                                                    os.path.basename(other.__file__)])
     bound = open(one.__file__).read().split("# BOUND PER GAME")[1].split("# END BOUND")[0]
     assert "to_move = _sys.modules['toy_nim'].to_move" in bound and "None" not in bound
+
+
+def test_the_play_outs_compile_without_reference_counts():
+    """Each game's play-out loop and play-out policy are lean (``simlab.core.play.lean``), as the
+    kernels' loops are: compiled with numba's reference counts, the rules they call spent a third of
+    a Loot Island play-out counting (perf, issue 32)."""
+    from simlab.core.model import ROLLOUT
+    from simlab.core.strategy import strategies_for
+    from simlab.search.players import SEARCH_MODELS
+
+    for game in ("karuba", "loot-island", "jamaica", "legend-raiders"):
+        strategies_for(game)   # registers the game's search model
+        m = SEARCH_MODELS[game]
+        assert m.search.play_to_end.targetoptions.get("_nrt") is False, game
+        assert m.model[ROLLOUT].targetoptions.get("_nrt") is False, game
