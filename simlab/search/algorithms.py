@@ -171,8 +171,6 @@ def ismcts(obs, cfg, seat, legal, n_legal, params, rng):
                 apply(s, cfg, buf[0], streams, no_log)
                 continue
             if expanded:  # below the new leaf: play out
-                i = randint(rng, n) if policy == 0 else rollout(s, cfg, p, buf, n, h, w, rng)
-                apply(s, cfg, buf[i], streams, no_log)
                 play_to_end(s, cfg, policy, h, w, rng, streams, buf, no_log)
                 break
             stamp += 1
