@@ -30,8 +30,8 @@ from simlab.analysis.charts import dot_interval, integer_histogram, new_figure
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.report import ci, formatted, num, pct
 from simlab.analysis.stats import LEVEL, Estimate, mean, paired_difference, proportion
-from simlab.analysis.wording import (CHANGE, NUMBER, POINTS, TIE, Band, best_of, compare, fmt_estimate, fmt_number,
-                                     fmt_ratio, fmt_share, join, words_in)
+from simlab.analysis.wording import (CHANGE, NUMBER, POINTS, TIE, Band, at_looks_level, best_of, compare, fmt_estimate,
+                                     fmt_number, fmt_ratio, fmt_share, join, looks_levels, words_in)
 
 STRONG, SECOND, WEAK = "hunter", "collector", "random"
 MIRRORS = (STRONG, SECOND, "cautious")   # every heuristic, each in a mirror match: the only fair test of seats
@@ -108,7 +108,7 @@ def mirror_seats(rep, mirrors: dict, three: pd.DataFrame, levels: dict[str, floa
     for s, arms in mirrors.items():
         on, off = arms.base.frame(), arms.variant.frame()
         level = levels.get(s, LEVEL)
-        at = "" if level == LEVEL else f" (interval at {level:.2%}, the level of its recheck's looks)"
+        at = at_looks_level(level)
         for arm, f in (("with Allen", on), ("without Allen", off)):
             r = F.seat_shares(f, level).query("seat == 1").iloc[0]
             e = Estimate(r["win_share"], r["fair_lo"], r["fair_hi"], int(r["games"]), "clustered by game", level)
@@ -137,10 +137,8 @@ def mirror_seats(rep, mirrors: dict, three: pd.DataFrame, levels: dict[str, floa
                      reference=0.5 if i == 0 else None, band=Band.fairness(0.5, BAND) if i == 0 else None,
                      what=f"{arm}, {{}} mirror")
     axes[0][0].legend(fontsize=7)
-    stricter = ", ".join(f"{k}'s at {v:.2%}" for k, v in levels.items() if v != LEVEL)
     rep.chart("start-player", fig, "The start player's win share in 2-player mirror matches (every seat the same "
-              "heuristic; a shared win split), with and without Allen, 95% intervals"
-              + (f" ({stricter}, the level of its recheck's looks)" if stricter else "")
+              "heuristic; a shared win split), with and without Allen, 95% intervals" + looks_levels(levels)
               + f"; green: fairness band (50% ± {BAND * 100:g} points)",
               title="Seat fairness: the start player with and without Allen")
     return t

@@ -16,8 +16,8 @@ from . import outcomes, unfold
 from .charts import dot_interval, integer_histogram, new_figure, tip
 from .report import ASSUMED_ITEM, Report, ci, formatted, md_escape, num, pct
 from .stats import LEVEL, Estimate, paired_column_difference
-from .wording import (CHANGE, FIRST_WORDS, NUMBER, POINTS, Band, best_of, fmt_count, fmt_estimate, fmt_number,
-                      fmt_points, fmt_ratio, fmt_share, join, words_in)
+from .wording import (CHANGE, FIRST_WORDS, NUMBER, POINTS, Band, at_looks_level, best_of, fmt_count, fmt_estimate,
+                      fmt_number, fmt_points, fmt_ratio, fmt_share, join, looks_levels, words_in)
 
 SEAT_BAND = 0.02       # a seat is "fair" if its win rate is within 2 points of the fair rate
 USAGE_FLAG = 0.5       # standardized winners-vs-others difference above which a column is flagged
@@ -328,7 +328,7 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame], levels: dict[str
         first = g[g["seat"] == 1].iloc[0]
         e = Estimate(first["win_share"], first["fair_lo"], first["fair_hi"], int(first["games"]), "clustered by deal",
                      first["level"])
-        at = "" if first["level"] == LEVEL else f" (interval at {first['level']:.2%}, the level of its recheck's looks)"
+        at = at_looks_level(first["level"])
         rep.verdict(f"Start player's win share, {n} players, {md_escape(strategy)} mirror{at}", e, first["fair"],
                     Band.fairness(first["fair"], SEAT_BAND))
     counts = sorted(shares["players"].unique())
@@ -350,9 +350,7 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame], levels: dict[str
     fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), fontsize=8)
     rep.chart("mirror-seat-shares", fig, "Win share by seat in mirror matches (every seat the same strategy; a shared "
               "win split between the winners, so fair is exactly 1/n where somebody always wins), 95% intervals"
-              + (" (" + ", ".join(f"{k}'s at {v:.2%}" for k, v in levels.items() if v != LEVEL)
-                 + ", the level of its recheck's looks)" if any(v != LEVEL for v in levels.values()) else "")
-              + "; green: fairness band "
+              + looks_levels(levels) + "; green: fairness band "
               f"(±{SEAT_BAND * 100:g} points)", title="Seat fairness in mirror matches")
     rep.table("Win share by seat in mirror matches", formatted(shares, {
         "strategy (every seat)": "strategy", "players": "players", "seat": "seat", "games": "games",

@@ -109,6 +109,19 @@ def fmt_estimate(e: Estimate, unit: str = SHARE) -> str:
     return fmt_number(e.value, e.lo, e.hi, signed=u == CHANGE)
 
 
+def at_looks_level(level: float) -> str:
+    """' (interval at 99.29%, the level of its recheck's looks)' after a stronger player's verdict read at
+    its recheck's looks' level, so a reader knows why its interval is wider; '' at the usual LEVEL."""
+    return "" if level == LEVEL else f" (interval at {level:.2%}, the level of its recheck's looks)"
+
+
+def looks_levels(levels: Mapping[str, float]) -> str:
+    """' (rollout's at 99.29%, the level of its recheck's looks)' after a chart caption's '95% intervals',
+    naming each player whose intervals are read at its looks' level; '' when none is."""
+    stricter = ", ".join(f"{k}'s at {v:.2%}" for k, v in levels.items() if v != LEVEL)
+    return f" ({stricter}, the level of its recheck's looks)" if stricter else ""
+
+
 def fmt_ratio(before: float, after: float, aside: str = " ({})") -> str:
     """A change between two rates: both values, each with enough digits, and the fold when one is at
     least twice the other ('1.2% -> 0.10% (12-fold fewer)'; '30.0% -> 32.0%'). ``aside`` places the
