@@ -22,10 +22,10 @@ of a compass planted early (``plant_value``). Choice codes are those of
 """
 from dataclasses import replace
 
-import numpy as np
 from numba import njit
 
 from simlab.core.rng import randint
+from simlab.core.scratch import stack_scratch
 from simlab.core.model import ROLLOUT_SIGNATURE, declare_play_out
 from simlab.core.strategy import StrategyParam, strategy
 from simlab.games.loot_island.components import (EV_B1, EV_B2, EV_B4, EV_B8, EV_B12, EV_B14, I_BOTTOM,
@@ -73,11 +73,12 @@ def cube_cost(state, cfg, seat, k, w, per_cube):
     return cost
 
 
-@njit(cache=True, _nrt=True)   # allocates (treasure lists of its own): counted even in a lean strategy
+@njit(cache=True)
 def gain_of(state, cfg, seat, t, crown_w, set_w):
-    """Marginal gold of keeping ``t`` (scored with the real rules) plus crown and set potential."""
-    ids = np.empty(N_TREASURE, dtype=np.int64)
-    parts = np.empty(6, dtype=np.int64)
+    """Marginal gold of keeping ``t`` (scored with the real rules) plus crown and set potential. Its
+    treasure lists are scratch on its own stack: it runs at every treasure a play-out takes."""
+    ids = stack_scratch(N_TREASURE)
+    parts = stack_scratch(6)
     n = kept_ids(state, seat, ids)
     before = treasure_value(cfg, ids, n, parts)
     ids[n] = t

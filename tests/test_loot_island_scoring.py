@@ -51,6 +51,19 @@ def test_rule_books_pair_optimally_one_treasure_per_book_never_book_with_book():
     assert parts_of(ids)[1][BOOK] == brute == 3 * 5 + 3 * 4 + 2 * 2
 
 
+def test_rule_books_pair_optimally_in_any_held_set_against_brute_force():
+    """Every held set, not only the example: 400 random sets of up to 8 of the 74 treasures, books
+    and others in any mix (curse 0 included), scored against every pairing."""
+    rng = np.random.default_rng(5)
+    for _ in range(400):
+        ids = [int(t) for t in rng.choice(74, size=int(rng.integers(0, 9)), replace=False)]
+        books = [t for t in ids if V["treasure_type"][t] == BOOK]
+        others = [t for t in ids if V["treasure_type"][t] != BOOK]
+        brute = max(sum(V["treasure_book"][b] * V["treasure_curse"][o] for b, o in zip(books, perm))
+                    for perm in itertools.permutations(others, min(len(books), len(others))))
+        assert parts_of(ids)[1][BOOK] == brute, ids
+
+
 def test_example_jewels_3_2_4_3_3_are_worth_43():
     total, parts = parts_of([9, 1, 20, 34, 71])       # jewels 3, 2, 4, 3, 3
     assert parts[JEWEL] == 43

@@ -6,11 +6,12 @@ from numba import njit
 
 from simlab.core.play import lean
 from simlab.core.program import F_LABEL, F_LOCAL
+from simlab.core.scratch import stack_scratch
 
 from .board import EV_CROWNS, EV_ELIM, EV_HEALER, log_ev, n_actors, set_ctx
 from .program import ask, ret
 from .components import CROWNS_AFTER_FEE, N_TREASURE, O, T_BOOK, T_CROWN, T_JEWEL, T_SKULL
-from .state import (B_CROSSES, B_CURSES, B_ELIM, B_FEE, B_GOLD, B_GROSS, B_HEALER, B_NET, D_HEALER, ELIM_CURSES,
+from .state import (MAX_ACTORS, B_CROSSES, B_CURSES, B_ELIM, B_FEE, B_GOLD, B_GROSS, B_HEALER, B_NET, D_HEALER, ELIM_CURSES,
                     ELIM_FEE, ELIM_NONE, P0, PB, PH_END, S_HEALER_OWNER, S_HEALERS, S_PHASE, S_PLAYERS, S_START,
                     S_TLOC, S_TURN, T_KEPT, X_CHOICE)
 
@@ -26,11 +27,13 @@ def _sort_desc(a, n):
         a[j + 1] = x
 
 
-@njit(cache=True, _nrt=True)   # works in arrays of its own: counted even when a lean loop calls it
+@lean
 def book_value(cfg, ids, n):
-    """Best pairing of books with other treasures' curse numbers (each used once, no book-book)."""
-    mult = np.zeros(n + 1, dtype=np.int64)
-    curse = np.zeros(n + 1, dtype=np.int64)
+    """Best pairing of books with other treasures' curse numbers (each used once, no book-book): both
+    sorted high to low, paired rank by rank. Its lists are scratch on its stack: the search's
+    play-outs score a held set at every treasure taken."""
+    mult = stack_scratch(N_TREASURE)
+    curse = stack_scratch(N_TREASURE)
     nb = 0
     nc = 0
     for j in range(n):
@@ -41,6 +44,8 @@ def book_value(cfg, ids, n):
         else:
             curse[nc] = cfg[O.treasure_curse + t]
             nc += 1
+    if nb == 0 or nc == 0:
+        return 0
     _sort_desc(mult, nb)
     _sort_desc(curse, nc)
     total = 0
@@ -83,30 +88,36 @@ def skull_bonus(cfg, k1, k2, k3, others):
     return best * others
 
 
-@njit(cache=True, _nrt=True)   # works in arrays of its own: counted even when a lean loop calls it
+@lean
 def treasure_value(cfg, ids, n, parts):
     """Gold of a set of kept treasures, without crown places and start tile.
 
-    ``parts[0..5]`` receive gold by type (amulet, money, book, jewel, crown base, skull)."""
-    types = np.zeros(6, dtype=np.int64)
-    kinds = np.zeros(4, dtype=np.int64)
+    ``parts[0..5]`` receive gold by type (amulet, money, book, jewel, crown base, skull). Counts in
+    scalars, not arrays of its own: the search's play-outs score a held set at every treasure taken."""
+    jewels = skulls = kind1 = kind2 = kind3 = 0
+    owned = 0   # bit ty: a treasure of type ty (amulet to crown) is in the set
     for j in range(6):
         parts[j] = 0
     for j in range(n):
         t = ids[j]
         ty = cfg[O.treasure_type + t]
-        types[ty] += 1
         parts[ty] += cfg[O.treasure_gold + t]
         if ty == T_SKULL:
-            kinds[cfg[O.treasure_skull + t]] += 1
+            skulls += 1
+            kind = cfg[O.treasure_skull + t]
+            kind1 += kind == 1
+            kind2 += kind == 2
+            kind3 += kind == 3
+        else:
+            owned |= 1 << ty
+            jewels += ty == T_JEWEL
     parts[T_BOOK] += book_value(cfg, ids, n)
-    parts[T_JEWEL] += jewel_bonus(cfg, types[T_JEWEL])
-    others = 0
-    for ty in range(5):
-        if types[ty] > 0:
-            others += 1
-    if types[T_SKULL] > 0:
-        parts[T_SKULL] += skull_bonus(cfg, kinds[1], kinds[2], kinds[3], others)
+    parts[T_JEWEL] += jewel_bonus(cfg, jewels)
+    if skulls > 0:
+        others = 0
+        for ty in range(T_SKULL):
+            others += (owned >> ty) & 1
+        parts[T_SKULL] += skull_bonus(cfg, kind1, kind2, kind3, others)
     total = 0
     for j in range(6):
         total += parts[j]
@@ -174,13 +185,13 @@ def eliminate(state, cfg, log):
             log_ev(state, log, EV_ELIM, p, ELIM_CURSES, state[base + B_CURSES])
 
 
-@njit(cache=True, _nrt=True)   # works in an array of its own: counted even when a lean loop calls it
+@lean
 def healer_taker(state, j):
     """The ``j``-th player to take a healer (fewest cubes first, ties by nearness to the start player
     clockwise; players still in with cubes only), or -1 when fewer take one."""
     n = state[S_PLAYERS]
     start = state[S_START]
-    order = np.empty(n, dtype=np.int64)
+    order = stack_scratch(MAX_ACTORS)
     m = 0
     for p in range(n):
         base = P0 + p * PB
@@ -189,9 +200,8 @@ def healer_taker(state, j):
             m += 1
     if j >= m:
         return -1
-    sub = order[:m]
-    sub.sort()
-    return (sub[j] % 16 + start) % n
+    _sort_desc(order, m)   # the keys differ (their offsets do): the j-th lowest is the j-th from the end
+    return (order[m - 1 - j] % 16 + start) % n
 
 
 @lean
@@ -251,22 +261,27 @@ def final_scoring_by_fee(state, cfg, log):
     score_treasures(state, cfg, log)
 
 
-@njit(cache=True, _nrt=True)   # works in arrays of its own: counted even when a lean loop calls it
+@lean
 def score_treasures(state, cfg, log):
-    """End steps 3-4: crown places, treasure values, the start tile, the fee."""
+    """End steps 3-4: crown places, treasure values, the start tile, the fee. Its work arrays are
+    scratch on its stack: every play-out of the search ends here."""
     n = state[S_PLAYERS]
     # crowns: every player still in (and Allen)
     na = n_actors(state)
-    crosses = np.zeros(6, dtype=np.int64)
-    active = np.zeros(6, dtype=np.int64)
-    prize = np.zeros(6, dtype=np.int64)
+    crosses = stack_scratch(MAX_ACTORS)
+    active = stack_scratch(MAX_ACTORS)
+    prize = stack_scratch(MAX_ACTORS)
+    for a in range(MAX_ACTORS):
+        crosses[a] = 0
+        active[a] = 0
+        prize[a] = 0
     for a in range(na):
         crosses[a] = state[P0 + a * PB + B_CROSSES]
         active[a] = 1 if state[P0 + a * PB + B_ELIM] == ELIM_NONE else 0
     crown_prizes(cfg, crosses, active, na, prize)
     log_ev(state, log, EV_CROWNS, crosses[0], crosses[1], crosses[2], crosses[3], crosses[4], prize[0], prize[1])
-    ids = np.zeros(N_TREASURE, dtype=np.int64)
-    parts = np.zeros(6, dtype=np.int64)
+    ids = stack_scratch(N_TREASURE)
+    parts = stack_scratch(6)
     for p in range(n):
         base = P0 + p * PB
         if state[base + B_ELIM] != ELIM_NONE:
@@ -290,7 +305,7 @@ def score_treasures(state, cfg, log):
         rerank_crowns(state, cfg, crosses, active, prize)
 
 
-@njit(cache=True, _nrt=True)   # allocates (a copy of the prizes): counted even when a lean loop calls it
+@lean
 def rerank_crowns(state, cfg, crosses, active, prize):
     """Reading ``crown_ranking`` = after_fee: the crown places are given again among the players the
     healer fee left in. Prizes never rise with the place (``check``), so removing a player never
@@ -303,7 +318,9 @@ def rerank_crowns(state, cfg, crosses, active, prize):
             out = True
     if not out:
         return
-    before = prize.copy()
+    before = stack_scratch(MAX_ACTORS)
+    for a in range(MAX_ACTORS):
+        before[a] = prize[a]
     crown_prizes(cfg, crosses, active, n_actors(state), prize)
     for p in range(n):
         base = P0 + p * PB

@@ -16,6 +16,7 @@ from numba import njit
 from simlab.core.play import (COL_SCORE, EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_refusal, lean, play_steps,
                               split_wins, win_key)
 from simlab.core.rng import randint
+from simlab.core.scratch import stack_scratch
 from simlab.core.model import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                                RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
@@ -112,12 +113,14 @@ def shuffle_range(state, start, k, rng):
         state[start + i], state[start + j] = state[start + j], state[start + i]
 
 
-@njit(cache=True, _nrt=True)   # allocates (a copy of the event order): counted even when a lean loop calls it
+@lean
 def order_events(state, cfg, later, rng):
     """Face-up events of rounds after this one: the known set in a random order, forced ones at the
     rounds the settings give them."""
-    seq = state[S_EVENT_SEQ + later:S_EVENT_SEQ + 5].copy()
-    k = seq.shape[0]
+    seq = stack_scratch(5)
+    k = 5 - later
+    for i in range(k):
+        seq[i] = state[S_EVENT_SEQ + later + i]
     for j in range(later, 5):   # forced ones out of the set
         f = cfg[O.forced_events + j] - 1
         if f < 0:
@@ -183,7 +186,7 @@ def observe(state, seat, obs):
     view(state, seat, obs)
 
 
-@njit(DETERMINIZE_SIGNATURE, cache=True)
+@njit(DETERMINIZE_SIGNATURE, cache=True, _nrt=False)   # lean (simlab.core.play.lean): once a play-out
 def determinize(obs, seat, cfg, rng, state):
     """A full state ``seat`` cannot tell from the true one, the hidden parts drawn uniformly given
     what the seat knows.
@@ -199,10 +202,11 @@ def determinize(obs, seat, cfg, rng, state):
     Staged cards are the deciding seat's own: ``obs`` is that of the seat to move (another seat's
     observation leaves them HIDDEN).
     """
-    state[:] = obs
+    for i in range(state.shape[0]):   # (a slice copy would allocate when it cannot rule out an overlap)
+        state[i] = obs[i]
     n = state[S_PLAYERS]
     # map cards
-    unknown = np.empty(N_MAP, np.int64)
+    unknown = stack_scratch(N_MAP)
     k = 0
     for m in range(N_MAP):
         if obs[S_MLOC + m] == HIDDEN:
