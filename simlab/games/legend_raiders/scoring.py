@@ -4,6 +4,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core.play import COL_SCORE, COL_TIEBREAK, EVENT_WIDTH, FIRST_GAME_COLUMN, emit, emit_standings, lean
+from simlab.core.scratch import stack_scratch
 
 from .components import (KIND_DICE, KIND_DISCOVERY, KIND_MISSION, MAX_CARDS, MAX_SYMBOLS, N_COLUMNS, N_SLOTS,
                          N_TOOL_TYPES, O)
@@ -51,10 +52,11 @@ def mission_met(cfg, card, counts):
     return different >= cfg[O.card_different + card]
 
 
-@njit(cache=True, _nrt=True)   # allocates (counts symbols in an array of its own): counted even when a lean loop calls it
+@lean
 def final_scoring(state, cfg, log, n_ev):
-    """Reveal the cards: missions met (one tile may serve many), 1 point per dice card held."""
-    counts = np.zeros(MAX_SYMBOLS, dtype=np.int64)
+    """Reveal the cards: missions met (one tile may serve many), 1 point per dice card held. The
+    symbol counts are scratch on its stack: every play-out of the search ends here."""
+    counts = stack_scratch(MAX_SYMBOLS)
     for p in range(state[S_PLAYERS]):
         base = P0 + p * PB
         symbol_counts(state, cfg, p, counts)

@@ -21,6 +21,7 @@ from simlab.core.play import (EVENT_WIDTH, PLAY_SIGNATURE, REFUSAL_SIZE, check_r
                               keep_view, lean, play_steps, split_wins, win_key)
 from simlab.core.program import call, ret
 from simlab.core.rng import randint, shuffle
+from simlab.core.scratch import stack_scratch
 from simlab.core.model import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                                RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
@@ -317,7 +318,10 @@ def observe(state, seat, obs):
     obs[T_EVENTS] = state[T_EVENTS]
 
 
-@njit(DETERMINIZE_SIGNATURE, cache=True)
+IN_SIGHT = MAX_TILES + MAX_CARDS   # determinize's marks: a constant, as the size of scratch must be
+
+
+@njit(DETERMINIZE_SIGNATURE, cache=True, _nrt=False)   # lean (simlab.core.play.lean): once a play-out
 def determinize(obs, seat, cfg, rng, state):
     """A full state the seat cannot tell from the true one.
 
@@ -328,12 +332,14 @@ def determinize(obs, seat, cfg, rng, state):
     back into the deck; the sample does not keep it there. ``obs`` may also be just the view
     (``OBS_VIEW`` entries, what built-in play hands a strategy): the trace count then starts at 0.
     """
-    state[:OBS_VIEW] = obs[:OBS_VIEW]
+    for i in range(OBS_VIEW):   # (a slice copy would allocate when it cannot rule out an overlap)
+        state[i] = obs[i]
     state[T_EVENTS] = obs[T_EVENTS] if obs.shape[0] >= STATE_SIZE else 0
     n_players = state[S_PLAYERS]
     # tiles
     n_tiles = cfg[O.tiles]
-    seen = np.zeros(MAX_TILES + MAX_CARDS, np.int32)   # tiles, then (below) cards in sight
+    seen = stack_scratch(IN_SIGHT)   # tiles, then (below) cards in sight; scratch on the stack
+    seen[:] = 0
     for col in range(N_COLUMNS):
         if state[S_HQ_TILE + col] >= 0:
             seen[state[S_HQ_TILE + col]] = 1
@@ -380,7 +386,7 @@ def determinize(obs, seat, cfg, rng, state):
         for h in range(state[base + B_NHAND]):
             if state[base + B_HAND + h] >= 0:
                 seen[state[base + B_HAND + h]] = 1
-    pool = np.empty(MAX_CARDS, np.int32)
+    pool = stack_scratch(MAX_CARDS)
     m = 0
     for c in range(n_cards):
         if not seen[c]:
