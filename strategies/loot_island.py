@@ -22,8 +22,10 @@ of a compass planted early (``plant_value``). Choice codes are those of
 """
 from dataclasses import replace
 
+import numpy as np
 from numba import njit
 
+from simlab.core.bits import bit_index
 from simlab.core.rng import randint
 from simlab.core.scratch import stack_scratch
 from simlab.core.model import ROLLOUT_SIGNATURE, declare_play_out
@@ -34,11 +36,11 @@ from simlab.games.loot_island.components import (EV_B1, EV_B2, EV_B4, EV_B8, EV_
                                                  T_BOOK, T_CROWN, T_JEWEL, T_SKULL)
 from simlab.games.loot_island.rules import (kept_ids, card_symbol, card_value, cards_needed, compass_pos, current_coast,
                                             event_now, healer_fee, last_is_one, near_landing, treasure_value)
-from simlab.games.loot_island.state import (B_CURSES, B_PASSED, B_SUPPLY, B_TYPES, D_A1, D_A2, D_ACTION, D_B4, D_CARD,
-                                            D_COPY, D_DISCARD, D_DO, D_HEALER, D_KEEP, D_PAY, D_PICK, D_SOURCE,
+from simlab.games.loot_island.state import (B_CURSES, B_HAND_BITS, B_PASSED, B_SUPPLY, B_TYPES, D_A1, D_A2,
+                                            D_ACTION, D_B4, D_CARD, D_COPY, D_DISCARD, D_DO, D_HEALER, D_KEEP, D_PAY, D_PICK, D_SOURCE,
                                             D_TARGET, ISLET_ALLEN, ISLET_OWN, L0, L_CHESTS, L_COUNT, L_NCOMP, LB,
-                                            M_HAND, P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN, S_DCTX, S_DKIND,
-                                            S_EVENT_SEQ, S_FACING, S_FIRST_PASSED, S_HEALERS, S_MLOC, S_PLAYERS,
+                                            P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN, S_DCTX, S_DKIND,
+                                            S_EVENT_SEQ, S_FACING, S_FIRST_PASSED, S_HEALERS, S_PLAYERS,
                                             S_ROUND, S_STAGE, S_STAGE_N, SKIP, STOP, SUPPLY)
 
 STYLE_CAUTIOUS, STYLE_HUNTER, STYLE_COLLECTOR = 0, 1, 2
@@ -265,9 +267,11 @@ def hand_scan(state, cfg, owner, landing, colour):
     cards = loot = chests = ones = discards = 0
     last = state[L0 + landing * LB + 4]
     one_normal = last_is_one(state, cfg, landing)
-    for m in range(colour * PER_COLOUR, (colour + 1) * PER_COLOUR):
-        if state[S_MLOC + m] != M_HAND + owner:
-            continue
+    bits = np.int64(state[P0 + owner * PB + B_HAND_BITS + colour])   # (the owner is the seat or Allen: in sight)
+    while bits:
+        one = bits & -bits
+        bits ^= one
+        m = colour * PER_COLOUR + bit_index(one)
         v = card_value(cfg, m)
         if not (v == 0 or v == 1 or v >= last):
             continue

@@ -80,7 +80,7 @@ class Game:
         pile[j], pile[-1] = pile[-1], pile[j]
         s[S_MDRAW:S_MDRAW + n] = pile
         s[S_MDRAW_N] = n - 1
-        s[S_MLOC + card] = M_HAND + actor
+        rules.move_map(s, card, M_HAND + actor)
         s[P0 + actor * PB + B_HAND_N] += 1
 
     def column(self, landing, cards, owner=None):

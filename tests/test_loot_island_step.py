@@ -10,8 +10,8 @@ from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import BLIND_COLUMN, DECIDE_SIGNATURE, SEAT_PARAMS_WIDTH, SEES, UNIFORM, get_strategy
 from simlab.games.loot_island import rules, step
 from simlab.games.loot_island.components import N_MAP, N_TREASURE, PARAMS
-from simlab.games.loot_island.state import (B_HAND_N, HIDDEN, M_DRAW, M_HAND, MAX_LEGAL, P0, PB, PH_END, S_ALLEN,
-                                            S_EVENT_SEQ, S_HEALERS, S_MDRAW, S_MDRAW_N, S_MLOC, S_PHASE, S_PLAYERS,
+from simlab.games.loot_island.state import (B_HAND_BITS, B_HAND_N, HIDDEN, M_DRAW, M_HAND, MAX_LEGAL, P0, PB,
+                                            PH_END, S_ALLEN, S_EVENT_SEQ, S_HEALERS, S_MDRAW, S_MDRAW_N, S_MLOC, S_PHASE, S_PLAYERS,
                                             S_ROUND, S_TDECK, S_TDECK_N, STATE_SIZE)
 from simlab.games.loot_island import GAME
 
@@ -59,6 +59,10 @@ def test_observation_hides_the_piles_the_other_hands_later_events_and_face_down_
                 secret = loc == M_DRAW or (M_HAND <= loc < M_HAND + n and loc != M_HAND + viewer)
                 assert obs[S_MLOC + m] == (HIDDEN if secret else loc)
                 hidden_hand += secret and loc != M_DRAW
+            for a in range(n + 1):   # each hand's bits by colour: the other players' hidden, Allen's open
+                bits = obs[P0 + a * PB + B_HAND_BITS:P0 + a * PB + B_HAND_BITS + 4]
+                assert (bits == HIDDEN).all() if a < n and a != viewer else (bits == state[
+                    P0 + a * PB + B_HAND_BITS:P0 + a * PB + B_HAND_BITS + 4]).all()
             end = state[S_PHASE] == PH_END   # the end steps reveal the healers
             assert (obs[S_HEALERS:S_HEALERS + 5] == (state[S_HEALERS:S_HEALERS + 5] if end else HIDDEN)).all()
             ends += end
@@ -68,6 +72,8 @@ def test_observation_hides_the_piles_the_other_hands_later_events_and_face_down_
             same = obs == state
             same[S_MDRAW:S_MDRAW + N_MAP] = same[S_TDECK:S_TDECK + N_TREASURE] = True
             same[S_MLOC:S_MLOC + N_MAP] = same[S_HEALERS:S_HEALERS + 5] = same[S_EVENT_SEQ:S_EVENT_SEQ + 5] = True
+            for a in range(n):
+                same[P0 + a * PB + B_HAND_BITS:P0 + a * PB + B_HAND_BITS + 4] = True
             assert (~same).sum() <= 1 + 22     # the choice just applied, and others' staged cards
         assert state[S_ALLEN] == 1
     assert hidden_hand > 0 and ends > 0

@@ -1,18 +1,21 @@
 """Phase 2 (actions): the turn options, playing map cards to a landing (compasses, the two placements
 of a 1, card effects), passing, and the turn loop, as resumable procedures (``program.py``). Islets
 are in ``islets``."""
+import numpy as np
+
+from simlab.core.bits import bit_index
 from simlab.core.play import lean
 from simlab.core.program import F_LABEL, F_LOCAL
 
 from .board import (CW_PLAY, EV_CARD, EV_COMPASS, EV_EFFECT, EV_PASS, EV_PLAY, EV_TAKE, FX_B8, FX_COPY_DISCARD,
                     FX_COPY_DRAW, FX_DISCARD, FX_DRAW, FX_ONE_CURSE, TAKE_A2, card_symbol, card_value, compass_pos,
-                    draw_map, drop_curses, event_now, is_allen, keep_treasure, lb, log_ev, on_island, pull_compass,
+                    draw_map, drop_curses, event_now, is_allen, keep_treasure, lb, log_ev, move_map, on_island, pull_compass,
                     push_compass, remove_from_row, set_ctx, take_curses)
 from .components import (COPY_ACTOR, EV_A2, EV_B4, EV_B6, EV_B7, EV_B8, EV_B9, N_ISLET, O, PER_COLOUR, SYM_CHEST,
                          SYM_DISCARD, SYM_DOUBLE, SYM_DRAW)
 from .invariants import check_invariants
 from .program import PR_B4, PR_ISLET, PR_PASS, PR_PLAY, ask, call, ret
-from .state import (B_ALLEN_USES, B_CURSES, B_HAND_N, B_PASS_ROUND1, B_PASSED, B_PLAYED, B_START_TAKEN, B_SUPPLY,
+from .state import (B_ALLEN_USES, B_CURSES, B_HAND_BITS, B_HAND_N, B_PASS_ROUND1, B_PASSED, B_PLAYED, B_START_TAKEN, B_SUPPLY,
                     B_TAKEN, COPY_SKIP, D_A2, D_ACTION, D_CARD, D_COPY, D_SOURCE, ISLET_ALLEN, ISLET_OWN, ISLET_UP,
                     L_CARDS, L_CHESTS, L_COLOUR, L_COMP, L_COUNT, L_LAST, L_N, L_NCOMP, M_COL, M_HAND, P0, PASS, PB,
                     PH_ACTION, PLAY_ALLEN, PLAY_OWN, S_A2, S_A2_N, S_ALLEN, S_DECKOUT, S_FIRST_PASSED, S_ISLET,
@@ -51,19 +54,21 @@ def colour_ok(state, landing, c):
 @lean
 def colour_in_hand(state, cfg, h, c):
     """Actor ``h``'s cards of colour ``c``: (how many, 1 when one is a 1 or a wild, the highest
-    numbered value). Scalars, not arrays: an array allocated at every turn option cost more than
-    the scan."""
+    numbered value), from the hand's bits. Scalars, not arrays: an array allocated at every turn
+    option cost more than the scan."""
     cnt = 0
     low = 0
     top = 0
-    for m in range(c * PER_COLOUR, (c + 1) * PER_COLOUR):
-        if state[S_MLOC + m] == M_HAND + h:
-            v = card_value(cfg, m)
-            cnt += 1
-            if v <= 1:
-                low = 1
-            elif v > top:
-                top = v
+    bits = np.int64(state[P0 + h * PB + B_HAND_BITS + c])
+    while bits:
+        one = bits & -bits
+        bits ^= one
+        v = card_value(cfg, c * PER_COLOUR + bit_index(one))
+        cnt += 1
+        if v <= 1:
+            low = 1
+        elif v > top:
+            top = v
     return cnt, low, top
 
 
@@ -159,7 +164,7 @@ def put_card(state, cfg, landing, m, front):
     if sym == SYM_CHEST:
         state[base + L_CHESTS] += 1
     state[base + L_COLOUR] = m // PER_COLOUR
-    state[S_MLOC + m] = M_COL + landing
+    move_map(state, m, M_COL + landing)
 
 
 @lean

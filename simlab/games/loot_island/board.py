@@ -20,7 +20,7 @@ from simlab.core.program import F_LABEL, F_LOCAL
 
 from .components import O, PER_COLOUR, T_AMULET, T_CROWN
 from .program import ask, ret
-from .state import (B_CROSSES, B_CUBES_GONE, B_CUBES_TAKEN, B_CURSES, B_HAND_N, B_KEPT, B_SUPPLY, B_TAKEN,
+from .state import (B_CROSSES, B_CUBES_GONE, B_CUBES_TAKEN, B_CURSES, B_HAND_BITS, B_HAND_N, B_KEPT, B_SUPPLY, B_TAKEN,
                     B_TDISCARDED, B_TYPES, D_KEEP, L0, L_COMP, L_NCOMP, LB, M_COL, M_DISC, M_DRAW, M_HAND, P0, PB,
                     PH_FINAL, R_MAP, R_TREASURE, S_A2, S_A2_N, S_ALLEN, S_ALLEN_CROSSES, S_CORNER, S_DCTX, S_DECKOUT,
                     S_EVENT, S_FACING, S_MDISC, S_MDISC_N, S_MDRAW, S_MDRAW_N, S_MLOC, S_NEV, S_PHASE, S_PLAYERS,
@@ -56,6 +56,20 @@ def n_actors(state):
 @lean
 def is_allen(state, a):
     return state[S_ALLEN] == 1 and a == state[S_PLAYERS]
+
+
+@lean
+def move_map(state, m, loc):
+    """Map card ``m`` goes to ``loc`` (S_MLOC), and the hands' bits (B_HAND_BITS) follow it: every
+    move of a map card goes through here."""
+    colour = m // PER_COLOUR
+    bit = 1 << (m - colour * PER_COLOUR)
+    old = state[S_MLOC + m]
+    if M_HAND <= old < M_COL:
+        state[P0 + (old - M_HAND) * PB + B_HAND_BITS + colour] &= ~bit
+    if M_HAND <= loc < M_COL:
+        state[P0 + (loc - M_HAND) * PB + B_HAND_BITS + colour] |= bit
+    state[S_MLOC + m] = loc
 
 
 @lean
@@ -219,7 +233,7 @@ def draw_map(state, streams, a, k):
             for i in range(n):   # the pile moves up one place (front to back: no overlap to copy)
                 state[S_MDRAW + i] = state[S_MDRAW + i + 1]
         state[S_MDRAW_N] = n
-        state[S_MLOC + m] = M_HAND + a
+        move_map(state, m, M_HAND + a)
         state[P0 + a * PB + B_HAND_N] += 1
         got += 1
     return got
@@ -234,7 +248,7 @@ def discard_map(state, m):
     n = state[S_MDISC_N]
     state[S_MDISC + n] = m
     state[S_MDISC_N] = n + 1
-    state[S_MLOC + m] = M_DISC
+    move_map(state, m, M_DISC)
 
 
 @lean

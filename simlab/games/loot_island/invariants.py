@@ -8,7 +8,7 @@ from simlab.core.program import F_LOCAL, F_PROC
 from .board import card_symbol, is_allen, lb, n_actors
 from .components import N_MAP, N_TREASURE, O, PER_COLOUR, SYM_CHEST, SYM_DOUBLE, T_CROWN
 from .program import PR_TAKE
-from .state import (FW, X_DEPTH, X_FRAMES, B_CURSES, B_HAND_N, B_SUPPLY, L_CARDS, L_CHESTS, L_COLOUR, L_COMP, L_COUNT,
+from .state import (FW, X_DEPTH, X_FRAMES, B_CURSES, B_HAND_BITS, B_HAND_N, B_SUPPLY, L_CARDS, L_CHESTS, L_COLOUR, L_COMP, L_COUNT,
                     L_N, L_NCOMP, M_COL, M_DISC, M_DRAW, M_HAND, P0, PB, S_A2, S_A2_N, S_MDISC, S_MDISC_N, S_MDRAW,
                     S_MDRAW_N, S_MLOC, S_PLAYERS, S_REVEAL, S_REVEAL_N, S_TDECK, S_TDECK_N, S_TDISC, S_TDISC_N,
                     S_TLOC, T_A2, T_BOX, T_DECK, T_DISC, T_KEPT, T_REVEAL)
@@ -29,8 +29,9 @@ def pile_ok(state, start, count, loc, where, seen):
 
 @njit(cache=True, _nrt=True)   # allocates (tallies of its own): counted even when a lean loop calls it
 def check_invariants(state, cfg):
-    """0 when every map card and treasure is in exactly one place, compasses are conserved, cubes
-    are non-negative, columns are consistent and Allen holds only crowns; else an error code."""
+    """0 when every map card and treasure is in exactly one place (and each hand's bits say what it
+    holds), compasses are conserved, cubes are non-negative, columns are consistent and Allen holds
+    only crowns; else an error code."""
     n = state[S_PLAYERS]
     na = n_actors(state)
     seen = np.zeros(N_MAP, dtype=np.int64)
@@ -72,6 +73,13 @@ def check_invariants(state, cfg):
     for a in range(na):
         if hand[a] != state[P0 + a * PB + B_HAND_N]:
             return 10
+        for c in range(4):
+            bits = 0
+            for k in range(PER_COLOUR):
+                if state[S_MLOC + c * PER_COLOUR + k] == M_HAND + a:
+                    bits |= 1 << k
+            if bits != state[P0 + a * PB + B_HAND_BITS + c]:
+                return 24
     tseen = np.zeros(N_TREASURE, dtype=np.int64)
     if not pile_ok(state, S_TDECK, state[S_TDECK_N], S_TLOC, T_DECK, tseen):
         return 11

@@ -7,7 +7,8 @@ from simlab.core.play import lean
 from simlab.core.rng import randint, shuffle
 from simlab.core.program import F_LABEL, F_LOCAL
 
-from .board import EV_REFILL, SHIP_PHASE1, discard_map, draw_map, hand_target, lb, log_ev, move_ship, set_ctx
+from .board import (EV_REFILL, SHIP_PHASE1, discard_map, draw_map, hand_target, lb, log_ev, move_map, move_ship,
+                    set_ctx)
 from .components import EV_B5, FACING_CW, N_HEALER, N_ISLET, N_MAP, N_TREASURE, O
 from .program import PR_EVENT, ask, call, ret
 from .state import (FACE_UP_EVENTS, FACE_UP_HEALERS, X_FACE_UP, B_CURSES, B_HAND_N, B_HEALER, B_PASS_ROUND1, B_SUPPLY,
@@ -52,7 +53,7 @@ def setup(state, cfg, n_players, streams):
     # map deck
     for m in range(N_MAP):
         state[S_MDRAW + m] = m
-        state[S_MLOC + m] = M_DRAW
+        move_map(state, m, M_DRAW)
     state[S_MDRAW_N] = N_MAP
     shuffle(streams[R_MAP], state[S_MDRAW:S_MDRAW + N_MAP], N_MAP)
     # landings

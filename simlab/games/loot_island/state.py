@@ -62,10 +62,12 @@ ACTOR = Layout(
     ("B_PASS_ROUND1", 1, "order in which the player passed in round 1 (0 first)"),
     ("B_START_TAKEN", 1, "times the player took the start tile by passing first"),
     ("B_LOOT_TURNS", 1, "explorations in which the player received treasure"),
-    pad_to=36)
+    ("B_HAND_BITS", 4, "the hand by colour: bit k of entry c is map card c * 22 + k (kept with S_MLOC by "
+                       "board.move_map; a scan of the hand is a few bits, not 22 places a colour)"),
+    pad_to=40)
 (B_CURSES, B_SUPPLY, B_PASSED, B_HAND_N, B_CROSSES, B_TYPES, B_ISLETS, B_ALLEN_USES, B_TAKEN, B_KEPT, B_TDISCARDED,
  B_PLAYED, B_HEALER, B_ELIM, B_FEE, B_GROSS, B_NET, B_GOLD, B_A1, B_CUBES_TAKEN, B_CUBES_GONE, B_PASS_ROUND1,
- B_START_TAKEN, B_LOOT_TURNS) = ACTOR.offsets
+ B_START_TAKEN, B_LOOT_TURNS, B_HAND_BITS) = ACTOR.offsets
 PB = ACTOR.size
 
 FW = F_LOCAL + 8   # a frame: procedure, label, 8 locals

@@ -20,13 +20,13 @@ from simlab.core.scratch import stack_scratch
 from simlab.core.model import (APPLY_SIGNATURE, DETERMINIZE_SIGNATURE, LEGAL_SIGNATURE, OBSERVE_SIGNATURE,
                                RETURNS_SIGNATURE, STATE_SIZE_SIGNATURE, TO_MOVE_SIGNATURE)
 
-from .board import EV_SCORE, log_ev
+from .board import EV_SCORE, log_ev, move_map
 from .components import N_HEALER, N_MAP, N_TREASURE, O
 from .flow import advance, choices, seat_score
 from .preparation import setup
 from .program import PR_GAME, call
 from .rules import write_rows
-from .state import (B_ELIM, B_FEE, B_GROSS, B_HAND_N, B_NET, ELIM_NONE, FACE_UP_EVENTS, FACE_UP_HEALERS, HIDDEN,
+from .state import (B_ELIM, B_FEE, B_GROSS, B_HAND_BITS, B_HAND_N, B_NET, ELIM_NONE, FACE_UP_EVENTS, FACE_UP_HEALERS, HIDDEN,
                     M_DRAW, M_HAND, MAX_LEGAL, P0, PB, PH_END, S_EVENT_SEQ, S_EVENTS_SEEN, S_HEALERS, S_MDRAW,
                     S_MDRAW_N, S_MLOC, S_NEV, S_PHASE, S_MDISC, S_PLAYERS, S_ROUND, S_STAGE, S_START, S_TDECK, S_TDISC,
                     S_TLOC, S_TURN, STATE_SIZE, T_DECK, X_CHOICE, X_FACE_UP, X_PENDING, X_TSHUFFLED)
@@ -79,6 +79,10 @@ def view(state, seat, obs):
         obs[j] = HIDDEN if loc == M_DRAW or (M_HAND <= loc < M_HAND + n and loc != M_HAND + seat) else loc
     for j in range(S_MLOC + N_MAP, STATE_SIZE):
         obs[j] = state[j]
+    for q in range(n):   # the other players' hands by colour, as their cards' places
+        if q != seat:
+            for c in range(4):
+                obs[P0 + q * PB + B_HAND_BITS + c] = HIDDEN
     if not (state[X_FACE_UP] & FACE_UP_HEALERS) and state[S_PHASE] != PH_END:
         for i in range(5):
             obs[S_HEALERS + i] = HIDDEN
@@ -219,13 +223,15 @@ def determinize(obs, seat, cfg, rng, state):
     for j in range(N_MAP):
         state[S_MDRAW + j] = unknown[j] if j < pile else 0
         if j < pile:
-            state[S_MLOC + unknown[j]] = M_DRAW
+            move_map(state, unknown[j], M_DRAW)
     at = pile
     for q in range(n):
         if q == seat:
             continue
+        for c in range(4):   # (HIDDEN in the observation)
+            state[P0 + q * PB + B_HAND_BITS + c] = 0
         for _ in range(state[P0 + q * PB + B_HAND_N]):
-            state[S_MLOC + unknown[at]] = M_HAND + q
+            move_map(state, unknown[at], M_HAND + q)
             at += 1
     # treasure deck
     k = 0
