@@ -1,5 +1,8 @@
 """simlab: Monte Carlo balance analysis for tabletop games."""
+from .core.jit_cache import use_versioned_cache
 from .core.version import VERSION as __version__
+
+use_versioned_cache()   # before any module compiles: numba's cache, one folder per version of the sources
 
 __all__ = ["__version__", "load"]
 
