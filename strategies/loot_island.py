@@ -36,12 +36,12 @@ from simlab.games.loot_island.components import (EV_B1, EV_B2, EV_B4, EV_B8, EV_
                                                  T_BOOK, T_CROWN, T_JEWEL, T_SKULL)
 from simlab.games.loot_island.rules import (kept_ids, card_symbol, card_value, cards_needed, compass_pos, current_coast,
                                             event_now, healer_fee, last_is_one, near_landing, treasure_value)
-from simlab.games.loot_island.state import (B_CURSES, B_HAND_BITS, B_PASSED, B_SUPPLY, B_TYPES, D_A1, D_A2,
-                                            D_ACTION, D_B4, D_CARD, D_COPY, D_DISCARD, D_DO, D_HEALER, D_KEEP, D_PAY, D_PICK, D_SOURCE,
-                                            D_TARGET, ISLET_ALLEN, ISLET_OWN, L0, L_CHESTS, L_COUNT, L_NCOMP, LB,
-                                            P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN, S_DCTX, S_DKIND,
-                                            S_EVENT_SEQ, S_FACING, S_FIRST_PASSED, S_HEALERS, S_PLAYERS,
-                                            S_ROUND, S_STAGE, S_STAGE_N, SKIP, STOP, SUPPLY)
+from simlab.games.loot_island.state import (B_CURSES, B_HAND_BITS, B_PASSED, B_SUPPLY, B_TYPES, D_A1, D_A2, D_ACTION,
+                                            D_B4, D_CARD, D_COPY, D_DISCARD, D_DO, D_HEALER, D_KEEP, D_PAY, D_PICK,
+                                            D_SOURCE, D_TARGET, ISLET_ALLEN, ISLET_OWN, L0, L_CHESTS, L_COUNT, L_NCOMP,
+                                            LB, P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN, S_DCTX, S_DKIND,
+                                            S_EVENT_SEQ, S_FACING, S_FIRST_PASSED, S_HEALERS, S_PLAYERS, S_ROUND,
+                                            S_STAGE, S_STAGE_N, SKIP, STOP, SUPPLY)
 
 STYLE_CAUTIOUS, STYLE_HUNTER, STYLE_COLLECTOR = 0, 1, 2
 

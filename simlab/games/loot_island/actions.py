@@ -9,18 +9,18 @@ from simlab.core.program import F_LABEL, F_LOCAL
 
 from .board import (CW_PLAY, EV_CARD, EV_COMPASS, EV_EFFECT, EV_PASS, EV_PLAY, EV_TAKE, FX_B8, FX_COPY_DISCARD,
                     FX_COPY_DRAW, FX_DISCARD, FX_DRAW, FX_ONE_CURSE, TAKE_A2, card_symbol, card_value, compass_pos,
-                    draw_map, drop_curses, event_now, is_allen, keep_treasure, lb, log_ev, move_map, on_island, pull_compass,
-                    push_compass, remove_from_row, set_ctx, take_curses)
+                    draw_map, drop_curses, event_now, is_allen, keep_treasure, lb, log_ev, move_map, on_island,
+                    pull_compass, push_compass, remove_from_row, set_ctx, take_curses)
 from .components import (COPY_ACTOR, EV_A2, EV_B4, EV_B6, EV_B7, EV_B8, EV_B9, N_ISLET, O, PER_COLOUR, SYM_CHEST,
                          SYM_DISCARD, SYM_DOUBLE, SYM_DRAW)
 from .invariants import check_invariants
 from .program import PR_B4, PR_ISLET, PR_PASS, PR_PLAY, ask, call, ret
-from .state import (B_ALLEN_USES, B_CURSES, B_HAND_BITS, B_HAND_N, B_PASS_ROUND1, B_PASSED, B_PLAYED, B_START_TAKEN, B_SUPPLY,
-                    B_TAKEN, COPY_SKIP, D_A2, D_ACTION, D_CARD, D_COPY, D_SOURCE, ISLET_ALLEN, ISLET_OWN, ISLET_UP,
-                    L_CARDS, L_CHESTS, L_COLOUR, L_COMP, L_COUNT, L_LAST, L_N, L_NCOMP, M_COL, M_HAND, P0, PASS, PB,
-                    PH_ACTION, PLAY_ALLEN, PLAY_OWN, S_A2, S_A2_N, S_ALLEN, S_DECKOUT, S_FIRST_PASSED, S_ISLET,
-                    S_MLOC, S_MUST_PASS, S_PHASE, S_PLAYERS, S_ROUND, S_STAGE, S_STAGE_N, S_START, S_TURNS, STOP,
-                    SUPPLY, X_CHOICE)
+from .state import (B_ALLEN_USES, B_CURSES, B_HAND_BITS, B_HAND_N, B_PASS_ROUND1, B_PASSED, B_PLAYED, B_START_TAKEN,
+                    B_SUPPLY, B_TAKEN, COPY_SKIP, D_A2, D_ACTION, D_CARD, D_COPY, D_SOURCE, ISLET_ALLEN, ISLET_OWN,
+                    ISLET_UP, L_CARDS, L_CHESTS, L_COLOUR, L_COMP, L_COUNT, L_LAST, L_N, L_NCOMP, M_COL, M_HAND, P0,
+                    PASS, PB, PH_ACTION, PLAY_ALLEN, PLAY_OWN, S_A2, S_A2_N, S_ALLEN, S_DECKOUT, S_FIRST_PASSED,
+                    S_ISLET, S_MLOC, S_MUST_PASS, S_PHASE, S_PLAYERS, S_ROUND, S_STAGE, S_STAGE_N, S_START, S_TURNS,
+                    STOP, SUPPLY, X_CHOICE)
 
 
 @lean

@@ -8,10 +8,10 @@ from simlab.core.program import F_LOCAL, F_PROC
 from .board import card_symbol, is_allen, lb, n_actors
 from .components import N_MAP, N_TREASURE, O, PER_COLOUR, SYM_CHEST, SYM_DOUBLE, T_CROWN
 from .program import PR_TAKE
-from .state import (FW, X_DEPTH, X_FRAMES, B_CURSES, B_HAND_BITS, B_HAND_N, B_SUPPLY, L_CARDS, L_CHESTS, L_COLOUR, L_COMP, L_COUNT,
-                    L_N, L_NCOMP, M_COL, M_DISC, M_DRAW, M_HAND, P0, PB, S_A2, S_A2_N, S_MDISC, S_MDISC_N, S_MDRAW,
-                    S_MDRAW_N, S_MLOC, S_PLAYERS, S_REVEAL, S_REVEAL_N, S_TDECK, S_TDECK_N, S_TDISC, S_TDISC_N,
-                    S_TLOC, T_A2, T_BOX, T_DECK, T_DISC, T_KEPT, T_REVEAL)
+from .state import (FW, X_DEPTH, X_FRAMES, B_CURSES, B_HAND_BITS, B_HAND_N, B_SUPPLY, L_CARDS, L_CHESTS, L_COLOUR,
+                    L_COMP, L_COUNT, L_N, L_NCOMP, M_COL, M_DISC, M_DRAW, M_HAND, P0, PB, S_A2, S_A2_N, S_MDISC,
+                    S_MDISC_N, S_MDRAW, S_MDRAW_N, S_MLOC, S_PLAYERS, S_REVEAL, S_REVEAL_N, S_TDECK, S_TDECK_N, S_TDISC,
+                    S_TDISC_N, S_TLOC, T_A2, T_BOX, T_DECK, T_DISC, T_KEPT, T_REVEAL)
 
 
 @lean

@@ -11,9 +11,9 @@ from simlab.core.scratch import stack_scratch
 from .board import EV_CROWNS, EV_ELIM, EV_HEALER, log_ev, n_actors, set_ctx
 from .program import ask, ret
 from .components import CROWNS_AFTER_FEE, N_TREASURE, O, T_BOOK, T_CROWN, T_JEWEL, T_SKULL
-from .state import (MAX_ACTORS, B_CROSSES, B_CURSES, B_ELIM, B_FEE, B_GOLD, B_GROSS, B_HEALER, B_NET, D_HEALER, ELIM_CURSES,
-                    ELIM_FEE, ELIM_NONE, P0, PB, PH_END, S_HEALER_OWNER, S_HEALERS, S_PHASE, S_PLAYERS, S_START,
-                    S_TLOC, S_TURN, T_KEPT, X_CHOICE)
+from .state import (B_CROSSES, B_CURSES, B_ELIM, B_FEE, B_GOLD, B_GROSS, B_HEALER, B_NET, D_HEALER, ELIM_CURSES,
+                    ELIM_FEE, ELIM_NONE, MAX_ACTORS, P0, PB, PH_END, S_HEALER_OWNER, S_HEALERS, S_PHASE, S_PLAYERS,
+                    S_START, S_TLOC, S_TURN, T_KEPT, X_CHOICE)
 
 
 @lean

@@ -26,8 +26,8 @@ from .flow import advance, choices, seat_score
 from .preparation import setup
 from .program import PR_GAME, call
 from .rules import write_rows
-from .state import (B_ELIM, B_FEE, B_GROSS, B_HAND_BITS, B_HAND_N, B_NET, ELIM_NONE, FACE_UP_EVENTS, FACE_UP_HEALERS, HIDDEN,
-                    M_DRAW, M_HAND, MAX_LEGAL, P0, PB, PH_END, S_EVENT_SEQ, S_EVENTS_SEEN, S_HEALERS, S_MDRAW,
+from .state import (B_ELIM, B_FEE, B_GROSS, B_HAND_BITS, B_HAND_N, B_NET, ELIM_NONE, FACE_UP_EVENTS, FACE_UP_HEALERS,
+                    HIDDEN, M_DRAW, M_HAND, MAX_LEGAL, P0, PB, PH_END, S_EVENT_SEQ, S_EVENTS_SEEN, S_HEALERS, S_MDRAW,
                     S_MDRAW_N, S_MLOC, S_NEV, S_PHASE, S_MDISC, S_PLAYERS, S_ROUND, S_STAGE, S_START, S_TDECK, S_TDISC,
                     S_TLOC, S_TURN, STATE_SIZE, T_DECK, X_CHOICE, X_FACE_UP, X_PENDING, X_TSHUFFLED)
 
