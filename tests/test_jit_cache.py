@@ -18,7 +18,7 @@ def _tree(root, size):
     (root / "strategies" / "plays.py").write_text("from simlab.games.state import PB\n")
 
 
-def test_a_changed_constant_anywhere_in_simlab_or_the_strategies_is_a_new_version(tmp_path):
+def test_a_changed_constant_in_the_compiled_code_or_the_strategies_is_a_new_version(tmp_path):
     _tree(tmp_path, 36)
     before = source_digest(tmp_path)
     (tmp_path / "simlab" / "games" / "state.py").write_text("PB = 40\n")   # the importer unchanged

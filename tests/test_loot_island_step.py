@@ -11,8 +11,8 @@ from simlab.core.strategy import BLIND_COLUMN, DECIDE_SIGNATURE, SEAT_PARAMS_WID
 from simlab.games.loot_island import rules, step
 from simlab.games.loot_island.components import N_MAP, N_TREASURE, PARAMS
 from simlab.games.loot_island.state import (B_HAND_BITS, B_HAND_N, HIDDEN, M_DRAW, M_HAND, MAX_LEGAL, P0, PB,
-                                            PH_END, S_ALLEN, S_EVENT_SEQ, S_HEALERS, S_MDRAW, S_MDRAW_N, S_MLOC, S_PHASE, S_PLAYERS,
-                                            S_ROUND, S_TDECK, S_TDECK_N, STATE_SIZE)
+                                            PH_END, S_ALLEN, S_EVENT_SEQ, S_HEALERS, S_MDRAW, S_MDRAW_N, S_MLOC,
+                                            S_PHASE, S_PLAYERS, S_ROUND, S_TDECK, S_TDECK_N, STATE_SIZE)
 from simlab.games.loot_island import GAME
 
 from step_points import decision_points
