@@ -3,6 +3,7 @@ experiment, stored larger runs never deleted, and `simlab experiment run path/to
 import re
 import os
 import textwrap
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -135,10 +136,16 @@ def test_runs_queued_ahead_play_the_same_games_as_runs_played_in_turn(tmp_path):
     with WorkerPool(2) as pool:
         ahead = Context(exp, 3000, tmp_path / "out", tmp_path / "ahead", seed=4, progress=False, log=lambda m: None,
                         pool=pool)
+        t = time.monotonic()
         ahead.ahead(jobs)
         assert ahead.run_queue is not None
-        got = [ahead.run(*job).frame() for job in reversed(jobs)]   # asked for in another order than queued
+        last = ahead.run(*jobs[-1])      # asked for first: it waits for the two queued before it
+        waited = time.monotonic() - t
+        got = [last.frame()] + [ahead.run(*job).frame() for job in reversed(jobs[:-1])]   # another order than queued
         ahead.close()
+    # a run's seconds are its own, not its wait in the queue (what a recheck's time budget counts)
+    first, second = ahead.runs[2], ahead.runs[1]
+    assert 0 < last.seconds <= waited - first.seconds - second.seconds and first.seconds > 0 and second.seconds > 0
     in_turn = Context(exp, 3000, tmp_path / "out", tmp_path / "in-turn", seed=4, executor="serial", progress=False,
                       log=lambda m: None)
     want = [in_turn.run(*job).frame() for job in reversed(jobs)]

@@ -1,5 +1,7 @@
 """Verdicts across strengths (issue 15 item 6): the stronger players an experiment reruns its headline
 with, how many games they play, and how their readings are worded against the heuristics' verdict."""
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -126,17 +128,25 @@ def test_the_schedule_doubles_to_every_deal_and_splits_the_error_among_its_looks
     assert strength.look_level(1) == 0.95 and abs(strength.look_level(7) - (1 - 0.05 / 7)) < 1e-12
 
 
-class Looks:
-    """A fake recheck read: decides at ``decide_at`` games, records each look, adds one run per look."""
+@dataclass
+class PlayedRun:
+    """What a recheck's budget reads of a run: the seconds it took (:attr:`Run.seconds`)."""
+    name: str
+    seconds: float
 
-    def __init__(self, ctx, decide_at: int | None, pause: float = 0.0):
-        self.ctx, self.decide_at, self.pause, self.seen = ctx, decide_at, pause, []
+
+class Looks:
+    """A fake recheck read: decides at ``decide_at`` games, records each look, adds one run per look,
+    which says it took ``seconds`` a game added, after ``wait`` seconds in a queue."""
+
+    def __init__(self, ctx, decide_at: int | None, seconds: float = 0.0, wait: float = 0.0):
+        self.ctx, self.decide_at, self.seconds, self.wait, self.seen = ctx, decide_at, seconds, wait, []
 
     def __call__(self, games: int, level: float):
-        import time
-        time.sleep(self.pause)
+        time.sleep(self.wait)
+        added = games - (self.seen[-1][0] if self.seen else 0)
         self.seen.append((games, level))
-        self.ctx.runs.append(f"run at {games}")
+        self.ctx.runs.append(PlayedRun(f"run at {games}", self.seconds * added))
         return "side", self.decide_at is not None and games >= self.decide_at, games
 
 
@@ -147,18 +157,30 @@ def test_a_search_players_recheck_stops_at_its_first_decided_look_and_keeps_only
     assert [g for g, _ in looks.seen] == [500, 1000, 2000]
     assert {lv for _, lv in looks.seen} == {1 - 0.05 / 4}            # 4 looks planned: 500, 1,000, 2,000, 4,000
     assert (r.decided, r.stop, r.games, r.looks, r.planned, r.detail) == (True, strength.DECIDED, 2000, 3, 4, 2000)
-    assert ctx.runs == ["run at 2000"]                               # the superseded looks' runs are dropped
+    assert [run.name for run in ctx.runs] == ["run at 2000"]         # the superseded looks' runs are dropped
 
 
 def test_a_recheck_that_never_decides_plays_every_deal_or_stops_at_its_budget():
     ctx = context("karuba", games=1000, **{"strong-games": "250"})
     r = strength.recheck(ctx, "karuba", "rollout", Looks(ctx, decide_at=None))
     assert (r.decided, r.stop, r.games, r.looks) == (False, strength.ALL_DEALS, 1000, 3)
-    slow = context("karuba", games=100_000, **{"strong-games": "250", "strong-minutes": "0.005"})   # 0.3 s
-    looks = Looks(slow, decide_at=None, pause=0.2)
+    # a minute's budget at 0.01 s a game: 250 games (2.5 s), 500 (5 s), ... the look at 4,000 games would
+    # bring the recheck to 40 s, the next (8,000) to 80 s: it stops at 4,000
+    slow = context("karuba", games=100_000, **{"strong-games": "250", "strong-minutes": "1"})
+    looks = Looks(slow, decide_at=None, seconds=0.01)
     r = strength.recheck(slow, "karuba", "rollout", looks)
-    assert r.stop == strength.BUDGET and r.games == 250 and len(looks.seen) == 1   # the next look would overrun
-    assert r.why() == "250 games when the 0.005-minute budget ran out"
+    assert r.stop == strength.BUDGET and r.games == 4000 and len(looks.seen) == 5   # the next look would overrun
+    assert r.why() == "4,000 games when the 1-minute budget ran out"
+
+
+def test_a_recheck_budget_counts_its_own_play_not_its_wait_behind_other_runs():
+    """An overview queues every player count's first look at once: a recheck whose runs wait in the
+    queue longer than its budget still gets the budget's play. Counted by the clock on the wall,
+    the wait would have spent it before its second look."""
+    ctx = context("karuba", games=1000, **{"strong-games": "250", "strong-minutes": "0.005"})   # 0.3 s
+    looks = Looks(ctx, decide_at=None, seconds=1e-5, wait=0.4)
+    r = strength.recheck(ctx, "karuba", "rollout", looks)
+    assert (r.stop, r.games, len(looks.seen)) == (strength.ALL_DEALS, 1000, 3)
 
 
 def test_a_tuned_set_reads_once_at_the_experiments_games():

@@ -32,6 +32,7 @@ import importlib.machinery
 import importlib.util
 import shlex
 import sys
+import time
 import traceback
 from concurrent.futures import Future, wait
 from dataclasses import dataclass, field, replace
@@ -158,6 +159,7 @@ class Run:
     run_dir: Path
     sequential: SequentialResult | None = None
     stored: int = 0    # games in the directory when it holds more than this run uses (its first ``games``)
+    seconds: float = 0.0   # wall time spent making it (playing, or reading stored games), not waiting in the queue
     _frame: pd.DataFrame | None = field(default=None, repr=False)
 
     def frame(self) -> pd.DataFrame:
@@ -292,11 +294,12 @@ class Context:
             def measure() -> Estimate:
                 return watch(load(run_dir, games=holder["cfg"].games))
 
+            t = time.monotonic()
             seq = sequential(play_to, measure, self.rule)
-            config, stored = holder["cfg"], holder["stored"]
+            config, stored, seconds = holder["cfg"], holder["stored"], time.monotonic() - t
         else:
-            stored = self._played(point, config, run_dir)
-        run = Run(point, config, run_dir, seq, stored)
+            stored, seconds = self._played(point, config, run_dir)
+        run = Run(point, config, run_dir, seq, stored, seconds)
         self.runs.append(run)
         return run
 
@@ -316,11 +319,12 @@ class Context:
     def _queued(self, point: str, config: RunConfig) -> Future:
         if self.run_queue is None:
             self.run_queue = RunQueue(self.pool)
-        return self.run_queue.submit(self._ensure, point, config, self.runs_dir / point)
+        return self.run_queue.submit(self._timed, point, config, self.runs_dir / point)
 
-    def _played(self, point: str, config: RunConfig, run_dir: Path) -> int:
+    def _played(self, point: str, config: RunConfig, run_dir: Path) -> tuple[int, float]:
         """``_ensure`` the run: the queued one when it was queued with this config; through the
-        queue, after what is queued, when a queue exists (one user of the pool at a time)."""
+        queue, after what is queued, when a queue exists (one user of the pool at a time).
+        Returns what ``_ensure`` returns and the seconds it took, without the wait in the queue."""
         queued = self._ahead.pop(point, None)
         if queued is not None and queued[0] == config:
             return queued[1].result()
@@ -328,7 +332,14 @@ class Context:
             wait([queued[1]])
         if self.run_queue is not None:
             return self._queued(point, config).result()
-        return self._ensure(point, config, run_dir)
+        return self._timed(point, config, run_dir)
+
+    def _timed(self, point: str, config: RunConfig, run_dir: Path) -> tuple[int, float]:
+        """``_ensure`` and the seconds it took: a run's own time, which a time budget counts (a queued
+        run's clock starts when the queue starts it, not while it waits behind other runs)."""
+        t = time.monotonic()
+        stored = self._ensure(point, config, run_dir)
+        return stored, time.monotonic() - t
 
     def close(self, failed: bool = False) -> None:
         """Stop the run queue (see :meth:`RunQueue.close`)."""
@@ -375,8 +386,11 @@ class Context:
             holder["stored"] = [self._ensure(point_, cfg, d, chunk_size=self.rule.unit)
                                 for point_, cfg, d in zip(points, holder["cfgs"], dirs)]
 
+        t = time.monotonic()
         seq = sequential(play_to, lambda: watch(*(load(d, games=holder["cfgs"][0].games) for d in dirs)), self.rule)
-        b, v = (Run(p, cfg, d, seq, stored) for p, cfg, d, stored in zip(points, holder["cfgs"], dirs, holder["stored"]))
+        seconds = (time.monotonic() - t) / 2    # both arms grew together: half the time each
+        b, v = (Run(p, cfg, d, seq, stored, seconds)
+                for p, cfg, d, stored in zip(points, holder["cfgs"], dirs, holder["stored"]))
         self.runs += [b, v]
         return Arms(b, v)
 

@@ -12,7 +12,8 @@ A tuned set plays at heuristic speed and gets the experiment's games in one look
 takes milliseconds a decision, so its recheck (:func:`recheck`) runs until it decides: it plays
 ``strong-games`` games on the heuristics' deals (game ids 0, 1, ...: the same deals), reads its
 verdict, and doubles the games until the verdict is decided, every one of the experiment's
-``--games`` deals is played, or the time budget ``strong-minutes`` runs out. Looking after every
+``--games`` deals is played, or the time budget ``strong-minutes`` runs out (its own play: time
+waiting behind the experiment's other runs does not count). Looking after every
 batch and stopping on a decision would let chance decide more often than 5% of the time, so each
 look reads its intervals at level 1 - 0.05 / K, K the looks the schedule plans (Bonferroni over the
 looks: the verdict is wrong at most 5% of the time however many looks it takes;
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import math
 import re
-import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -42,8 +42,9 @@ OPTIONS = (Option("strong", "auto", "stronger players the headline verdict is re
            Option("strong-games", "500", "a search player's first batch of games (at most --games); it doubles "
                                           "them on the heuristics' deals until its verdict is decided, every deal is "
                                           "played or strong-minutes runs out (tuned sets play --games at once)"),
-           Option("strong-minutes", "5", "time budget of each search player's recheck, in minutes ('none': play "
-                                          "until decided or every deal is played, the same on every machine)"))
+           Option("strong-minutes", "5", "time budget of each search player's recheck, in minutes of its own play "
+                                          "(not its wait behind the experiment's other runs; 'none': play until "
+                                          "decided or every deal is played, the same on every machine)"))
 HOLDS, DIFFERS, UNSETTLED = "holds", "differs", "not settled"
 DECIDED, BUDGET, ALL_DEALS, ONE_LOOK = "decided", "budget", "every deal", "one look"
 
@@ -221,26 +222,32 @@ def until_decided(read: Callable[[int, float], tuple], looks: list[int], minutes
                   runs: list | None = None) -> tuple[tuple, int, str]:
     """The looks of a recheck: ``read(games, level)`` at each total of ``looks`` (every one at
     :func:`look_level`), until one is decided, the looks run out (every deal) or the next look would
-    end past the budget of ``minutes`` (its time foreseen from the pace of the last look; a look read
-    from stored runs takes next to no time, so a rerun reuses them and plays on, and its first new
-    look may end past the budget). ``runs``: the list the
-    reads add their runs to; a superseded look's runs leave it. Returns the last look (what ``read``
-    returned, ``(value, decided, ...)``), the looks taken and why it stopped."""
+    take the recheck past its budget of ``minutes``. ``runs``: the list the reads add their runs to;
+    a superseded look's runs leave it.
+
+    The budget counts the recheck's own time: the seconds its runs took (:attr:`Run.seconds`), not
+    the time they waited in the queue behind an experiment's other runs (an overview queues every
+    player count's first look at once, and the first recheck would otherwise spend its budget on
+    the others'). The next look's time is foreseen from the pace of the last; a look read from stored
+    runs takes next to no time, so a rerun reuses them and plays on, and its first new look may end
+    past the budget. Returns the last look (what ``read`` returned, ``(value, decided, ...)``), the
+    looks taken and why it stopped."""
     level = look_level(len(looks))
-    deadline = time.monotonic() + minutes * 60
+    budget = minutes * 60
     runs = [] if runs is None else runs
-    stop, mark, end, taken, pace = ALL_DEALS, 0, 0, 0, 0.0
+    stop, mark, end, taken, pace, spent = ALL_DEALS, 0, 0, 0, 0.0, 0.0
     for k, games in enumerate(looks):
         if k:
-            if time.monotonic() + pace * (games - looks[k - 1]) > deadline:
+            if spent + pace * (games - looks[k - 1]) > budget:
                 stop = BUDGET
                 break
             del runs[mark:end]      # the previous look's runs: this one supersedes them
         mark = len(runs)
-        t = time.monotonic()
         look = read(games, level)
-        pace = (time.monotonic() - t) / (games - (looks[k - 1] if k else 0))   # seconds a game added
         end, taken = len(runs), k + 1
+        took = sum(run.seconds for run in runs[mark:end])
+        spent += took
+        pace = took / (games - (looks[k - 1] if k else 0))   # seconds a game added
         if look[1]:
             stop = DECIDED
             break
