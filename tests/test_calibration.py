@@ -130,6 +130,13 @@ def test_calibrate_prints_a_row_per_quantity_with_its_target_and_verdict(capsys,
     assert len(pd.read_csv(tmp_path / "c.csv")) == 3
 
 
+def test_calibrate_of_verdict_families_only_names_no_coverage_range(capsys):
+    """A run of checks that measure a family's error only has no coverage to quote (not 'nan% to nan%')."""
+    main(["calibrate", "--tier", "fast", "--only", "a last look at 6,000", "--samples", "40"])
+    out = capsys.readouterr().out
+    assert "1 rows from 1 checks" in out and "FWER <= 5%" in out and "nan" not in out and "coverage" not in out
+
+
 @pytest.mark.parametrize("args, message", [
     (["--only", "no such estimator"], "no check matches"),
     (["--samples", "3"], "at least 10"),

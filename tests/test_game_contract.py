@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from simlab.core.game import available_games, get_game
-from simlab.core.play import EVENT_WIDTH, play_through
+from simlab.core.play import play_through
 from simlab.core.params import CHECK_INVARIANTS
 from simlab.core.results import standings
 from simlab.core.rng import STRATEGY_STREAM, randint

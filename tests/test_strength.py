@@ -164,13 +164,25 @@ def test_a_recheck_that_never_decides_plays_every_deal_or_stops_at_its_budget():
     ctx = context("karuba", games=1000, **{"strong-games": "250"})
     r = strength.recheck(ctx, "karuba", "rollout", Looks(ctx, decide_at=None))
     assert (r.decided, r.stop, r.games, r.looks) == (False, strength.ALL_DEALS, 1000, 3)
-    # a minute's budget at 0.01 s a game: 250 games (2.5 s), 500 (5 s), ... the look at 4,000 games would
-    # bring the recheck to 40 s, the next (8,000) to 80 s: it stops at 4,000
+    # a minute's budget at 0.01 s a game: 250 games (2.5 s), 500 (5 s), ... the look at 4,000 games brings
+    # the recheck to 40 s; the next (8,000) would take it to 80 s, so a last look plays the 2,000 games
+    # the 20 s left have room for (a multiple of the first look's 250)
     slow = context("karuba", games=100_000, **{"strong-games": "250", "strong-minutes": "1"})
     looks = Looks(slow, decide_at=None, seconds=0.01)
     r = strength.recheck(slow, "karuba", "rollout", looks)
-    assert r.stop == strength.BUDGET and r.games == 4000 and len(looks.seen) == 5   # the next look would overrun
-    assert r.why() == "4,000 games when the 1-minute budget ran out"
+    assert [g for g, _ in looks.seen] == [250, 500, 1000, 2000, 4000, 6000]
+    assert (r.stop, r.games, r.looks, r.planned) == (strength.BUDGET, 6000, 6, 10)
+    assert {lv for _, lv in looks.seen} == {strength.look_level(10)}   # the shorter look keeps the planned level
+    assert r.why() == "6,000 games when the 1-minute budget ran out"
+    assert [run.name for run in slow.runs] == ["run at 6000"]
+    # a last look decided is decided; a budget with no room for the first look's games left stops there
+    ctx = context("karuba", games=100_000, **{"strong-games": "250", "strong-minutes": "1"})
+    r = strength.recheck(ctx, "karuba", "rollout", Looks(ctx, decide_at=5000, seconds=0.01))
+    assert (r.decided, r.stop, r.games) == (True, strength.DECIDED, 6000)
+    tight = context("karuba", games=100_000, **{"strong-games": "250", "strong-minutes": "0.7"})   # 42 s
+    looks = Looks(tight, decide_at=None, seconds=0.01)
+    r = strength.recheck(tight, "karuba", "rollout", looks)
+    assert (r.stop, r.games, len(looks.seen)) == (strength.BUDGET, 4000, 5)
 
 
 def test_a_recheck_budget_counts_its_own_play_not_its_wait_behind_other_runs():

@@ -13,11 +13,12 @@ takes milliseconds a decision, so its recheck (:func:`recheck`) runs until it de
 ``strong-games`` games on the heuristics' deals (game ids 0, 1, ...: the same deals), reads its
 verdict, and doubles the games until the verdict is decided, every one of the experiment's
 ``--games`` deals is played, or the time budget ``strong-minutes`` runs out (its own play: time
-waiting behind the experiment's other runs does not count). Looking after every
-batch and stopping on a decision would let chance decide more often than 5% of the time, so each
-look reads its intervals at level 1 - 0.05 / K, K the looks the schedule plans (Bonferroni over the
-looks: the verdict is wrong at most 5% of the time however many looks it takes;
-``calibration.checks.recheck_check`` shows it). A verdict left not settled says why: the budget ran
+waiting behind the experiment's other runs does not count; where the next doubling would not fit,
+a last look plays what the budget has room for). Looking after every batch and stopping on a
+decision would let chance decide more often than 5% of the time, so each look reads its intervals
+at level 1 - 0.05 / K, K the looks the schedule plans (Bonferroni over the looks: the verdict is
+wrong at most 5% of the time however many looks it takes, and whatever their sizes;
+``calibration.checks.recheck_check`` shows it, with and without a budget). A verdict left not settled says why: the budget ran
 out, or every deal was played and the interval still holds the band's edge.
 """
 from __future__ import annotations
@@ -205,53 +206,62 @@ def recheck(ctx: Context, game: str, player: str, read: Callable[[int, float], t
     looks = schedule(_games_option(ctx), ctx.games)
     minutes = budget_minutes(ctx)
 
+    taken: list[int] = []
+
     def logged(games: int, level: float):
         look = read(games, level)
-        ctx.log(f"  recheck with {player}: {games:,} games, look {looks.index(games) + 1} of {len(looks)}: "
+        taken.append(games)
+        ctx.log(f"  recheck with {player}: {games:,} games, look {len(taken)} of {len(looks)}"
+                + ("" if games in looks else " (the last the budget leaves room for)") + ": "
                 + ("decided" if look[1] else "not yet decided"))
         return look
 
-    (value, decided, detail, *against), taken, stop = until_decided(logged, looks, minutes, ctx.runs)
-    games = looks[taken - 1]
-    return Recheck(player, value, decided, detail, games, taken, len(looks), look_level(len(looks)),
+    (value, decided, detail, *against), n_looks, stop, games = until_decided(logged, looks, minutes, ctx.runs)
+    return Recheck(player, value, decided, detail, games, n_looks, len(looks), look_level(len(looks)),
                    stop if len(looks) > 1 else ONE_LOOK, minutes, ctx.games,
                    needed_games(games, *against) if against else None)
 
 
 def until_decided(read: Callable[[int, float], tuple], looks: list[int], minutes: float = math.inf,
-                  runs: list | None = None) -> tuple[tuple, int, str]:
+                  runs: list | None = None) -> tuple[tuple, int, str, int]:
     """The looks of a recheck: ``read(games, level)`` at each total of ``looks`` (every one at
-    :func:`look_level`), until one is decided, the looks run out (every deal) or the next look would
-    take the recheck past its budget of ``minutes``. ``runs``: the list the reads add their runs to;
-    a superseded look's runs leave it.
+    :func:`look_level`), until one is decided, the looks run out (every deal) or the budget of
+    ``minutes`` does. ``runs``: the list the reads add their runs to; a superseded look's runs leave it.
 
     The budget counts the recheck's own time: the seconds its runs took (:attr:`Run.seconds`), not
     the time they waited in the queue behind an experiment's other runs (an overview queues every
     player count's first look at once, and the first recheck would otherwise spend its budget on
-    the others'). The next look's time is foreseen from the pace of the last; a look read from stored
-    runs takes next to no time, so a rerun reuses them and plays on, and its first new look may end
-    past the budget. Returns the last look (what ``read`` returned, ``(value, decided, ...)``), the
-    looks taken and why it stopped."""
+    the others'). Each look's time is foreseen from the pace of the last. When the next planned look
+    would end past the budget, the recheck takes a last, shorter look instead, at the games the rest
+    of the budget would play (rounded down to a multiple of the first look), so a doubling schedule
+    does not leave up to half its budget unused; it still takes at most the looks planned, so each
+    look's level keeps the verdict's error within 5%. A look read from stored runs takes next to no
+    time, so a rerun reuses them and plays on, and its first new look may end past the budget.
+    Returns the last look (what ``read`` returned, ``(value, decided, ...)``), the looks taken, why it
+    stopped and the games of the last look."""
     level = look_level(len(looks))
     budget = minutes * 60
     runs = [] if runs is None else runs
-    stop, mark, end, taken, pace, spent = ALL_DEALS, 0, 0, 0, 0.0, 0.0
+    stop, mark, end, taken, pace, spent, played = ALL_DEALS, 0, 0, 0, 0.0, 0.0, 0
     for k, games in enumerate(looks):
         if k:
-            if spent + pace * (games - looks[k - 1]) > budget:
+            if spent + pace * (games - played) > budget:
                 stop = BUDGET
-                break
+                games = played + int((budget - spent) / pace / looks[0]) * looks[0] if pace > 0 else played
+                if games <= played:
+                    break
             del runs[mark:end]      # the previous look's runs: this one supersedes them
         mark = len(runs)
         look = read(games, level)
         end, taken = len(runs), k + 1
         took = sum(run.seconds for run in runs[mark:end])
         spent += took
-        pace = took / (games - (looks[k - 1] if k else 0))   # seconds a game added
+        pace, played = took / (games - played), games   # seconds a game added
         if look[1]:
             stop = DECIDED
+        if stop != ALL_DEALS:
             break
-    return look, taken, stop
+    return look, taken, stop, played
 
 
 def reading(value: str, reference: str, decided: bool) -> str:
@@ -289,7 +299,7 @@ def rests_on(players: list[str], game: str, ctx: Context, rechecks: list[Recheck
     if not players:
         return "No rerun with stronger players (option strong=none): every verdict is the heuristics' only."
     minutes = budget_minutes(ctx)
-    budget = "no time budget" if math.isinf(minutes) else f"at most {minutes:g} minutes each"
+    budget = "no time budget" if math.isinf(minutes) else f"at most {minutes:g} minutes of its own play each"
     parts = []
     for p in players:
         if not is_search(game, p):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+import math
 from dataclasses import replace
 from itertools import combinations
 from types import SimpleNamespace
@@ -382,13 +383,15 @@ def on_the_edge(world: Table, edge: float) -> Table:
 
 
 def recheck_check(setting: str, world: Table, edge: float, first: int, deals: int, fast: int = 200,
-                  naive: bool = False) -> Check:
+                  naive: bool = False, budget: int | None = None) -> Check:
     """A search player's seat recheck (overview, Allen): the start player's side of the fairness band
     in a mirror (sections.start_side) read after each batch, games doubling from ``first`` to
     ``deals``, stopping at the first decided look (strength.until_decided). Wrong: a decided side the
     truth contradicts (favoured when the true edge is within the band, fair when it is outside).
     The truth ``edge`` on the band's edge is the least favourable case. ``naive`` reads every look at
-    95%, as a recheck without the looks' correction would: the check must catch it."""
+    95%, as a recheck without the looks' correction would: the check must catch it. ``budget``: a
+    time budget with room for that many games (each game's run takes a second), so the recheck ends
+    on a last look shorter than the schedule's."""
     from simlab.analysis import strength
     from simlab.analysis.sections import SEAT_BAND, start_side
 
@@ -399,13 +402,17 @@ def recheck_check(setting: str, world: Table, edge: float, first: int, deals: in
         wrong = np.zeros(reps, bool)
         score, nobody, rotation, _ = w.play(np.random.default_rng(seed), deals, "fixed", reps)
         looks = strength.schedule(first, deals)
+        minutes = math.inf if budget is None else budget / 60
         for i in range(reps):
             f = w.frame(score[i], nobody[i], rotation, None)
+            runs, played = [], [0]
 
             def read(games: int, level: float):
+                runs.append(SimpleNamespace(seconds=games - played[0]))   # what the budget reads of a run
+                played[0] = games
                 side = start_side(f[f["game"] < games], 0.95 if naive else level)
                 return side, side != "not yet settled", None
-            (side, decided, _), *_ = strength.until_decided(read, looks)
+            (side, decided, _), *_ = strength.until_decided(read, looks, minutes, runs)
             wrong[i] = decided and (side == "favoured" and truth <= SEAT_BAND + EPS
                                     or side == "handicapped" and truth >= -SEAT_BAND - EPS
                                     or side == "fair" and abs(truth) > SEAT_BAND + EPS)
@@ -499,6 +506,8 @@ CHECKS: list[Check] = [
                   "games", Table((0.0, 0.0)), 0.02, 250, 8000),
     recheck_check("3 players, deals that favour seats, the true edge on the band's edge, 6 looks",
                   Table((0.0,) * 3, seat=(0.0, 0.1, 0.0), deal_seat=0.5), 0.02, 250, 8000),
+    recheck_check("2 players, the true edge on the band's edge, a budget with room for 6,000 games: 250 to 4,000, "
+                  "then a last look at 6,000", Table((0.0, 0.0)), 0.02, 250, 8000, budget=6000),
     mix_check("3 strategies, duplicate, rotations correlated about 0.5",
               Table((0.3, 0.0, -0.2), seat=(0.15, 0.0, 0.0), deal_strategy=1.5, names=("a", "b", "c")), 700),
     mix_check("2 strategies, duplicate, the deal decides", Table((0.3, 0.0), deal_strategy=1.0, chance=0.0,
