@@ -121,8 +121,8 @@ def test_a_question_file_runs_end_to_end_from_the_command_line(cli_run, tmp_path
     assert f"simlab experiment run {example} --games 300" in text     # the reproduce line names the file
     assert len(list((tmp_path / "rep" / "runs").iterdir())) == 10      # 4 heuristics and rollout x (with, without)
     assert "With stronger play this" in text
-    assert re.search(r"rollout \(a search player: from 20 games, doubled until decided, at most 5 minutes of its own play "
-                     r"each; it took (20|40|80|160|300) games\)", text)
+    assert re.search(r"rollout \(a search player: from 20 games, doubled until decided, at most 5 minutes of its "
+                     r"own play each; it took (20|40|80|160|300) games\)", text)
 
 
 def test_runs_queued_ahead_play_the_same_games_as_runs_played_in_turn(tmp_path):

@@ -18,8 +18,9 @@ a last look plays what the budget has room for). Looking after every batch and s
 decision would let chance decide more often than 5% of the time, so each look reads its intervals
 at level 1 - 0.05 / K, K the looks the schedule plans (Bonferroni over the looks: the verdict is
 wrong at most 5% of the time however many looks it takes, and whatever their sizes;
-``calibration.checks.recheck_check`` shows it, with and without a budget). A verdict left not settled says why: the budget ran
-out, or every deal was played and the interval still holds the band's edge.
+``calibration.checks.recheck_check`` shows it, with and without a budget). A verdict left not
+settled says why: the budget ran out, or every deal was played and the interval still holds the
+band's edge.
 """
 from __future__ import annotations
 

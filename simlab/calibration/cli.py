@@ -52,7 +52,8 @@ def calibrate(tier, only, samples, seed, csv_path, list_only):
     bad = results[~results["ok"]]
     cov = results[results["kind"] == COVERAGE]
     click.echo(f"\n{len(results)} rows from {len(chosen)} checks in {seconds_text(time.perf_counter() - start)} "
-               f"({tier} tier)" + (f": coverage {cov['measured'].min():.1%} to {cov['measured'].max():.1%}" if len(cov) else "")
+               f"({tier} tier)"
+               + (f": coverage {cov['measured'].min():.1%} to {cov['measured'].max():.1%}" if len(cov) else "")
                + (f"; {len(bad)} outside the target" if len(bad) else "; every row keeps its target") + ".")
     if csv_path:
         results.to_csv(csv_path, index=False)
