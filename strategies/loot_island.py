@@ -25,21 +25,22 @@ from dataclasses import replace
 import numpy as np
 from numba import njit
 
-from simlab.core.bits import bit_index
+from simlab.core.bits import popcount
 from simlab.core.rng import randint
 from simlab.core.scratch import stack_scratch
 from simlab.core.model import ROLLOUT_SIGNATURE, declare_play_out
 from simlab.core.strategy import StrategyParam, strategy
-from simlab.games.loot_island.components import (EV_B1, EV_B2, EV_B4, EV_B8, EV_B12, EV_B14, I_BOTTOM,
-                                                 I_DISCARD, I_DRAW2, I_MOVE, I_SHIP, I_TREASURE, N_TREASURE, O,
-                                                 PER_COLOUR, SYM_CHEST, SYM_DISCARD, SYM_DOUBLE, SYM_DRAW, T_AMULET,
-                                                 T_BOOK, T_CROWN, T_JEWEL, T_SKULL)
+from simlab.games.loot_island.components import (EV_B1, EV_B2, EV_B4, EV_B8, EV_B12, EV_B14, HM_AT_LEAST,
+                                                 HM_CHEST, HM_DISCARD, HM_DOUBLE, HM_LOW, HM_ONE, I_BOTTOM, I_DISCARD,
+                                                 I_DRAW2, I_MOVE, I_SHIP, I_TREASURE, N_TREASURE, O, SYM_CHEST,
+                                                 SYM_DISCARD, SYM_DOUBLE, SYM_DRAW, T_AMULET, T_BOOK, T_CROWN, T_JEWEL,
+                                                 T_SKULL)
 from simlab.games.loot_island.rules import (kept_ids, card_symbol, card_value, cards_needed, compass_pos, current_coast,
                                             event_now, healer_fee, last_is_one, near_landing, treasure_value)
 from simlab.games.loot_island.state import (B_CURSES, B_HAND_BITS, B_PASSED, B_SUPPLY, B_TYPES, D_A1, D_A2, D_ACTION,
                                             D_B4, D_CARD, D_COPY, D_DISCARD, D_DO, D_HEALER, D_KEEP, D_PAY, D_PICK,
-                                            D_SOURCE, D_TARGET, ISLET_ALLEN, ISLET_OWN, L0, L_CHESTS, L_COUNT, L_NCOMP,
-                                            LB, P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN, S_DCTX, S_DKIND,
+                                            D_SOURCE, D_TARGET, ISLET_ALLEN, ISLET_OWN, L0, L_CHESTS, L_COUNT, L_LAST,
+                                            L_NCOMP, LB, P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN, S_DCTX, S_DKIND,
                                             S_EVENT_SEQ, S_FACING, S_FIRST_PASSED, S_HEALERS, S_PLAYERS, S_ROUND,
                                             S_STAGE, S_STAGE_N, SKIP, STOP, SUPPLY)
 
@@ -262,29 +263,16 @@ def plant_value(state, cfg, landing, vt, k, nc, delay):
 
 @njit(cache=True)
 def hand_scan(state, cfg, owner, landing, colour):
-    """Eligible cards of ``colour`` in ``owner``'s hand for ``landing``: (cards, loot count (doubles
-    count 2), chests, plain 1s that would curse everybody, discard symbols)."""
-    cards = loot = chests = ones = discards = 0
-    last = state[L0 + landing * LB + 4]
-    one_normal = last_is_one(state, cfg, landing)
-    bits = np.int64(state[P0 + owner * PB + B_HAND_BITS + colour])   # (the owner is the seat or Allen: in sight)
-    while bits:
-        one = bits & -bits
-        bits ^= one
-        m = colour * PER_COLOUR + bit_index(one)
-        v = card_value(cfg, m)
-        if not (v == 0 or v == 1 or v >= last):
-            continue
-        s = card_symbol(cfg, m)
-        cards += 1
-        loot += 2 if s == SYM_DOUBLE else 1
-        if s == SYM_CHEST:
-            chests += 1
-        if v == 1 and one_normal:
-            ones += 1
-        if s == SYM_DISCARD:
-            discards += 1
-    return cards, loot, chests, ones, discards
+    """Eligible cards of ``colour`` in ``owner``'s hand for ``landing`` (a 0 or 1, or at least its last
+    value): (cards, loot count (doubles count 2), chests, plain 1s that would curse everybody,
+    discard symbols), read from the hand's bits with the ``hand_masks``."""
+    masks = O.hand_masks
+    fit = (np.int64(state[P0 + owner * PB + B_HAND_BITS + colour])   # (the owner is the seat or Allen: in sight)
+           & (cfg[masks + HM_LOW] | cfg[masks + HM_AT_LEAST + state[L0 + landing * LB + L_LAST]]))
+    cards = popcount(fit)
+    ones = popcount(fit & cfg[masks + HM_ONE]) if last_is_one(state, cfg, landing) else 0
+    return (cards, cards + popcount(fit & cfg[masks + HM_DOUBLE]), popcount(fit & cfg[masks + HM_CHEST]), ones,
+            popcount(fit & cfg[masks + HM_DISCARD]))
 
 
 @njit(cache=True)

@@ -153,3 +153,25 @@ def test_returns_split_wins_by_the_win_rule_the_frames_are_ranked_by(scores, tie
     rank = ranks(np.array([scores]), np.array([tiebreaks]), np.array([out]))[0]
     winners = (rank == 1) & (np.array(out) == 0)
     assert np.allclose(shares, winners / max(winners.sum(), 1))
+
+
+def test_a_derived_table_is_packed_after_the_params_from_their_values_and_is_not_a_setting():
+    """A lookup table the kernels read (``Derived``) sits after every parameter at a fixed offset, follows
+    the values it is worked out from (a designer's change reaches it), and is not a parameter: a user
+    cannot set it, and a table of the wrong length is a programming error."""
+    from simlab.core.params import FACT, Derived, Param, ParamTable
+
+    def at_least(values):
+        return [sum(1 for v in values["faces"] if v >= k) for k in range(4)]
+    table = ParamTable((Param("faces", (1, 2, 3), "a die", FACT, "test", low=0, high=3),
+                        Param("rolls", 2, "rolls a turn", FACT, "test")),
+                       derived=(Derived("faces_at_least", 4, at_least, "faces showing k or more, k = 0..3"),))
+    offsets = table.offset_tuple()
+    assert (offsets.faces, offsets.rolls, offsets.faces_at_least, table.size) == (0, 3, 4, 8)
+    assert list(table.pack(table.resolve({}))) == [1, 2, 3, 2, 3, 3, 2, 1]
+    assert list(table.pack(table.resolve({"faces": "3,3,0"}))[4:]) == [3, 2, 2, 2]
+    with pytest.raises(SimlabError, match="unknown parameter 'faces_at_least'"):
+        table.resolve({"faces_at_least": "1,1,1,1"})
+    short = ParamTable(table.params, derived=(Derived("faces_at_least", 5, at_least, "declared one too long"),))
+    with pytest.raises(ValueError, match="4 entries, declared 5"):
+        short.pack(short.resolve({}))

@@ -9,7 +9,7 @@ from simlab.core.rng import N_STREAMS, root_key, seed_streams
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import BLIND_COLUMN, DECIDE_SIGNATURE, SEAT_PARAMS_WIDTH, SEES, UNIFORM, get_strategy
 from simlab.games.loot_island import rules, step
-from simlab.games.loot_island.components import N_MAP, N_TREASURE, PARAMS
+from simlab.games.loot_island.components import MAP_SYMBOLS_WILD_CHESTS, N_MAP, N_TREASURE, PARAMS
 from simlab.games.loot_island.state import (B_HAND_BITS, B_HAND_N, HIDDEN, M_DRAW, M_HAND, MAX_LEGAL, P0, PB,
                                             PH_END, S_ALLEN, S_EVENT_SEQ, S_HEALERS, S_MDRAW, S_MDRAW_N, S_MLOC,
                                             S_PHASE, S_PLAYERS, S_ROUND, S_TDECK, S_TDECK_N, STATE_SIZE)
@@ -132,3 +132,56 @@ def test_a_blind_strategy_is_shown_nothing_and_the_others_their_observation():
         step.new_game(state, cfg, 3, streams(blind_slot, 8))
         with pytest.raises(IllegalChoice):
             step.play_from(state, cfg, slots, fns, seat_params, streams(blind_slot, 8), NO_LOG)
+
+
+
+OTHER_VALUES = (0, 1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 0)   # slots not in order of value
+
+
+@pytest.mark.parametrize("values", [{}, {"map_symbols": MAP_SYMBOLS_WILD_CHESTS, "map_values": OTHER_VALUES}],
+                         ids=["printed cards", "other card data"])
+def test_the_hand_masks_read_a_hand_as_a_scan_of_its_cards_would(values):
+    """The turn options (rules: a colour may go to a landing when one of its cards fits there: a wild
+    or a 1 always, otherwise a value at least the landing's last; an islet wants 2 cards of a colour,
+    B9 1, B7 one more of any colour) and the heuristics' reading of a hand come from the hand's bits
+    and the ``hand_masks`` derived from the card data in force. At every third decision of real
+    games, under the printed cards and under card data a designer changed, both agree with a scan of
+    every card in the hand."""
+    from simlab.games.loot_island.actions import colour_ok
+    from simlab.games.loot_island.components import (EV_B7, EV_B9, N_ISLET, PER_COLOUR, SYM_CHEST, SYM_DISCARD,
+                                                     SYM_DOUBLE)
+    from simlab.games.loot_island.state import (ISLET_ALLEN, ISLET_OWN, ISLET_UP, PASS, PLAY_ALLEN, PLAY_OWN, S_ISLET,
+                                                S_MUST_PASS)
+    from strategies.loot_island import hand_scan
+
+    cfg = make_cfg(**values)
+    checked = beaten = options = 0
+    for state, seat, _, _ in decision_points(GAME, 2, values, games=6, seed=3, every=3):
+        legal = np.zeros(MAX_LEGAL, np.int32)
+        n = rules.action_choices(state, cfg, seat, legal)
+        event = rules.event_now(state, cfg)
+        want = [PASS]
+        for o, owner in enumerate([seat] + ([state[S_PLAYERS]] if state[S_ALLEN] else [])):
+            hand = [m for m in range(N_MAP) if state[S_MLOC + m] == M_HAND + owner]
+            for landing in range(8):
+                for c in range(4):
+                    fit = [m for m in hand if m // PER_COLOUR == c and rules.eligible(state, cfg, landing, m)]
+                    if fit and colour_ok(state, landing, c):
+                        want.append((PLAY_ALLEN if o else PLAY_OWN) + landing * 4 + c)
+                    symbols = [rules.card_symbol(cfg, m) for m in fit]
+                    ones = sum(rules.card_value(cfg, m) == 1 for m in fit) * rules.last_is_one(state, cfg, landing)
+                    assert hand_scan(state, cfg, owner, landing, c) == (
+                        len(fit), len(fit) + symbols.count(SYM_DOUBLE), symbols.count(SYM_CHEST), ones,
+                        symbols.count(SYM_DISCARD))
+                    beaten += len(fit) < sum(m // PER_COLOUR == c for m in hand)   # a card too low to join
+                    checked += 1
+            need, extra = (1 if event == EV_B9 else 2), (1 if event == EV_B7 else 0)
+            for i in range(N_ISLET):
+                for c in range(4):
+                    if (state[S_ISLET + i] == ISLET_UP and len(hand) >= need + extra
+                            and sum(m // PER_COLOUR == c for m in hand) >= need):
+                        want.append((ISLET_ALLEN if o else ISLET_OWN) + i * 4 + c)
+        if state[S_MUST_PASS] == 0:
+            assert list(legal[:n]) == want
+            options += 1
+    assert checked > 1000 and beaten > 50 and options > 100

@@ -4,7 +4,7 @@ Every tunable number or open rule reading of a game is a :class:`Param` with its
 one-line meaning, and whether the default is a *fact* (with its source) or an *assumption*.
 A game's :class:`ParamTable` packs the chosen values into one flat ``int64`` vector that the
 numba kernel reads at fixed offsets, computed once at import, so sweeping a variant never
-recompiles anything.
+recompiles anything; lookup tables worked out from the values (:class:`Derived`) follow them.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import tomllib
 from collections import namedtuple
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -122,17 +123,31 @@ CHECK_INVARIANTS = Param("check_invariants", False, "check the game's invariants
                          "debugging)", SETUP, "testing aid")
 
 
+@dataclass(frozen=True)
+class Derived:
+    """A lookup table the kernels read, worked out from the params' values as they are packed (once a
+    configuration, as Pgx computes its tables once at import), never set by a user: what a hot loop
+    would otherwise derive from the params at every use. ``compute(values)`` returns ``size`` ints."""
+
+    name: str
+    size: int
+    compute: Callable[[dict], list[int]]
+    meaning: str
+
+
 @dataclass
 class ParamTable:
-    """An ordered set of params with their offsets in the packed vector."""
+    """An ordered set of params with their offsets in the packed vector, followed by the tables
+    ``derived`` from them."""
 
     params: tuple[Param, ...]
+    derived: tuple[Derived, ...] = ()
     offsets: dict[str, int] = field(init=False)
     size: int = field(init=False)
 
     def __post_init__(self):
         self.offsets, at = {}, 0
-        for p in self.params:
+        for p in (*self.params, *self.derived):
             if p.name in self.offsets:
                 raise ValueError(f"duplicate parameter {p.name}")
             self.offsets[p.name] = at
@@ -170,6 +185,11 @@ class ParamTable:
         out = []
         for p in self.params:
             out.extend(p.pack(values[p.name]))
+        for d in self.derived:
+            table = [int(v) for v in d.compute(values)]
+            if len(table) != d.size:
+                raise ValueError(f"derived table {d.name}: {len(table)} entries, declared {d.size}")
+            out.extend(table)
         return np.asarray(out, dtype=np.int64)
 
     def changed(self, values: dict[str, object]) -> dict[str, object]:

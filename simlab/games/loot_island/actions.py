@@ -3,7 +3,7 @@ of a 1, card effects), passing, and the turn loop, as resumable procedures (``pr
 are in ``islets``."""
 import numpy as np
 
-from simlab.core.bits import bit_index
+from simlab.core.bits import popcount
 from simlab.core.play import lean
 from simlab.core.program import F_LABEL, F_LOCAL
 
@@ -11,8 +11,8 @@ from .board import (CW_PLAY, EV_CARD, EV_COMPASS, EV_EFFECT, EV_PASS, EV_PLAY, E
                     FX_COPY_DRAW, FX_DISCARD, FX_DRAW, FX_ONE_CURSE, TAKE_A2, card_symbol, card_value, compass_pos,
                     draw_map, drop_curses, event_now, is_allen, keep_treasure, lb, log_ev, move_map, on_island,
                     pull_compass, push_compass, remove_from_row, set_ctx, take_curses)
-from .components import (COPY_ACTOR, EV_A2, EV_B4, EV_B6, EV_B7, EV_B8, EV_B9, N_ISLET, O, PER_COLOUR, SYM_CHEST,
-                         SYM_DISCARD, SYM_DOUBLE, SYM_DRAW)
+from .components import (COPY_ACTOR, EV_A2, EV_B4, EV_B6, EV_B7, EV_B8, EV_B9, HM_AT_LEAST, HM_LOW, N_ISLET, O,
+                         PER_COLOUR, SYM_CHEST, SYM_DISCARD, SYM_DOUBLE, SYM_DRAW)
 from .invariants import check_invariants
 from .program import PR_B4, PR_ISLET, PR_PASS, PR_PLAY, ask, call, ret
 from .state import (B_ALLEN_USES, B_CURSES, B_HAND_BITS, B_HAND_N, B_PASS_ROUND1, B_PASSED, B_PLAYED, B_START_TAKEN,
@@ -52,29 +52,10 @@ def colour_ok(state, landing, c):
 
 
 @lean
-def colour_in_hand(state, cfg, h, c):
-    """Actor ``h``'s cards of colour ``c``: (how many, 1 when one is a 1 or a wild, the highest
-    numbered value), from the hand's bits. Scalars, not arrays: an array allocated at every turn
-    option cost more than the scan."""
-    cnt = 0
-    low = 0
-    top = 0
-    bits = np.int64(state[P0 + h * PB + B_HAND_BITS + c])
-    while bits:
-        one = bits & -bits
-        bits ^= one
-        v = card_value(cfg, c * PER_COLOUR + bit_index(one))
-        cnt += 1
-        if v <= 1:
-            low = 1
-        elif v > top:
-            top = v
-    return cnt, low, top
-
-
-@lean
 def action_choices(state, cfg, p, legal):
-    """The phase-2 turn options of seat ``p`` (own cards, and Allen's cards in the 2-player game)."""
+    """The phase-2 turn options of seat ``p`` (own cards, and Allen's cards in the 2-player game).
+    A colour may be played to a landing when a card of it is eligible there (a 0 or 1, or at least
+    the landing's last value): one test of the hand's bits against the ``hand_masks``."""
     n = 0
     legal[n] = PASS
     n += 1
@@ -82,21 +63,19 @@ def action_choices(state, cfg, p, legal):
         return n
     e = event_now(state, cfg)
     owners = 2 if state[S_ALLEN] else 1
+    low = cfg[O.hand_masks + HM_LOW]
     for o in range(owners):
-        h = p if o == 0 else state[S_PLAYERS]
-        colours = (colour_in_hand(state, cfg, h, 0), colour_in_hand(state, cfg, h, 1),
-                   colour_in_hand(state, cfg, h, 2), colour_in_hand(state, cfg, h, 3))
-        total = colours[0][0] + colours[1][0] + colours[2][0] + colours[3][0]
+        hand = P0 + (p if o == 0 else state[S_PLAYERS]) * PB + B_HAND_BITS
+        total = 0
+        for c in range(4):
+            total += popcount(np.int64(state[hand + c]))
         if total == 0:
             continue
         base_play = PLAY_OWN if o == 0 else PLAY_ALLEN
         for landing in range(8):
-            last = state[lb(landing) + L_LAST]
+            fits = low | cfg[O.hand_masks + HM_AT_LEAST + state[lb(landing) + L_LAST]]
             for c in range(4):
-                cnt, low, top = colours[c]
-                if cnt == 0 or not colour_ok(state, landing, c):
-                    continue
-                if low or top >= last:
+                if state[hand + c] & fits and colour_ok(state, landing, c):
                     legal[n] = base_play + landing * 4 + c
                     n += 1
         base_islet = ISLET_OWN if o == 0 else ISLET_ALLEN
@@ -106,7 +85,7 @@ def action_choices(state, cfg, p, legal):
             if state[S_ISLET + i] != ISLET_UP:
                 continue
             for c in range(4):
-                if colours[c][0] >= need and total >= need + extra:
+                if popcount(np.int64(state[hand + c])) >= need and total >= need + extra:
                     legal[n] = base_islet + i * 4 + c
                     n += 1
     return n

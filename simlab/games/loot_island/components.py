@@ -12,7 +12,7 @@ Card numbering used throughout the engine:
 * islet ``i`` in 0..6 is tile ``T(i + 1)`` of the islet table, section 5.5;
 * event ``e`` in 0..17: 0..3 = A1..A4, 4..17 = B1..B14.
 """
-from simlab.core.params import ASSUMPTION, CHECK_INVARIANTS, FACT, SETUP, VARIANT, Param, ParamTable
+from simlab.core.params import ASSUMPTION, CHECK_INVARIANTS, FACT, SETUP, VARIANT, Derived, Param, ParamTable
 
 N_MAP = 88
 N_COLOURS = 4
@@ -49,7 +49,8 @@ EV_A1, EV_A2, EV_A3, EV_A4 = 0, 1, 2, 3
  EV_B14) = range(4, 18)
 
 # ---- map cards (section 5.2): values fact, symbols assumption -----------------------------------------
-MAP_VALUES = tuple(v for v in range(1, 11) for _ in (0, 1)) + (0, 0)  # 0 = wild
+MAP_VALUE_MAX = 10
+MAP_VALUES = tuple(v for v in range(1, MAP_VALUE_MAX + 1) for _ in (0, 1)) + (0, 0)  # 0 = wild
 MAP_SYMBOLS = (
     0, 0,                     # 1
     SYM_DOUBLE, 0,            # 2
@@ -124,6 +125,22 @@ ISLET_ACTION = (I_DISCARD, I_DISCARD, I_BOTTOM, I_MOVE, I_DRAW2, I_TREASURE, I_S
 ISLET_VALUE = (2, 3, 0, 0, 2, 1, 1)
 ISLET_MIN_PLAYERS = (2, 5, 2, 2, 2, 2, 2)
 
+# A hand of one colour is a set of slots (``B_HAND_BITS``: bit k holds slot k); these masks of slots,
+# derived from map_values and map_symbols, read what a play needs of it with a few bit operations.
+HM_LOW, HM_ONE, HM_DOUBLE, HM_CHEST, HM_DISCARD, HM_AT_LEAST = range(6)   # HM_AT_LEAST + v: a value of v or more
+
+
+def hand_masks(values: dict) -> list[int]:
+    """The ``hand_masks`` table (layout: the HM_* offsets) for the map slots' values and symbols."""
+    vals, syms = values["map_values"], values["map_symbols"]
+
+    def slots(keep) -> int:
+        return sum(1 << k for k in range(PER_COLOUR) if keep(k))
+    return ([slots(lambda k: vals[k] <= 1), slots(lambda k: vals[k] == 1)]
+            + [slots(lambda k, s=s: syms[k] == s) for s in (SYM_DOUBLE, SYM_CHEST, SYM_DISCARD)]
+            + [slots(lambda k, v=v: vals[k] >= v) for v in range(MAP_VALUE_MAX + 1)])
+
+
 PARAMS = ParamTable((
     # global numbers
     Param("rounds", 5, "rounds before the final exploration", FACT, "[S0] game flow", low=1, high=5),
@@ -157,7 +174,7 @@ PARAMS = ParamTable((
           low=0, high=5),
     # card tables
     Param("map_values", MAP_VALUES, "value of map slots 0..21 in every colour (0 = wild)", FACT,
-          "[S3], [S5]: values 1-10 and a wild, each twice", low=0, high=10),
+          "[S3], [S5]: values 1-10 and a wild, each twice", low=0, high=MAP_VALUE_MAX),
     Param("map_symbols", MAP_SYMBOLS,
           "symbol of map slots 0..21 in every colour: 0 none, 1 +1 (counts 2), 2 draw, 3 discard, 4 chest",
           ASSUMPTION, "a layout that fits every rulebook example (rules doc section 5.2), with a chest on copy A "
@@ -267,6 +284,11 @@ PARAMS = ParamTable((
     Param("forced_ship", (-1, 0), "setup ship corner 0..3 and facing (1 clockwise, -1 counter); corner -1 = random",
           SETUP, "fix the ship for a study or a test", low=-1, high=3),
     CHECK_INVARIANTS,
+), derived=(
+    Derived("hand_masks", HM_AT_LEAST + MAP_VALUE_MAX + 1, hand_masks,
+            "the map slots (bit k: slot k, in every colour) of a value 0 or 1, of a 1, with a +1, a chest, a "
+            f"discard symbol, then of a value at least v for v = 0..{MAP_VALUE_MAX}: a hand's cards of a colour "
+            "read as bits"),
 ))
 
 O = PARAMS.offset_tuple()
