@@ -22,7 +22,6 @@ of a compass planted early (``plant_value``). Choice codes are those of
 """
 from dataclasses import replace
 
-import numpy as np
 from numba import njit
 
 from simlab.core.bits import popcount
@@ -30,19 +29,19 @@ from simlab.core.rng import randint
 from simlab.core.scratch import stack_scratch
 from simlab.core.model import ROLLOUT_SIGNATURE, declare_play_out
 from simlab.core.strategy import StrategyParam, strategy
-from simlab.games.loot_island.components import (EV_B1, EV_B2, EV_B4, EV_B8, EV_B12, EV_B14, HM_AT_LEAST,
-                                                 HM_CHEST, HM_DISCARD, HM_DOUBLE, HM_LOW, HM_ONE, I_BOTTOM, I_DISCARD,
-                                                 I_DRAW2, I_MOVE, I_SHIP, I_TREASURE, N_TREASURE, O, SYM_CHEST,
-                                                 SYM_DISCARD, SYM_DOUBLE, SYM_DRAW, T_AMULET, T_BOOK, T_CROWN, T_JEWEL,
-                                                 T_SKULL)
-from simlab.games.loot_island.rules import (kept_ids, card_symbol, card_value, cards_needed, compass_pos, current_coast,
-                                            event_now, healer_fee, last_is_one, near_landing, treasure_value)
-from simlab.games.loot_island.state import (B_CURSES, B_HAND_BITS, B_PASSED, B_SUPPLY, B_TYPES, D_A1, D_A2, D_ACTION,
-                                            D_B4, D_CARD, D_COPY, D_DISCARD, D_DO, D_HEALER, D_KEEP, D_PAY, D_PICK,
-                                            D_SOURCE, D_TARGET, ISLET_ALLEN, ISLET_OWN, L0, L_CHESTS, L_COUNT, L_LAST,
-                                            L_NCOMP, LB, P0, PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN, S_DCTX, S_DKIND,
-                                            S_EVENT_SEQ, S_FACING, S_FIRST_PASSED, S_HEALERS, S_PLAYERS, S_ROUND,
-                                            S_STAGE, S_STAGE_N, SKIP, STOP, SUPPLY)
+from simlab.games.loot_island.components import (EV_B1, EV_B2, EV_B4, EV_B8, EV_B12, EV_B14, HM_CHEST, HM_DISCARD,
+                                                 HM_DOUBLE, HM_ONE, I_BOTTOM, I_DISCARD, I_DRAW2, I_MOVE, I_SHIP,
+                                                 I_TREASURE, N_TREASURE, O, SYM_CHEST, SYM_DISCARD, SYM_DOUBLE,
+                                                 SYM_DRAW, T_AMULET, T_BOOK, T_CROWN, T_JEWEL, T_SKULL)
+from simlab.games.loot_island.rules import (kept_ids, card_symbol, card_value, cards_needed, compass_pos,
+                                            current_coast, event_now, fitting, healer_fee, last_is_one, near_landing,
+                                            treasure_value)
+from simlab.games.loot_island.state import (B_CURSES, B_PASSED, B_SUPPLY, B_TYPES, D_A1, D_A2, D_ACTION, D_B4, D_CARD,
+                                            D_COPY, D_DISCARD, D_DO, D_HEALER, D_KEEP, D_PAY, D_PICK, D_SOURCE,
+                                            D_TARGET, ISLET_ALLEN, ISLET_OWN, L0, L_CHESTS, L_COUNT, L_NCOMP, LB, P0,
+                                            PASS, PB, PLAY_ALLEN, PLAY_OWN, S_ALLEN, S_DCTX, S_DKIND, S_EVENT_SEQ,
+                                            S_FACING, S_FIRST_PASSED, S_HEALERS, S_PLAYERS, S_ROUND, S_STAGE,
+                                            S_STAGE_N, SKIP, STOP, SUPPLY)
 
 STYLE_CAUTIOUS, STYLE_HUNTER, STYLE_COLLECTOR = 0, 1, 2
 
@@ -263,12 +262,11 @@ def plant_value(state, cfg, landing, vt, k, nc, delay):
 
 @njit(cache=True)
 def hand_scan(state, cfg, owner, landing, colour):
-    """Eligible cards of ``colour`` in ``owner``'s hand for ``landing`` (a 0 or 1, or at least its last
-    value): (cards, loot count (doubles count 2), chests, plain 1s that would curse everybody,
-    discard symbols), read from the hand's bits with the ``hand_masks``."""
+    """Eligible cards of ``colour`` in ``owner``'s hand for ``landing``: (cards, loot count (doubles
+    count 2), chests, plain 1s that would curse everybody, discard symbols), from the bits of the
+    ``fitting`` cards and the ``hand_masks``."""
+    fit = fitting(state, cfg, owner, landing, colour)   # (the owner is the seat or Allen: in sight)
     masks = O.hand_masks
-    fit = (np.int64(state[P0 + owner * PB + B_HAND_BITS + colour])   # (the owner is the seat or Allen: in sight)
-           & (cfg[masks + HM_LOW] | cfg[masks + HM_AT_LEAST + state[L0 + landing * LB + L_LAST]]))
     cards = popcount(fit)
     ones = popcount(fit & cfg[masks + HM_ONE]) if last_is_one(state, cfg, landing) else 0
     return (cards, cards + popcount(fit & cfg[masks + HM_DOUBLE]), popcount(fit & cfg[masks + HM_CHEST]), ones,

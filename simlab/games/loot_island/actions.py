@@ -3,7 +3,7 @@ of a 1, card effects), passing, and the turn loop, as resumable procedures (``pr
 are in ``islets``."""
 import numpy as np
 
-from simlab.core.bits import popcount
+from simlab.core.bits import bit_index, popcount
 from simlab.core.play import lean
 from simlab.core.program import F_LABEL, F_LOCAL
 
@@ -44,6 +44,14 @@ def eligible(state, cfg, landing, m):
 
 
 @lean
+def fitting(state, cfg, h, landing, c):
+    """Actor ``h``'s cards of colour ``c`` that are ``eligible`` for ``landing``, as bits of their slots
+    (bit k: card ``c * PER_COLOUR + k``): the hand's bits against the ``hand_masks``."""
+    return np.int64(state[P0 + h * PB + B_HAND_BITS + c]) & (
+        cfg[O.hand_masks + HM_LOW] | cfg[O.hand_masks + HM_AT_LEAST + state[lb(landing) + L_LAST]])
+
+
+@lean
 def colour_ok(state, landing, c):
     col = state[lb(landing) + L_COLOUR]
     if col >= 0:
@@ -53,9 +61,8 @@ def colour_ok(state, landing, c):
 
 @lean
 def action_choices(state, cfg, p, legal):
-    """The phase-2 turn options of seat ``p`` (own cards, and Allen's cards in the 2-player game).
-    A colour may be played to a landing when a card of it is eligible there (a 0 or 1, or at least
-    the landing's last value): one test of the hand's bits against the ``hand_masks``."""
+    """The phase-2 turn options of seat ``p`` (own cards, and Allen's cards in the 2-player game):
+    a colour may go to a landing when one of its cards is ``fitting`` there."""
     n = 0
     legal[n] = PASS
     n += 1
@@ -63,9 +70,9 @@ def action_choices(state, cfg, p, legal):
         return n
     e = event_now(state, cfg)
     owners = 2 if state[S_ALLEN] else 1
-    low = cfg[O.hand_masks + HM_LOW]
     for o in range(owners):
-        hand = P0 + (p if o == 0 else state[S_PLAYERS]) * PB + B_HAND_BITS
+        h = p if o == 0 else state[S_PLAYERS]
+        hand = P0 + h * PB + B_HAND_BITS
         total = 0
         for c in range(4):
             total += popcount(np.int64(state[hand + c]))
@@ -73,9 +80,8 @@ def action_choices(state, cfg, p, legal):
             continue
         base_play = PLAY_OWN if o == 0 else PLAY_ALLEN
         for landing in range(8):
-            fits = low | cfg[O.hand_masks + HM_AT_LEAST + state[lb(landing) + L_LAST]]
             for c in range(4):
-                if state[hand + c] & fits and colour_ok(state, landing, c):
+                if fitting(state, cfg, h, landing, c) and colour_ok(state, landing, c):
                     legal[n] = base_play + landing * 4 + c
                     n += 1
         base_islet = ISLET_OWN if o == 0 else ISLET_ALLEN
@@ -235,15 +241,6 @@ def source_choices(state, f, out):
 
 
 @lean
-def any_card(state, cfg, h, landing, c):
-    """Has ``h`` a card of colour ``c`` that may start a play on ``landing``?"""
-    for m in range(c * PER_COLOUR, (c + 1) * PER_COLOUR):
-        if state[S_MLOC + m] == M_HAND + h and eligible(state, cfg, landing, m):
-            return True
-    return False
-
-
-@lean
 def card_choices(state, cfg, f, out):
     """D_CARD: the owner's cards of the play's colour that may join it and are not staged yet; STOP
     once one is staged."""
@@ -251,9 +248,11 @@ def card_choices(state, cfg, f, out):
     landing = state[f + F_LOCAL + 2]
     c = state[f + F_LOCAL + 3]
     n = 0
-    for m in range(c * PER_COLOUR, (c + 1) * PER_COLOUR):
-        if state[S_MLOC + m] != M_HAND + h or not eligible(state, cfg, landing, m):
-            continue
+    bits = fitting(state, cfg, h, landing, c)
+    while bits:
+        one = bits & -bits
+        bits ^= one
+        m = c * PER_COLOUR + bit_index(one)
         staged = False
         for j in range(state[S_STAGE_N]):
             if state[S_STAGE + j] == m:
@@ -313,7 +312,7 @@ def play_step(state, cfg, streams, log, f):
         else:
             label = 3
     if label < 3:  # choose the cards one at a time
-        if state[S_STAGE_N] > 0 or any_card(state, cfg, h, landing, c):
+        if state[S_STAGE_N] > 0 or fitting(state, cfg, h, landing, c):
             set_ctx(state, landing, c, 1 if is_allen(state, h) else 0, state[S_STAGE_N])
             ask(state, f, 2, p, D_CARD)
             return
