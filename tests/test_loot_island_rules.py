@@ -6,7 +6,7 @@ from simlab.core.params import ASSUMPTION
 from simlab.core.runner import Prepared, RunConfig
 from simlab.games.loot_island import GAME, rules
 from simlab.games.loot_island.board import EV_EXPLORE, EV_PASS, EV_TAKE
-from simlab.games.loot_island.components import PARAMS, SYM_DISCARD, SYM_DRAW
+from simlab.games.loot_island.components import PARAMS, PER_COLOUR, SYM_DISCARD, SYM_DRAW
 from simlab.games.loot_island.state import (B_CURSES, B_HAND_N, B_HEALER, B_PASSED, B_START_TAKEN, B_SUPPLY, COPY_SKIP,
                                             ISLET_DOWN, ISLET_UP, L0, L_COLOUR, L_COUNT, L_LAST, LB, M_COL, M_DISC, P0,
                                             PASS, PB, PH_FINAL, S_CORNER, S_DECKOUT, S_EVENT, S_EVENT_SEQ, S_FACING,
@@ -173,13 +173,15 @@ def test_rule_first_card_any_colour_but_coast_landings_need_different_colours():
 
 
 def test_rule_cards_go_on_in_ascending_order_equal_allowed():
+    """On a column ending in a 7, a 7 (equal) and a 9 may join, a 5 may not; a wild always fits and a 1
+    goes to the front: the cards the engine's ``fitting`` offers from a hand holding all five."""
     g = Game(4)
     g.column(4, [card(1, 7, 1)])
-    assert rules.eligible(g.state, g.cfg, 4, card(1, 7, 0))
-    assert rules.eligible(g.state, g.cfg, 4, card(1, 9, 1))
-    assert not rules.eligible(g.state, g.cfg, 4, card(1, 5, 1))
-    assert rules.eligible(g.state, g.cfg, 4, card(1, 0, 1))  # a wild always fits
-    assert rules.eligible(g.state, g.cfg, 4, card(1, 1, 1))  # a 1 goes to the front
+    hand = {"7": card(1, 7, 0), "9": card(1, 9, 1), "5": card(1, 5, 1), "wild": card(1, 0, 1), "1": card(1, 1, 1)}
+    for m in hand.values():
+        g.give(0, m)
+    bits = rules.fitting(g.state, g.cfg, 0, 4, 1)
+    assert {name for name, m in hand.items() if bits >> (m % PER_COLOUR) & 1} == {"7", "9", "wild", "1"}
 
 
 def test_rule_several_cards_in_one_turn_placed_ascending_with_gaps():

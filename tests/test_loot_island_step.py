@@ -150,8 +150,8 @@ def test_the_hand_masks_read_a_hand_as_a_scan_of_its_cards_would(values):
     from simlab.games.loot_island.actions import colour_ok
     from simlab.games.loot_island.components import (EV_B7, EV_B9, N_ISLET, PER_COLOUR, SYM_CHEST, SYM_DISCARD,
                                                      SYM_DOUBLE)
-    from simlab.games.loot_island.state import (ISLET_ALLEN, ISLET_OWN, ISLET_UP, PASS, PLAY_ALLEN, PLAY_OWN, S_ISLET,
-                                                S_MUST_PASS)
+    from simlab.games.loot_island.state import (ISLET_ALLEN, ISLET_OWN, ISLET_UP, L0, L_LAST, LB, PASS, PLAY_ALLEN,
+                                                PLAY_OWN, S_ISLET, S_MUST_PASS)
     from strategies.loot_island import hand_scan
 
     cfg = make_cfg(**values)
@@ -165,7 +165,9 @@ def test_the_hand_masks_read_a_hand_as_a_scan_of_its_cards_would(values):
             hand = [m for m in range(N_MAP) if state[S_MLOC + m] == M_HAND + owner]
             for landing in range(8):
                 for c in range(4):
-                    fit = [m for m in hand if m // PER_COLOUR == c and rules.eligible(state, cfg, landing, m)]
+                    last = state[L0 + landing * LB + L_LAST]    # the rule: a wild or a 1, or at least the last
+                    fit = [m for m in hand if m // PER_COLOUR == c and (rules.card_value(cfg, m) <= 1
+                                                                       or rules.card_value(cfg, m) >= last)]
                     if fit and colour_ok(state, landing, c):
                         want.append((PLAY_ALLEN if o else PLAY_OWN) + landing * 4 + c)
                     symbols = [rules.card_symbol(cfg, m) for m in fit]

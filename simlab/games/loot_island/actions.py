@@ -37,16 +37,10 @@ def last_is_one(state, cfg, landing):
 
 
 @lean
-def eligible(state, cfg, landing, m):
-    """May map card ``m`` be part of a play on ``landing`` (colour aside)?"""
-    v = card_value(cfg, m)
-    return v == 0 or v == 1 or v >= state[lb(landing) + L_LAST]
-
-
-@lean
 def fitting(state, cfg, h, landing, c):
-    """Actor ``h``'s cards of colour ``c`` that are ``eligible`` for ``landing``, as bits of their slots
-    (bit k: card ``c * PER_COLOUR + k``): the hand's bits against the ``hand_masks``."""
+    """Actor ``h``'s cards of colour ``c`` that may be part of a play on ``landing`` (a wild or a 1, or
+    a value at least its last card's), as bits of their slots (bit k: card ``c * PER_COLOUR + k``):
+    the hand's bits against the ``hand_masks``."""
     return np.int64(state[P0 + h * PB + B_HAND_BITS + c]) & (
         cfg[O.hand_masks + HM_LOW] | cfg[O.hand_masks + HM_AT_LEAST + state[lb(landing) + L_LAST]])
 

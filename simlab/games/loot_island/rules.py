@@ -13,8 +13,7 @@ from numba import njit, types
 from simlab.core.play import COL_SCORE, COL_TIEBREAK, FIRST_GAME_COLUMN, lean, seat_choice
 from simlab.core.strategy import DECIDE_TYPE
 
-from .actions import (action_choices, copy_choices, copy_effect, eligible, fitting, last_is_one, place_one_card,
-                      put_card)
+from .actions import (action_choices, copy_choices, copy_effect, fitting, last_is_one, place_one_card, put_card)
 from .board import (TAKE_LOOT, card_symbol, card_value, cards_needed, compass_pos, current_coast, discard_map,
                     draw_map, event_now, keep_treasure, move_map, n_actors, near_landing, push_compass,
                     reveal_treasures)
@@ -33,7 +32,7 @@ from .state import (B_A1, B_ALLEN_USES, B_CROSSES, B_CUBES_GONE, B_CUBES_TAKEN, 
 
 __all__ = [  # the rule functions called from outside the game's modules, wherever they live
     "action_choices", "card_symbol", "card_value", "cards_needed", "check_invariants", "compass_pos", "copy_choices",
-    "crown_prizes", "current_coast", "discard_map", "draw_map", "eligible", "ELIM_SCORE", "event_now", "fitting",
+    "crown_prizes", "current_coast", "discard_map", "draw_map", "ELIM_SCORE", "event_now", "fitting",
     "healer_fee",
     "jewel_bonus", "keep_treasure", "kept_ids", "last_is_one", "move_map", "near_landing", "push_compass", "put_card",
     "reveal_treasures", "setup", "skull_bonus", "step", "treasure_value", "write_rows",
