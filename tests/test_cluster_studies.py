@@ -2,7 +2,9 @@
 placement options, and a study played on Dask writes the same tables, byte for byte, as on local
 processes; a worker killed mid-study costs only its chunks; stored runs serve any executor; a
 study that stops cancels its futures on the cluster."""
+import asyncio
 import os
+import re
 import signal
 import threading
 import time
@@ -12,12 +14,16 @@ import pytest
 
 pytest.importorskip("dask.distributed")
 
+pytestmark = pytest.mark.timeout(300)   # a hang fails its test, never the whole run
+
 from dask.distributed import Client, LocalCluster  # noqa: E402
 
 from simlab.analysis.compare import Arm, run_compare  # noqa: E402
 from simlab.analysis.experiment import run_experiment  # noqa: E402
 from simlab.analysis.rule_tuning import run_tune  # noqa: E402
 from simlab.analysis.sweep import run_sweep  # noqa: E402
+from simlab.core import executors  # noqa: E402
+from simlab.core.errors import SimlabError  # noqa: E402
 from simlab.core.executors import DaskPool, Placement, placement  # noqa: E402
 from simlab.core.pool import RunQueue, WorkerPool  # noqa: E402
 
@@ -106,6 +112,70 @@ def test_a_worker_killed_mid_study_costs_only_its_chunks(cluster, tmp_path):
     client.wait_for_workers(2, timeout=60)    # the nanny restarted it
     assert killed[0] not in client.run(os.getpid).values()
     assert tables(tmp_path / "killed") == tables(tmp_path / "clean")
+
+
+def test_a_worker_killed_between_a_chunks_end_and_its_gathering_costs_only_that_chunk(cluster, tmp_path,
+                                                                                     monkeypatch):
+    """The window in which a CI run once hung for good: a chunk has finished, and the worker holding its
+    result dies before the client gathers it. Here the window is as wide as it takes (the holder is
+    killed, and the scheduler told, before the client asks); the study ends with a clean run's tables."""
+    address, client = cluster
+    study, args, kwargs = STUDIES["sweep"]
+    study(*args, out=tmp_path / "clean", workers=2, **kwargs, **QUIET)
+    client.wait_for_workers(2, timeout=60)
+    pids = client.run(os.getpid)
+    killed = []
+    gather = DaskPool._gather
+
+    def gather_after_its_holder_died(pool, fut):
+        if not killed:
+            holder = pool.client.who_has([fut])[fut.key][0]
+            os.kill(pids[holder], signal.SIGKILL)
+            killed.append(holder)
+            deadline = time.time() + 30
+            while time.time() < deadline and holder in pool.client.scheduler_info()["workers"]:
+                time.sleep(0.05)
+        return gather(pool, fut)
+
+    monkeypatch.setattr(executors, "GATHER_TIMEOUT", 20.0)
+    monkeypatch.setattr(DaskPool, "_gather", gather_after_its_holder_died)
+    study(*args, out=tmp_path / "killed", executor="dask", scheduler=address, **kwargs, **QUIET)
+    assert killed
+    client.wait_for_workers(2, timeout=60)
+    assert tables(tmp_path / "killed") == tables(tmp_path / "clean")
+
+
+def results_never_arrive(pool: DaskPool, chunk: int, times: int) -> list:
+    """Make the client's gathering of ``chunk``'s result wait forever, ``times`` times: what Dask's own
+    gathering can do once a result is lost with its worker (dask/distributed#7331)."""
+    real, hung = pool.client._gather, []
+
+    async def gather(futures, *args, **kwargs):
+        if len(hung) < times and any(re.search(rf"-{chunk}(-again\d+)?$", str(f.key)) for f in futures):
+            hung.append(chunk)
+            await asyncio.Event().wait()
+        return await real(futures, *args, **kwargs)
+
+    pool.client._gather = gather
+    return hung
+
+
+def test_a_result_that_never_reaches_the_client_is_played_again_not_waited_for(cluster, monkeypatch):
+    monkeypatch.setattr(executors, "GATHER_TIMEOUT", 2.0)
+    with DaskPool(scheduler=cluster[0]) as pool:
+        hung = results_never_arrive(pool, chunk=3, times=1)
+        results = dict(pool.map_unordered(slow_square(), ((i, (i,)) for i in range(6))))
+    assert hung == [3] and results == {i: i * i for i in range(6)}
+
+
+def test_a_chunk_whose_result_is_lost_every_time_fails_in_one_line_naming_it(cluster, monkeypatch):
+    monkeypatch.setattr(executors, "GATHER_TIMEOUT", 1.0)
+    with DaskPool(scheduler=cluster[0]) as pool:
+        hung = results_never_arrive(pool, chunk=2, times=100)
+        with pytest.raises(SimlabError, match=r"^chunk 2: its result was lost between the Dask workers and this "
+                                              r"client 4 times \(last: TimeoutError.*\); giving up$"):
+            dict(pool.map_unordered(slow_square(), ((i, (i,)) for i in range(4))))
+    assert len(hung) == executors.GATHER_TRIES + 1
 
 
 def slow_square():

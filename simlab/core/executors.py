@@ -13,7 +13,8 @@ queue stops a failed or interrupted study after the chunks in flight).
 * ``dask``: a Dask distributed cluster, an existing one (``scheduler="tcp://host:8786"``) or a
   local one started for the command. Each chunk is a future whose key is unique to its run (two
   clients running the same config on a shared cluster never take each other's results), run
-  again if its worker dies (the scheduler's ``allowed-failures``, 3 by default), with a bounded number
+  again if its worker dies (the scheduler's ``allowed-failures``, 3 by default) or if its result is
+  lost on the way to the client (gathered with a bounded wait, then submitted again), with a bounded number
   in flight over the whole pool, so that several runs of a study share the cluster and keep it
   busy (:attr:`DaskPool.runs_at_once`).
 
@@ -32,6 +33,8 @@ from .params import integer
 from .pool import WorkerPool
 
 DASK_IN_FLIGHT = 4      # futures per Dask worker: enough to keep it busy while the client writes results
+GATHER_TIMEOUT = 120.0  # seconds a finished chunk's result may take to reach the client before it is played again
+GATHER_TRIES = 3        # a chunk whose result is lost more often than this fails the run, named in one line
 RUNS_AT_ONCE = 64       # most runs of a study playing at once on a cluster (each one a client thread)
 EXECUTORS = ("processes", "serial", "dask")
 
@@ -88,7 +91,9 @@ class DaskPool:
     cancels that run's futures still on the cluster; closing the pool cancels everything.
     """
 
-    def __init__(self, workers: int | None = None, scheduler: str | None = None):
+    def __init__(self, workers: int | None = None, scheduler: str | None = None,
+                 gather_timeout: float | None = None):
+        self.gather_timeout = GATHER_TIMEOUT if gather_timeout is None else gather_timeout
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:
@@ -124,29 +129,41 @@ class DaskPool:
         self.client.run(fn, *args)
 
     def map_unordered(self, fn, tasks):
-        """Yield ``(key, fn(*args))`` for each ``(key, args)`` of ``tasks`` (read lazily) as they finish."""
+        """Yield ``(key, fn(*args))`` for each ``(key, args)`` of ``tasks`` (read lazily) as they finish.
+
+        Dask tells when a chunk is done; its result is then gathered here with a bounded wait
+        (``gather_timeout``). A result lost with its worker after the chunk finished, which Dask's
+        own gathering can wait for forever, is given up and the chunk played again under a new
+        key (``GATHER_TRIES`` times at most, then the run fails naming the chunk)."""
         from dask.distributed import as_completed
-        from distributed import KilledWorker
 
         source = iter(tasks)
         prefix = f"simlab-{uuid.uuid4().hex}-"
-        keys: dict = {}
-        done = as_completed(with_results=True, raise_errors=False)   # (results gathered on the client's loop,
-        # never by a run's own thread: a thread's Future.result() can trip over a task lost and recomputed)
+        keys: dict = {}        # future -> (key, args), every future of this map not yet answered
+        lost: dict = {}        # key -> results lost so far
+        done = as_completed()  # futures as their state settles; no result is gathered there
         waiting = [next(source, None)]      # the next task, taken before a slot is (a finished source takes none)
+
+        def launch(key, args) -> None:
+            again = f"-again{lost[key]}" if lost.get(key) else ""
+            fut = self.client.submit(fn, *args, key=f"{prefix}{key}{again}", pure=False)   # (an error is not
+            with self._lock:                                                                # retried: it would recur)
+                self._flying.add(fut)
+            keys[fut] = (key, args)
+            done.add(fut)
 
         def submit() -> bool:
             """Submit the next task if a slot is free (wait for one only when this run has none in flight)."""
             if waiting[0] is None or self._stop.is_set() or not self._slots.acquire(blocking=not keys):
                 return False
-            key, args = waiting[0]
-            fut = self.client.submit(fn, *args, key=f"{prefix}{key}", pure=False)   # (an error is not retried: it would recur)
-            with self._lock:
-                self._flying.add(fut)
-            keys[fut] = key
-            done.add(fut)
+            launch(*waiting[0])
             waiting[0] = next(source, None)
             return True
+
+        def forget(fut) -> None:
+            del keys[fut]
+            with self._lock:
+                self._flying.discard(fut)
 
         try:
             if self._stop.is_set():
@@ -154,30 +171,63 @@ class DaskPool:
             while submit():
                 pass
             while keys:
-                fut, result = next(done)
+                fut = next(done)
+                if fut not in keys:     # a future given up after its result was lost (played again)
+                    continue
                 if self._stop.is_set() or fut.status == "cancelled":   # (the finally below forgets the rest)
                     raise SimlabError("stopped: the experiment failed or was interrupted")
-                key = keys.pop(fut)
-                self._slots.release()
-                with self._lock:
-                    self._flying.discard(fut)
+                key, args = keys[fut]
                 if fut.status == "error":
-                    _, result, _ = result      # (type, exception, traceback)
-                    if isinstance(result, KilledWorker):
-                        raise SimlabError(f"chunk {key}: every Dask worker that ran it died (the scheduler's allowed "
-                                          "failures are spent); giving up")
-                    raise result
+                    raise self._task_error(fut, key)
+                try:
+                    result = self._gather(fut)
+                except Exception as exc:   # the result is gone with its worker, or never arrives
+                    if self._stop.is_set():
+                        raise SimlabError("stopped: the experiment failed or was interrupted") from None
+                    if fut.status == "error":   # the chunk itself failed meanwhile
+                        raise self._task_error(fut, key) from None
+                    lost[key] = lost.get(key, 0) + 1
+                    forget(fut)
+                    self._cancel([fut])
+                    if lost[key] > GATHER_TRIES:
+                        why = type(exc).__name__ + (f": {str(exc).splitlines()[0]}" if str(exc) else "")
+                        raise SimlabError(f"chunk {key}: its result was lost between the Dask workers and this "
+                                          f"client {lost[key]} times (last: {why}); giving up") from None
+                    launch(key, args)    # played again in the slot it held
+                    continue
+                forget(fut)
+                self._slots.release()
                 fut.release()
                 while submit():
                     pass
                 yield key, result
         finally:
             if keys:          # stale work: never let it hold the cluster for a run that is over
-                self.client.cancel(list(keys))
+                self._cancel(list(keys))
                 with self._lock:
                     self._flying.difference_update(keys)
                 for _ in keys:
                     self._slots.release()
+
+    def _gather(self, fut):
+        """A finished future's result, waited for at most ``gather_timeout`` seconds."""
+        return fut.result(timeout=self.gather_timeout)
+
+    def _task_error(self, fut, key) -> BaseException:
+        """The exception a chunk's future holds: a chunk given up on, or the chunk's own error."""
+        from distributed import KilledWorker
+
+        error = fut.exception(timeout=self.gather_timeout)
+        if isinstance(error, KilledWorker):
+            return SimlabError(f"chunk {key}: every Dask worker that ran it died (the scheduler's allowed "
+                               "failures are spent); giving up")
+        return error
+
+    def _cancel(self, futures) -> None:
+        try:
+            self.client.cancel(futures)
+        except Exception:   # (a scheduler that lost the key has forgotten it already)
+            pass
 
     def stop(self) -> None:
         """Cancel every future in flight now (a chunk of search play can take minutes) and make every
