@@ -18,7 +18,14 @@ from .core.tuned_sets import tuned_sets
 from .signals import HANDLED, exit_now
 
 SEATS_HELP = "comma-separated strategy per seat, each name[:param=value...], e.g. builder:help=2,racer"
-CONFIG_KEYS = ("game", "players", "seats", "games", "seed", "params", "rotate", "duplicate", "strategies", "variants")
+# A config file's keys and the TOML type each must have (a file says what it means: `seats =
+# "builder,racer"` or `rotate = "no"` is refused, not read the way the command line reads text)
+CONFIG_KEYS = {"game": (str, "a name in quotes"), "players": (int, "an integer"),
+               "seats": (list, 'a list of names in quotes such as ["builder", "racer"]'),
+               "games": (int, "an integer"), "seed": (int, "an integer"), "params": (dict, "a table ([params])"),
+               "rotate": (bool, "true or false"), "duplicate": (bool, "true or false"),
+               "strategies": (list, 'a list of file names in quotes such as ["mine.py"]'),
+               "variants": (list, 'a list of names in quotes such as ["bonus-tiles"]')}
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -91,6 +98,10 @@ def _config_from(game, players, seats, games_n, seed, sets, variants, config_fil
     if unknown:
         raise SimlabError(f"config file {config_file}: unknown key(s) {', '.join(sorted(unknown))}; "
                           f"known: {', '.join(CONFIG_KEYS)}")
+    for key, value in file.items():
+        kind, words = CONFIG_KEYS[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise SimlabError(f"config file {config_file}: {key} must be {words}, got {value!r}")
 
     def option(cli_value, key, check, *limits):
         """The command line's value, else the file's, checked (None when neither gives one)."""
@@ -120,10 +131,8 @@ def _config_from(game, players, seats, games_n, seed, sets, variants, config_fil
         load_strategy_file(path)
     params = spec.variant_params(list(option(None, "variants", text_list) or ()) + list(variants))
     file_params = file.get("params", {})
-    if not isinstance(file_params, dict):
-        raise SimlabError(f"config file {config_file}: params must be a table ([params]), got {file_params!r}")
     try:
-        spec.params.resolve(file_params)
+        spec.params.resolve(file_params, typed=True)
     except SimlabError as exc:
         raise SimlabError(f"config file {config_file}: {exc}") from None
     params.update(file_params)

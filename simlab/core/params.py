@@ -82,13 +82,24 @@ class Param:
             alts = []
         return tuple(dict.fromkeys(a for a in alts if a != self.default))
 
-    def coerce(self, raw) -> object:
+    def coerce(self, raw, typed: bool = False) -> object:
         """Turn a CLI string or TOML value into a valid value, or raise SimlabError.
 
         The same rules hold for both sources: a number must be an integer (no float, no boolean),
         a switch true/false (or yes/no, on/off, 1/0 as text), a choice one of its names.
+        ``typed`` (a config file's value): the value must also be of its TOML type, as the
+        command line's text never is: ``5`` not ``"5"``, ``false`` not ``"no"``, ``[6, 4]`` not ``"6,4"``.
         """
         where = f"parameter {self.name!r}"
+        if typed and not self.choices:   # (a choice is a name in quotes from either source)
+            words, kind = (("true or false", bool) if isinstance(self.default, bool)
+                           else ("a list of integers such as [1, 2]", list) if isinstance(self.default, tuple)
+                           else ("an integer", int))
+            for value in raw if kind is list and isinstance(raw, list) else [raw]:
+                want = int if kind is list else kind
+                if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+                    raise SimlabError(f"{where}{' entry' if value is not raw else ''} must be "
+                                      f"{'an integer' if value is not raw else words}, got {value!r}")
         if self.choices:
             if not isinstance(raw, str) or raw.strip() not in self.choices:
                 raise SimlabError(f"{where}: {raw!r} is not one of {', '.join(self.choices)}")
@@ -172,13 +183,14 @@ class ParamTable:
     def defaults(self) -> dict[str, object]:
         return {p.name: p.default for p in self.params}
 
-    def resolve(self, overrides: dict[str, object] | None = None) -> dict[str, object]:
-        """Defaults with ``overrides`` applied and validated (unknown names refused)."""
+    def resolve(self, overrides: dict[str, object] | None = None, typed: bool = False) -> dict[str, object]:
+        """Defaults with ``overrides`` applied and validated (unknown names refused; ``typed``: values
+        from a config file, each of its TOML type)."""
         values = self.defaults()
         for name, raw in (overrides or {}).items():
             if name not in self.by_name:
                 raise SimlabError(f"unknown parameter {name!r}; known: {', '.join(self.by_name)}")
-            values[name] = self.by_name[name].coerce(raw)
+            values[name] = self.by_name[name].coerce(raw, typed)
         return values
 
     def pack(self, values: dict[str, object]) -> np.ndarray:
