@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from simlab.core.errors import Interrupted, SimlabError
+from simlab.core.errors import Interrupted, SimlabError, check_folder
 from simlab.core.executors import EXECUTORS, placement
 from simlab.core.params import integer
 
@@ -341,8 +341,10 @@ def report(run_dir, out):
 
     from .single import report_run
 
-    if out is not None and Path(out).exists() and not Path(out).is_dir():
-        raise SimlabError(f"--out {out} is a file, not a folder")
+    if out is not None:
+        check_folder(out, "folder", "--out")
+    elif Path(run_dir).is_dir():
+        check_folder(Path(run_dir) / "report", "report folder")
     rep, paths = report_run(run_dir, out)
     for v in rep.verdicts[:8]:
         click.echo("- " + v.sentence().replace("**", ""))

@@ -19,10 +19,19 @@ class Interrupted(BaseException):
         self.signum = signum
 
 
+def refuse_link(path, named: str) -> None:
+    """simlab writes, replaces and deletes only in folders the user names, never through a symbolic
+    link in what it points at (``-o latest`` linked to last week's run must not replace that run)."""
+    if os.path.islink(path):
+        raise SimlabError(f"{named} is a symbolic link (to {os.readlink(path)}): simlab never writes through "
+                          "a link; name the folder itself")
+
+
 def make_folder(path, what: str = "output folder"):
     """Create ``path`` (and its parents) for the user's files, or refuse in one line naming it and
-    why: under a file, in a folder you may not write, or a file already there."""
+    why: a symbolic link, under a file, in a folder you may not write, or a file already there."""
     path = Path(path)
+    refuse_link(path, f"the {what} {path}")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
@@ -35,10 +44,11 @@ def make_folder(path, what: str = "output folder"):
 
 def check_folder(path, kind: str = "folder", option: str = "") -> None:
     """Refuse, before any work and without creating anything, a folder the user names (``option``,
-    e.g. ``--out``) that could not be created or written: it is a file, lies under a file, or in a
-    folder you may not write."""
+    e.g. ``--out``) that could not be created or written: it is a symbolic link, a file, lies under
+    a file, or in a folder you may not write."""
     path = Path(path)
     named = f"{option} {path}" if option else str(path)
+    refuse_link(path, named)
     if path.exists():
         if not path.is_dir():
             raise SimlabError(f"{named} is a file, not a {kind}")

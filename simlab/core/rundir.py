@@ -209,7 +209,7 @@ def clear(run_dir: Path) -> None:
     that is not a valid simlab run directory. Other files in it are left alone."""
     read_manifest(run_dir)
     for entry in os.scandir(run_dir):
-        if entry.is_file() and (PART_NAME.fullmatch(entry.name) or OWN_TEMPORARY.fullmatch(entry.name)):
+        if entry.is_file(follow_symlinks=False) and (PART_NAME.fullmatch(entry.name) or OWN_TEMPORARY.fullmatch(entry.name)):
             os.unlink(entry.path)
     (Path(run_dir) / MANIFEST).unlink()
 

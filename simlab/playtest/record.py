@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from simlab.core.errors import SimlabError
+from simlab.core.errors import SimlabError, refuse_link
 from simlab.core.fingerprint import config_fingerprint
 from simlab.core.results import write_part
 from simlab.core.rundir import FORMAT, PART_KEY, part_meta, part_path, write_manifest
@@ -33,6 +33,7 @@ def default_record(game: str) -> Path:
 
 def check_record(folder: Path) -> None:
     """Refuse a folder that holds anything but an unfinished playtest: a record never overwrites."""
+    refuse_link(folder, f"--record {folder}")
     if folder.exists() and not folder.is_dir():
         raise SimlabError(f"--record {folder} is a file, not a folder")
     if folder.is_dir() and any(p.name != RECORD_FILE for p in folder.iterdir()):
