@@ -6,6 +6,7 @@ from pathlib import Path
 from simlab.core.game import get_game
 from simlab.core.results import load, read_manifest
 from simlab.core.model import PLAY_OUTS
+from simlab.core.recorded import load_recorded
 from simlab.core.runner import RunConfig, prepared
 from simlab.core.strategy import HUMAN, strategies_for
 
@@ -19,6 +20,7 @@ from .wording import fmt_count, join
 def report_run(run_dir: str | Path, out: str | Path | None = None) -> tuple[Report, dict[str, Path]]:
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
+    load_recorded(manifest["config"], manifest["code"], manifest["provenance"].get("plugins"), f"the run in {run_dir}")
     config = RunConfig.from_dict(manifest["config"])
     frame = load(run_dir)
     spec = get_game(config.game)

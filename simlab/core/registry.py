@@ -17,6 +17,7 @@ Nothing is imported to list what is declared; the core names no package above it
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import os
@@ -36,7 +37,14 @@ DECLARATION = "simlab-plugin.toml"
 
 @lru_cache(maxsize=None)
 def _declared(plugins: str) -> dict[str, dict[str, str]]:
+    return _read_declarations(plugins)[0]
+
+
+@lru_cache(maxsize=None)
+def _read_declarations(plugins: str) -> tuple[dict[str, dict[str, str]], dict[tuple[str, str], str]]:
+    """What is declared, and for each ``(kind, name)`` a plug-in declares, the plug-in's folder."""
     found: dict[str, dict[str, str]] = {kind: {} for kind in GROUPS}
+    folders: dict[tuple[str, str], str] = {}
     for kind, group in GROUPS.items():
         for ep in entry_points(group=group):
             found[kind][ep.name] = ep.value
@@ -62,7 +70,8 @@ def _declared(plugins: str) -> dict[str, dict[str, str]]:
                     raise SimlabError(f"plug-in declaration {path}: {kind} {name!r} is already declared "
                                       f"by {found[kind][name]}")
                 found[kind][name] = module
-    return found
+                folders[(kind, name)] = str(path.parent)
+    return found, folders
 
 
 def declared(kind: str) -> dict[str, str]:
@@ -98,3 +107,28 @@ def source_files(kind: str, name: str) -> list[Path]:
     if path is None:
         return []
     return sorted(path.parent.rglob("*.py")) if path.name == "__init__.py" else [path]
+
+
+def plugin_folder(kind: str, name: str) -> str | None:
+    """The folder of the ``simlab-plugin.toml`` that declares ``name`` under ``kind`` (``None``: it
+    comes with an installed package)."""
+    return _read_declarations(os.environ.get(ENV, ""))[1].get((kind, name))
+
+
+def plugin_digest(folder: str | Path) -> str:
+    """The content of a plug-in folder (its declaration and every Python file): what a run played."""
+    h = hashlib.sha256()
+    root = Path(folder)
+    for path in sorted([root / DECLARATION, *root.rglob("*.py")]):
+        h.update(str(path.relative_to(root)).encode())
+        h.update(path.read_bytes() if path.is_file() else b"")
+    return h.hexdigest()[:16]
+
+
+def use_plugin(folder: str) -> None:
+    """Declare a plug-in folder for this process and the workers it starts, as ``$SIMLAB_PLUGINS``
+    would (a stored run names the plug-ins it was played with)."""
+    folders = [f for f in os.environ.get(ENV, "").split(os.pathsep) if f]
+    if not any(Path(f).resolve() == Path(folder).resolve() for f in folders):
+        os.environ[ENV] = os.pathsep.join([*folders, folder])
+

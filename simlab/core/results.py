@@ -87,9 +87,9 @@ def git_commit() -> str | None:
         return None
 
 
-def provenance(config: dict, strategies: dict, assumptions: dict) -> dict:
+def provenance(config: dict, strategies: dict, assumptions: dict, plugins: dict | None = None) -> dict:
+    """Where a run's rows come from; ``plugins`` (folder -> content hash) where a plug-in plays it."""
     import numba
-
 
     return {
         "simlab_version": VERSION,
@@ -100,6 +100,7 @@ def provenance(config: dict, strategies: dict, assumptions: dict) -> dict:
         "config": config,
         "strategies": strategies,
         "assumptions_in_force": assumptions,
+        **({"plugins": plugins} if plugins else {}),
     }
 
 

@@ -18,13 +18,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import SimlabError, make_folder
+from .errors import SimlabError, make_folder, refuse_link
 from .executors import EXECUTORS, make_executor
 from .fingerprint import (SEARCH_CODE, TUNED_PREFIX, code_change, code_identity, config_change, config_fingerprint,
                           search_code)
 from .game import get_game
-from .play import DUPLICATE, EVENT_WIDTH, FIRST_GAME_COLUMN, FIXED, MAX_SEATS, ROTATE, IllegalChoice, play_chunk
 from .params import ASSUMPTION, integer
+from .play import DUPLICATE, EVENT_WIDTH, FIRST_GAME_COLUMN, FIXED, MAX_SEATS, ROTATE, IllegalChoice, play_chunk
+from .recorded import plugins_of
 from .results import build_frame, git_commit, provenance, write_part
 from .rng import root_key
 from .rundir import (FORMAT, MANIFEST, PART_KEY, PART_NAME, ChunkSet, bounds, clear, n_chunks, part_meta, part_path,
@@ -195,7 +196,7 @@ class Prepared:
                       for i, (label, st) in enumerate(zip(self.labels, self.strategies))}
         assumptions = {p.name: p.describe_value(self.values[p.name]) for p in self.spec.params.params
                        if p.status == ASSUMPTION}
-        return provenance(self.config.to_dict(), strategies, assumptions)
+        return provenance(self.config.to_dict(), strategies, assumptions, plugins_of(self.spec.name))
 
 
 _PREPARED: dict[str, Prepared] = {}
@@ -285,6 +286,7 @@ def run(config: RunConfig, out: str | Path, workers: int | None = None, chunk_si
         raise SimlabError(f"unknown executor {executor!r}; known: {', '.join(EXECUTORS)}")
     workers = integer(workers, "workers", 1) if workers is not None else pool.size if pool else os.cpu_count() or 1
     run_dir = Path(out)
+    refuse_link(run_dir, f"the run directory {run_dir}")
     if run_dir.exists() and not run_dir.is_dir():
         raise SimlabError(f"{run_dir} is a file, not a run directory")
     occupied = run_dir.is_dir() and any(run_dir.iterdir())

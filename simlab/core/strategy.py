@@ -200,12 +200,7 @@ def load_strategy_file(path: str | Path) -> str:
     """
     path = Path(path).resolve()
     key = str(path)
-    try:
-        source = path.read_bytes()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        raise SimlabError(f"strategy file not found: {path}") from None
-    except OSError as exc:
-        raise SimlabError(f"cannot read strategy file {path}: {exc.strerror}") from None
+    source = _read_strategy_file(path)
     digest = hashlib.sha256(source).hexdigest()[:16]
     if _LOADED.get(key) == digest:
         return digest
@@ -223,8 +218,26 @@ def load_strategy_file(path: str | Path) -> str:
         for registered in [k for k, source in _SOURCE.items() if source == key]:   # nothing half-loaded stays
             del _SOURCE[registered], _REGISTRY[registered]
         raise SimlabError(f"strategy file {path.name} failed to load: {_one_line(exc, path)}") from None
+    if key not in _SOURCE.values():   # (a mistyped decorator, or the wrong file named)
+        del sys.modules[mod_name]
+        raise SimlabError(f"strategy file {path} registers no strategy: decorate a decision function with "
+                          "@strategy(GAME, NAME, DESCRIPTION) from simlab.core.strategy")
     _LOADED[key] = digest
     return digest
+
+
+def file_digest(path: str | Path) -> str:
+    """The hash a run's code identity records for a strategy file's content (as it is now)."""
+    return hashlib.sha256(_read_strategy_file(Path(path).resolve())).hexdigest()[:16]
+
+
+def _read_strategy_file(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        raise SimlabError(f"strategy file not found: {path}") from None
+    except OSError as exc:
+        raise SimlabError(f"cannot read strategy file {path}: {exc.strerror}") from None
 
 
 def _one_line(exc: BaseException, path: Path) -> str:

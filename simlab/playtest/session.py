@@ -21,6 +21,7 @@ import numpy as np
 from simlab.core.errors import SimlabError
 from simlab.core.model import MAX_CHOICES
 from simlab.core.play import COL_SLOT, EVENT_WIDTH, FIRST_GAME_COLUMN
+from simlab.core.recorded import load_recorded, plugins_of
 from simlab.core.results import build_frame
 from simlab.core.rng import N_STREAMS, STRATEGY_STREAM, randint, seed_streams
 from simlab.core.runner import RunConfig, prepared
@@ -208,7 +209,8 @@ class Session:
     # -- saving --------------------------------------------------------------------------------
 
     def to_dict(self) -> dict:
-        return {"simlab_playtest": SAVE_FORMAT, "config": self.config.to_dict(), "choices": self.choices}
+        return {"simlab_playtest": SAVE_FORMAT, "config": self.config.to_dict(), "choices": self.choices,
+                "code": self.prep.code, "plugins": plugins_of(self.spec.name)}
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
@@ -234,6 +236,7 @@ def replay(data: dict, source: str = "the saved game", stop_at: int | None = Non
     if not isinstance(data, dict) or data.get("simlab_playtest") != SAVE_FORMAT or not isinstance(
             data.get("choices"), list) or not isinstance(data.get("config"), dict):
         raise SimlabError(f"{source} is not a simlab playtest (format {SAVE_FORMAT})")
+    load_recorded(data["config"], data.get("code"), data.get("plugins"), source)
     session = Session(RunConfig.from_dict(data["config"]))
     for k, code in enumerate(data["choices"][:stop_at]):
         decision = session.pending
