@@ -103,6 +103,27 @@ def edited_strategy_resume(d, stored):
             str(path), "-o", str(d / "r"), "--resume", "-q", "--executor", "serial"]
 
 
+def linked_run(*args):
+    """A command whose output folder is a symbolic link to a copy of the finished run."""
+    def setup(d, stored):
+        r = copy_run(d, stored, "real")
+        (d / "link").symlink_to(r, target_is_directory=True)
+        return [a.replace("{link}", str(d / "link")).replace("{run}", str(r)) for a in args]
+    return setup
+
+
+def user_run(change):
+    """``simlab report`` on a run played with a user's strategy file, the file then changed by ``change``."""
+    def setup(d, stored):
+        path = d / "first0.py"
+        path.write_text(strategy_file("first0"))
+        cfg = RunConfig("karuba", 2, ("first0", "random"), games=100, seed=3, strategy_files=(str(path),))
+        run(cfg, d / "r", executor="serial", progress=False)
+        change(path)
+        return ["report", str(d / "r"), "-o", str(d / "rep")]
+    return setup
+
+
 def plain(*args):
     def setup(d, stored):
         return [a.replace("{d}", str(d)) for a in args]
@@ -261,6 +282,24 @@ CASES = [
     ("config game not a name", toml("game = 5\n"), "game must be a name in quotes"),
     ("config missing strategy file", toml('game = "karuba"\nstrategies = ["nowhere.py"]\n'),
      "strategy file not found"),
+    # issue 44: a config file's value of the wrong TOML type is refused, not read as text would be
+    ("config seats as one string", toml('game = "karuba"\nseats = "builder,racer"\n'),
+     "seats must be a list of names in quotes"),
+    ("config rotate as text", toml('game = "karuba"\nseats = ["builder", "racer"]\nrotate = "no"\n'),
+     "rotate must be true or false, got 'no'"),
+    ("config duplicate as text", toml('game = "karuba"\nduplicate = "yes"\n'), "duplicate must be true or false"),
+    ("config players as text", toml('game = "karuba"\nplayers = "3"\n'), "players must be an integer, got '3'"),
+    ("config seed as text", toml('game = "karuba"\nseed = "7"\n'), "seed must be an integer, got '7'"),
+    ("config strategies as one string", toml('game = "karuba"\nstrategies = "mine.py"\n'),
+     "strategies must be a list of file names"),
+    ("config number parameter as text", toml('game = "karuba"\n[params]\ngold_supply = "4"\n'),
+     "parameter 'gold_supply' must be an integer, got '4'"),
+    ("config switch parameter as text", toml('game = "karuba"\n[params]\nbonus_tiles = "yes"\n'),
+     "parameter 'bonus_tiles' must be true or false, got 'yes'"),
+    ("config table parameter as text", toml('game = "karuba"\n[params]\ntokens_2p = "5,2"\n'),
+     "parameter 'tokens_2p' must be a list of integers"),
+    ("config table entry as text", toml('game = "karuba"\n[params]\ntokens_2p = ["5", "2"]\n'),
+     "parameter 'tokens_2p' entry must be an integer, got '5'"),
     # -- strategy files: executed as code, any failure one line naming the file ------------------
     ("strategy file missing", plain(*RUN_ARGS, "--strategies", "{d}/nowhere.py"), "strategy file not found"),
     ("strategy file is a folder", with_files({"folder/x.txt": "x"}, *RUN_ARGS, "--strategies", "{d}/folder"),
@@ -282,6 +321,8 @@ CASES = [
                                                  "b/twin.py": strategy_file("twin_name", "return n_legal - 1")},
                                                 *RUN_ARGS, "--strategies", "{d}/a/twin.py", "--strategies",
                                                 "{d}/b/twin.py"), "already has a strategy named 'twin_name'"),
+    ("strategy file registering nothing", with_files({"nothing.py": "x = 1\n"}, *RUN_ARGS, "--strategies",
+                                                     "{d}/nothing.py"), "nothing.py registers no strategy"),
     # -- run directories: trusted by content, never by name ----------------------------------------
     ("resume with another seed", on_run("run", "--seed", "4")(), "the config differs: seed 3 -> 4"),
     ("resume after the strategy file changed", edited_strategy_resume, "the strategy file edited.py changed"),
@@ -308,6 +349,23 @@ CASES = [
      "not a valid run config"),
     ("report out is a file", on_run("report", "{run}", "-o", "{run}/part-000000.parquet")(),
      "is a file, not a folder"),
+    # issue 44: nothing acts through a symbolic link on what it points at
+    ("overwrite through a link to a run", linked_run("run", "karuba", "-p", "2", "-s", "random,random", "-n", "50",
+                                                     "-q", "--executor", "serial", "-o", "{link}", "--overwrite"),
+     "is a symbolic link"),
+    ("run out is a link", linked_run("run", "karuba", "-n", "50", "-q", "-o", "{link}", "--resume"),
+     "is a symbolic link"),
+    ("report out is a link", linked_run("report", "{run}", "-o", "{link}"), "is a symbolic link"),
+    ("experiment out is a link", linked_run("experiment", "run", "allen-effect", "-n", "100", "-o", "{link}"),
+     "is a symbolic link"),
+    ("compare out is a link", linked_run("compare", "karuba", "--b-variant", "bonus-tiles", "-n", "100",
+                                         "-o", "{link}"), "is a symbolic link"),
+    ("playtest record is a link", linked_run("play", "karuba", "--record", "{link}"), "is a symbolic link"),
+    # issue 44: a stored run is read with the strategy files it was played with, as they were
+    ("report on a run whose strategy file is gone", user_run(lambda f: f.unlink()),
+     "was played with the strategy file"),
+    ("report on a run whose strategy file changed",
+     user_run(lambda f: f.write_text(strategy_file("first0", "return n_legal - 1"))), "first0.py changed since"),
     # -- experiment options ------------------------------------------------------------------------
     ("unknown experiment", plain("experiment", "run", "nosuch"), "unknown experiment 'nosuch'"),
     ("experiment of no games", plain("experiment", "run", "allen-effect", "-n", "0", "-o", "{d}/rep"),
