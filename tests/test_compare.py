@@ -255,3 +255,31 @@ def test_every_key_outcome_needs_only_a_rule_parameter_the_game_has(game):
     assert spec.outcomes
     for o in spec.outcomes:
         assert not o.needs or spec.params[o.needs].name == o.needs, (game, o.key)   # an unknown name raises
+
+
+def test_an_arms_share_keeps_within_0_and_1_and_none_seen_is_an_upper_bound():
+    """A share's interval in one arm of a compare: Wilson's at the effective sample size of the deals,
+    never below 0 or above 1, and an event no game of the arm had ("games nobody wins": 0 in A) still
+    has an upper bound, where a normal interval reads 0.0% [0.0%, 0.0%]."""
+    import numpy as np
+    from types import SimpleNamespace
+
+    from simlab.analysis.compare import paired_measures
+    from simlab.calibration.worlds import Table
+
+    world = Table((0.0, 0.0, 0.0))
+    score, nobody, rotation, deal = world.play(np.random.default_rng(3), 300, "duplicate")
+    frame = world.frame(score[0], nobody[0], rotation, deal)
+    spec = SimpleNamespace(columns=(SimpleNamespace(name="rare", per="game", kind="count"),), length_column="rounds",
+                           outcomes=())
+    b_rare = np.zeros(900, np.int64)
+    b_rare[[5, 6, 7]] = 1                                           # one deal's three rotations: 3 games of 900
+    a, b = frame.assign(rare=0), frame.assign(rare=np.repeat(b_rare, 3))
+    t = paired_measures(a, b, spec).set_index("measure")
+    r = t.loc["rare"]
+    assert r["share"] and r["a"] == 0 and r["a_lo"] == 0 < r["a_hi"] < 0.02
+    assert 0 <= r["b_lo"] < r["b"] == 3 / 900 < r["b_hi"] <= 1
+    assert 0 <= r["b_family_lo"] <= r["b_lo"] and r["b_hi"] <= r["b_family_hi"] <= 1
+    shares = t[t["share"]]
+    assert len(shares) >= 2
+    assert (shares[["a_lo", "b_lo"]] >= 0).all().all() and (shares[["a_hi", "b_hi"]] <= 1).all().all()

@@ -31,7 +31,7 @@ from simlab.core.runner import RunConfig, prepared
 
 from .charts import dot_interval, new_figure
 from .experiment import Context, Experiment, run_experiment
-from .fairness import clustered_means, deal_of, seat_shares, spread_change, win_share
+from .fairness import clustered_means, clustered_proportion, deal_of, seat_shares, spread_change, win_share
 from . import outcomes
 from .measures import decode_bits, seat_columns
 from .report import Report, ci, formatted, md_escape
@@ -147,7 +147,9 @@ def game_measures(frame: pd.DataFrame, spec: GameSpec) -> dict[str, tuple[pd.Ser
 
 def paired_measures(a: pd.DataFrame, b: pd.DataFrame, spec: GameSpec, family: int = 1) -> pd.DataFrame:
     """Every measure in both arms and its paired change B - A, intervals clustered by deal (game
-    when not played in duplicate). Measures that take one value in every game of both arms, and
+    when not played in duplicate); an arm's share (``share``) with Wilson's interval at the effective
+    sample size (:func:`~.fairness.clustered_proportion`), which stays within [0, 1] and, where no
+    game had the event, is an upper bound. Measures that take one value in every game of both arms, and
     win rates of a strategy that plays in only one arm, are left out (nothing to pair).
 
     ``family``: how many measures the bottom line reads together (every win measure and key outcome
@@ -165,11 +167,13 @@ def paired_measures(a: pd.DataFrame, b: pd.DataFrame, spec: GameSpec, family: in
         j = pd.concat({"a": va, "b": vb, "deal": deals}, axis=1, join="inner").dropna()
         if j["a"].nunique() == 1 and j["b"].nunique() == 1 and j["a"].iloc[0] == j["b"].iloc[0]:
             continue
-        ea, eb = (clustered_mean(j[k], j["deal"]) for k in ("a", "b"))
+        share = bool(share and share_b)
+        arm = clustered_proportion if share else clustered_mean   # a share's interval stays in [0, 1], and
+        ea, eb = (arm(j[k], j["deal"]) for k in ("a", "b"))       # none seen gives an upper bound, not [0, 0]
         d = clustered_mean(j["b"] - j["a"], j["deal"], method="paired, clustered by deal")
         together = 1 - (1 - LEVEL) / family
-        fd, fb = clustered_mean(j["b"] - j["a"], j["deal"], together), clustered_mean(j["b"], j["deal"], together)
-        rows.append({"measure": name, "kind": kind, "effect": effect, "share": bool(share and share_b),
+        fd, fb = clustered_mean(j["b"] - j["a"], j["deal"], together), arm(j["b"], j["deal"], together)
+        rows.append({"measure": name, "kind": kind, "effect": effect, "share": share,
                      "games": len(j), "same": bool((j["a"] == j["b"]).all()),
                      "a": ea.value, "a_lo": ea.lo, "a_hi": ea.hi, "b": eb.value, "b_lo": eb.lo, "b_hi": eb.hi,
                      "change": d.value, "lo": d.lo, "hi": d.hi, "family_lo": fd.lo, "family_hi": fd.hi,

@@ -275,6 +275,37 @@ def paired_check(setting: str, a: Table, b: Table, deals: int, fast: int = 300) 
     return Check("paired change B - A (compare.paired_measures)", setting, COVERAGE, play, fast=fast, thorough=1000)
 
 
+# a game with one yes/no column of its own (a rare event: an elimination, a deck run out)
+RARE_SPEC = SimpleNamespace(columns=(SimpleNamespace(name="rare", per="game", kind="count"),),
+                            length_column="rounds", outcomes=())
+
+
+def rare_arm_check(p: float, rho: float, deals: int, players: int = 3, fast: int = 200) -> Check:
+    """Each arm's share of a rare yes/no outcome as ``simlab compare`` tables it (arm A at rate about
+    ``p``, arm B at 20%), on duplicate deals whose rotations share it with correlation ``rho``: A's
+    interval must hold the truth, every share's interval lie within [0, 1], and where no game had the
+    event give an upper bound above 0 (a normal interval there is [0, 0]). The rate is drawn within
+    25% of ``p`` per sample, as in the tune interval's check (a rare rate's coverage swings with it)."""
+    world = Table((0.0,) * players)
+
+    def play(reps: int, seed: int) -> dict[str, np.ndarray]:
+        rng = np.random.default_rng(seed)
+        hit, wrong = np.zeros(reps, bool), np.zeros(reps, bool)
+        for i in range(reps):
+            rate = p * rng.uniform(1 - JITTER, 1 + JITTER)
+            score, nobody, rotation, deal = world.play(rng, deals, "duplicate")
+            f = world.frame(score[0], nobody[0], rotation, deal)
+            arms = [f.assign(rare=np.repeat(rare_games(rng, q, rho, deals, players), players).astype(np.int64))
+                    for q in (rate, 0.2)]
+            r = paired_measures(*arms, RARE_SPEC).set_index("measure").loc["rare"]
+            hit[i] = covered(r["a_lo"], r["a_hi"], rate)
+            wrong[i] = not all(0 <= r[f"{k}_lo"] <= r[k] <= r[f"{k}_hi"] <= 1 and r[f"{k}_hi"] > 0 for k in "ab")
+        return {"arm A's share of the rare outcome": hit, "bounds within [0, 1], above 0 with no event": (FAMILY, wrong)}
+    return Check("an arm's share of a rare outcome (compare.paired_measures)",
+                 f"rate {p:.2%} (+-25%), duplicate rotations correlated {rho:g}, {deals * players:,} games",
+                 COVERAGE, play, fast=fast, thorough=4000)
+
+
 def fairness_change_check(setting: str, a: Table, b: Table, games: int, fast: int = 150) -> Check:
     """Mirror arms on common random numbers: the change in the seats' distance from fair
     (:func:`~simlab.analysis.fairness.spread_change`, a paired bootstrap over games), which a
@@ -524,6 +555,7 @@ CHECKS: list[Check] = [
     strongest_check("3 strategies, all level", (0.0, 0.0, 0.0), 0.5, 1.0, 2000),
     *LADDER_CHECKS,
     *[tune_interval_check(p, rho, deals) for rho in (0.0, 0.5, 1.0) for p, deals in ((0.001, 2000), (0.005, 500), (0.02, 500))],
+    *[rare_arm_check(0.0005, rho, 2000) for rho in (0.0, 1.0)],   # 3 games with the event expected: often none
     tune_family_check((0.01, 0.03, 0.005, 0.02, 0.01), (0.01, 0.03), 1.0, 2000, 20_000),
     tune_family_check((0.01, 0.03, 0.005, 0.02, 0.01), (0.01, 0.03), 0.0, 2000, 20_000),
 ]
