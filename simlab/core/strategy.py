@@ -209,6 +209,7 @@ def load_strategy_file(path: str | Path) -> str:
     spec = importlib.util.spec_from_file_location(mod_name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[mod_name] = module
+    known = set(_REGISTRY)
     try:
         exec(compile(source, key, "exec"), module.__dict__)
     except (KeyboardInterrupt, Interrupted):
@@ -218,7 +219,8 @@ def load_strategy_file(path: str | Path) -> str:
         for registered in [k for k, source in _SOURCE.items() if source == key]:   # nothing half-loaded stays
             del _SOURCE[registered], _REGISTRY[registered]
         raise SimlabError(f"strategy file {path.name} failed to load: {_one_line(exc, path)}") from None
-    if key not in _SOURCE.values():   # (a mistyped decorator, or the wrong file named)
+    # a mistyped decorator or the wrong file named registers nothing (a module the file imports may register)
+    if set(_REGISTRY) == known and key not in _SOURCE.values():
         del sys.modules[mod_name]
         raise SimlabError(f"strategy file {path} registers no strategy: decorate a decision function with "
                           "@strategy(GAME, NAME, DESCRIPTION) from simlab.core.strategy")
