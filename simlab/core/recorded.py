@@ -2,10 +2,12 @@
 
 A run records the user strategy files (``config.strategy_files``, each file's content hash in its
 code identity) and the plug-ins (``provenance.plugins``: folder -> content hash) that played it.
-``simlab report``, the experiments reusing stored runs, ``simlab trace --record`` and ``simlab
-play --load`` call :func:`load_recorded` first, so they know the run's strategies without the user
-naming the files again; a file or plug-in that is missing, or changed since the run, is refused in
-one line naming it, since a report or replay with other code would describe other play.
+``simlab report``, ``simlab trace --record`` and ``simlab play --load`` call :func:`load_recorded`
+first, so they know the run's strategies without the user naming the files again; a file or
+plug-in that is missing, or changed since the run, is refused in one line naming it, since a report
+or replay with other code would describe other play. (An experiment reusing a stored run asks for
+the same config, files included, and its code check refuses an edited file unless the user accepts
+the change, so it needs no call here.)
 """
 from __future__ import annotations
 

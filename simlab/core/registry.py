@@ -131,4 +131,3 @@ def use_plugin(folder: str) -> None:
     folders = [f for f in os.environ.get(ENV, "").split(os.pathsep) if f]
     if not any(Path(f).resolve() == Path(folder).resolve() for f in folders):
         os.environ[ENV] = os.pathsep.join([*folders, folder])
-
