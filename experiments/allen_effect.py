@@ -28,9 +28,9 @@ from simlab.analysis import measures as M
 from simlab.analysis import sections, strength
 from simlab.analysis.charts import dot_interval, integer_histogram, new_figure
 from simlab.analysis.experiment import Context, Experiment
-from simlab.analysis.report import ci, formatted, num, pct
+from simlab.analysis.report import Ci, Num, formatted, num, pct
 from simlab.analysis.stats import LEVEL, Estimate, mean, paired_difference, proportion
-from simlab.analysis.wording import (CHANGE, NUMBER, POINTS, TIE, Band, at_looks_level, best_of, compare, fmt_estimate,
+from simlab.analysis.wording import (CHANGE, NUMBER, POINTS, SHARE, TIE, Band, at_looks_level, best_of, compare, fmt_estimate,
                                      fmt_number, fmt_ratio, fmt_share, join, looks_levels, words_in)
 
 STRONG, SECOND, WEAK = "hunter", "collector", "random"
@@ -341,12 +341,13 @@ def analyse(ctx: Context):
     # tables
     rep.table("The start player's win share in mirror matches", formatted(seats, {
         "heuristic (every seat)": "strategy", "arm": "arm", "players": "players", "games": "games",
-        "win share [95% CI]": lambda r: ci(r, "win_share", unit=POINTS if r["fair"] == 0 else None),
-        "fair": lambda r: "" if r["fair"] == 0 else pct(r["fair"])}),
+        "win share [95% CI]": Ci("win_share", unit=lambda r: POINTS if r["fair"] == 0 else SHARE),
+        "fair": Num("fair", SHARE, blank=lambda r: r["fair"] == 0)}),
         note="Win share: a shared win counts 1/k for each of k winners, so the fair share is exactly 1/n. The "
              "change rows are paired by game (same deal with and without Allen), in percentage points.")
     rep.table("Who holds the most crown crosses (share of games)",
-              crowns.map(pct).reset_index(names="first crown place"),
+              formatted(crowns.reset_index(names="first crown place"), {
+                  "first crown place": "first crown place", **{c: Num(c, SHARE) for c in crowns.columns}}),
               note="Among players still in (eliminated players take no crown place) and Allen; 'shared' = a tie for "
                    "the most crosses (the places' prizes are shared, rounded down).")
     summary = []
@@ -357,30 +358,30 @@ def analyse(ctx: Context):
                         "eliminated": f["elimination rate"].mean(), "margin": g["margin"].mean(), "close": g["close"].mean(),
                         "shared": g["shared"].mean(), "allen uses": f["allen_uses"].mean()})
     rep.table("The hunter mirror match, arm by arm", formatted(pd.DataFrame(summary), {
-        "arm": "arm", "games": "games", "mean score": lambda r: num(r["score"]),
-        "winner's score": lambda r: num(r["winner score"]), "crosses per player": lambda r: num(r["crosses"]),
-        "crown gold per player": lambda r: num(r["crown gold"]), "eliminated": lambda r: pct(r["eliminated"]),
-        "mean margin": lambda r: num(r["margin"]), "close games": lambda r: pct(r["close"]),
-        "shared wins": lambda r: pct(r["shared"]), "Allen uses per player": lambda r: num(r["allen uses"])}))
+        "arm": "arm", "games": "games", "mean score": Num("score"),
+        "winner's score": Num("winner score"), "crosses per player": Num("crosses"),
+        "crown gold per player": Num("crown gold"), "eliminated": Num("eliminated", SHARE),
+        "mean margin": Num("margin"), "close games": Num("close", SHARE),
+        "shared wins": Num("shared", SHARE), "Allen uses per player": Num("allen uses")}))
     dist = pd.concat([M.score_distribution(f).assign(players=k) for k, f in arms.items()], ignore_index=True)
     rep.table("Scores (eliminated players score 0)", sections._dist_table(dist.rename(columns={"players": "arm"})
                                                                          .assign(players=dist["players"]), {"who": "who"}))
     rep.table("Skill vs luck and heuristic vs heuristic", formatted(skills, {
-        "match": "match", "arm": "arm", "games": "games", f"{STRONG} win rate [95% CI]": lambda r: ci(r, "win_rate"),
-        "fair": lambda r: pct(r["fair"]), "skill share [95% CI]": lambda r: ci(r, "skill", "skill_lo", "skill_hi", NUMBER),
-        "score gap": lambda r: num(r["score_gap"])}), note="skill share = (win rate - fair) / (1 - fair).")
+        "match": "match", "arm": "arm", "games": "games", f"{STRONG} win rate [95% CI]": Ci("win_rate"),
+        "fair": Num("fair", SHARE), "skill share [95% CI]": Ci("skill", "skill_lo", "skill_hi", NUMBER),
+        "score gap": Num("score_gap")}), note="skill share = (win rate - fair) / (1 - fair).")
     rep.table(f"{STRONG}'s allen_weight against a default {STRONG} (Allen on)", formatted(weights, {
-        "allen_weight": "weight", "seats": "seats", "win rate [95% CI]": lambda r: ci(r, "win_rate"),
-        "fair": lambda r: pct(r["fair"]), "Allen uses": lambda r: num(r["uses"], 1),
-        "opponent's Allen uses": lambda r: num(r["opp_uses"], 1), "mean score": lambda r: num(r["score"]),
-        "opponent's score": lambda r: num(r["opp_score"])}))
+        "allen_weight": "weight", "seats": "seats", "win rate [95% CI]": Ci("win_rate"),
+        "fair": Num("fair", SHARE), "Allen uses": Num("uses", digits=1),
+        "opponent's Allen uses": Num("opp_uses", digits=1), "mean score": Num("score"),
+        "opponent's score": Num("opp_score")}))
     rep.table("Win rate and score by Allen uses (hunter mirror match)", formatted(uses, {
-        "Allen uses": "uses", "seats": "seats", "win rate [95% CI]": lambda r: ci(r, "win_rate"),
-        "mean score [95% CI]": lambda r: ci(r, "score", "score_lo", "score_hi", NUMBER)}))
+        "Allen uses": "uses", "seats": "seats", "win rate [95% CI]": Ci("win_rate"),
+        "mean score [95% CI]": Ci("score", "score_lo", "score_hi", NUMBER)}))
     rep.table(f"{OFF}: all paired differences", formatted(table, {
         "measure": "column", "seat": lambda r: "" if r["group"] == () else int(r["group"]) + 1, "n": "n",
-        "with Allen": lambda r: num(r["baseline"], 3), "without": lambda r: num(r["variant"], 3),
-        "difference [95% CI]": lambda r: ci(r, "difference", unit=r["unit"], digits=None if r["unit"] == POINTS else 3)}),
+        "with Allen": Num("baseline", digits=3), "without": Num("variant", digits=3),
+        "difference [95% CI]": Ci("difference", unit=lambda r: r["unit"], digits=lambda r: None if r["unit"] == POINTS else 3)}),
         show=False,
         name="paired-all")
     # bottom line: the start player's edge (mirrors), what Allen does to the game, whether his cards pay

@@ -40,10 +40,10 @@ from simlab.analysis.charts import interval_band, new_figure
 from simlab.analysis.experiment import Context, Experiment
 from simlab.core.intervals import Z95
 from simlab.analysis.fairness import clustered_means
-from simlab.analysis.report import ci, formatted, num
+from simlab.analysis.report import Ci, Num, formatted
 from simlab.analysis.stats import LEVEL, Estimate, mean, proportion, z_of
-from simlab.analysis.wording import (NUMBER, TIE, Band, best_of, bottom_line_problems, compare, difference,
-                                     fmt_estimate, fmt_points, fmt_share, join)
+from simlab.analysis.wording import (NUMBER, POINTS, SHARE, TIE, Band, best_of, bottom_line_problems, compare, difference,
+                                     fmt_estimate, fmt_share, join)
 
 THRESHOLDS = tuple(range(4, 21))
 NO_THRESHOLD = 99                      # the parameter's top: nobody holds 99 cubes, the reference "without a threshold"
@@ -392,23 +392,23 @@ def analyse(ctx: Context):
     # tables
     rep.table("Threshold sweep: eliminations by cause and what binds", formatted(t, {
         "players": "players", "threshold": "threshold", "games": "games",
-        "curse eliminations, all [95% CI]": lambda r: ci(r, "curse_out", "curse_out_lo", "curse_out_hi"),
-        "by curses, heeding": lambda r: ci(r, "heed_curse", "heed_curse_lo", "heed_curse_hi"),
-        "by curses, blind": lambda r: ci(r, "blind_curse", "blind_curse_lo", "blind_curse_hi"),
-        "by healer fee, all (ASSUMED healers)": lambda r: ci(r, "fee_out", "fee_out_lo", "fee_out_hi"),
-        "blind's win rate": lambda r: ci(r, "blind_win", "blind_win_lo", "blind_win_hi"),
-        "winners' cubes": lambda r: ci(r, "win_cubes", "win_cubes_lo", "win_cubes_hi", NUMBER),
-        "nobody wins": lambda r: fmt_share(r["no_winner"]),
+        "curse eliminations, all [95% CI]": Ci("curse_out", "curse_out_lo", "curse_out_hi"),
+        "by curses, heeding": Ci("heed_curse", "heed_curse_lo", "heed_curse_hi"),
+        "by curses, blind": Ci("blind_curse", "blind_curse_lo", "blind_curse_hi"),
+        "by healer fee, all (ASSUMED healers)": Ci("fee_out", "fee_out_lo", "fee_out_hi"),
+        "blind's win rate": Ci("blind_win", "blind_win_lo", "blind_win_hi"),
+        "winners' cubes": Ci("win_cubes", "win_cubes_lo", "win_cubes_hi", NUMBER),
+        "nobody wins": Num("no_winner", SHARE),
         "differs from no threshold": "binds"}),
         note="Shares per player (Wilson intervals). 'Differs' lists the measures whose difference from the same table "
              f"without a threshold ({NO_THRESHOLD}) has a 95% interval excluding 0: the threshold binds there.")
-    rep.table("Round table: win rate of each risk appetite", formatted(a, {
+    rep.table("Round table: win rate of each risk appetite", formatted(a.assign(edge=a["win"] - a["fair"]), {
         "players": "players", "threshold": "threshold", "appetite": "appetite",
-        "win rate [95% CI]": lambda r: ci(r, "win", "win_lo", "win_hi"),
-        "minus even share": lambda r: fmt_points(r["win"] - r["fair"]),
+        "win rate [95% CI]": Ci("win", "win_lo", "win_hi"),
+        "minus even share": Num("edge", POINTS),
         "among the best": lambda r: "yes" if r["among the best"] else "",
-        "out by curses": lambda r: fmt_share(r["curse_out"]), "out by healer fee": lambda r: fmt_share(r["fee_out"]),
-        "cubes": lambda r: num(r["cubes"]), "mean score": lambda r: num(r["score"])}),
+        "out by curses": Num("curse_out", SHARE), "out by healer fee": Num("fee_out", SHARE),
+        "cubes": Num("cubes"), "mean score": Num("score")}),
         note="'Among the best': the appetite's win rate is not statistically below the highest at its table and "
              "threshold, its comparisons read with the covariance of seats at one table (one seat's win is another's "
              "loss) and held to 95% together. 'Minus even share': against the win rate of the table's average seat, "

@@ -43,9 +43,9 @@ import pandas as pd
 from simlab.analysis import sections, strength
 from simlab.analysis.charts import dot_interval, new_figure, tip, yerr
 from simlab.analysis.experiment import Context, Experiment
-from simlab.analysis.report import ci, formatted, md_escape, num, pct
+from simlab.analysis.report import Ci, Num, fields, formatted, md_escape
 from simlab.analysis.stats import LEVEL, Estimate, mean, paired_difference, proportion, z_of
-from simlab.analysis.wording import NUMBER, POINTS, TIE, Band, compare, difference, fmt_estimate, fmt_share, join
+from simlab.analysis.wording import NUMBER, POINTS, SHARE, TIE, Band, compare, difference, fmt_estimate, fmt_share, join
 from simlab.core.intervals import Z95
 from simlab.games.karuba.components import COLS, N_CELLS, N_EDGE
 from simlab.games.karuba.rules import BEACH_CELL, TEMPLE_CELL
@@ -232,15 +232,15 @@ def heatmaps(rep, tables: dict, column: str, title: str, caption: str, fmt, bar:
     rep.chart(f"heatmap-{column}", fig, caption, title=f"Heat map: {title}")
 
 
-def listing(t: pd.DataFrame) -> pd.DataFrame:
+def listing(t: pd.DataFrame, first: dict | None = None) -> pd.DataFrame:
     return formatted(t, {
-        "beach": "beach", "temple": "temple", "squares apart": "squares_apart", "edge steps": "edge_steps",
+        **(first or {}), "beach": "beach", "temple": "temple", "squares apart": "squares_apart", "edge steps": "edge_steps",
         "explorers": "explorers",
-        f"{STRONG} reaches temple [95% CI]": lambda r: ci(r, "reach", "reach_lo", "reach_hi"),
-        "round reached [95% CI]": lambda r: ci(r, "round", "round_lo", "round_hi", NUMBER, 1),
-        **{f"{h} reaches": (lambda r, h=h: pct(r[f"{h}_reach"])) for h in MIDDLE},
-        f"planning gap {STRONG} - {'/'.join(MIDDLE)} [95% CI]": lambda r: ci(r, "plan_gap", "plan_lo", "plan_hi", POINTS),
-        "game length, rounds [95% CI]": lambda r: ci(r, "length", "length_lo", "length_hi", NUMBER)})
+        f"{STRONG} reaches temple [95% CI]": Ci("reach", "reach_lo", "reach_hi"),
+        "round reached [95% CI]": Ci("round", "round_lo", "round_hi", NUMBER, 1),
+        **{f"{h} reaches": Num(f"{h}_reach", SHARE) for h in MIDDLE},
+        f"planning gap {STRONG} - {'/'.join(MIDDLE)} [95% CI]": Ci("plan_gap", "plan_lo", "plan_hi", POINTS),
+        "game length, rounds [95% CI]": Ci("length", "length_lo", "length_hi", NUMBER)})
 
 
 def _reading(ctx: Context, name: str, params: dict) -> dict:
@@ -400,29 +400,37 @@ def analyse(ctx: Context):
     # tables
     rep.table("Reach rate and planning gap by distance in squares", formatted(groups, {
         "squares apart": "squares_apart", "pairs": "pairs", "explorers": "explorers",
-        f"{STRONG} reaches temple [95% CI]": lambda r: ci(r, "reach", "reach_lo", "reach_hi"),
-        **{f"{h} reaches": (lambda r, h=h: pct(r[f"{h}_reach"])) for h in MIDDLE},
-        "planning gap [95% CI]": lambda r: ci(r, "plan_gap", "plan_lo", "plan_hi", POINTS),
-        f"round {STRONG} reaches it": lambda r: num(r["round"], 1), "game length (rounds)": lambda r: num(r["length"])}),
+        f"{STRONG} reaches temple [95% CI]": Ci("reach", "reach_lo", "reach_hi"),
+        **{f"{h} reaches": Num(f"{h}_reach", SHARE) for h in MIDDLE},
+        "planning gap [95% CI]": Ci("plan_gap", "plan_lo", "plan_hi", POINTS),
+        f"round {STRONG} reaches it": Num("round", digits=1), "game length (rounds)": Num("length")}),
         note=f"Explorers pooled over the pairs at each distance; {band.describe()} (the average pair "
              f"±{QUALITY_HALF_WIDTH * 100:g} points).")
-    rep.table("Geometric features and the reach rate", pd.DataFrame([{
-        "feature": FEATURES[f], "R² alone": f"{single[f]['r2']:.2f}",
-        "effect alone (per unit) [95% CI]": fmt_estimate(single[f]["coef"][f], POINTS),
-        "R² with squares apart": "" if f == "squares_apart" else f"{pairs2[f]['r2']:.2f}"} for f in FEATURES]),
+    rep.table("Geometric features and the reach rate", formatted(pd.DataFrame([{
+        "feature": FEATURES[f], "r2": single[f]["r2"], **fields("effect", single[f]["coef"][f]),
+        "r2_pairs": float("nan") if f == "squares_apart" else pairs2[f]["r2"], "alone": f == "squares_apart"} for f in FEATURES]), {
+        "feature": "feature", "R² alone": Num("r2"), "effect alone (per unit) [95% CI]": Ci("effect", "effect_lo",
+                                                                                         "effect_hi", POINTS),
+        "R² with squares apart": Num("r2_pairs", blank=lambda r: r["alone"])}),
         note=f"Weighted least squares over the {len(t)} legal pairs (weights: explorers); intervals from the residual "
              f"scatter. Sampling noise alone gives {noise_share(t):.0%} of the pair-to-pair variance.")
-    rep.table("Readings compared", pd.DataFrame([{
-        "reading": k, "legal pairs": len(R[k]["pairs"]), f"{STRONG} reach rate [95% CI]": fmt_estimate(R[k]["reach"]),
-        **{f"{h} reach rate": fmt_share(R[k]["ex"][f"{h}_reached"].mean()) for h in MIDDLE},
-        "change, paired [95% CI]": "" if k == DEFAULT else fmt_estimate(changes[k]["reach"], POINTS),
-        "game length [95% CI]": fmt_estimate(R[k]["length"], NUMBER),
-        "planning gap [95% CI]": fmt_estimate(R[k]["plan"], POINTS),
-        "pairs outside the quality band (below / above)":
-            f"{R[k]['counts']['outside']} ({R[k]['counts']['below']} / {R[k]['counts']['above']})",
-        "pairs where planning pays": R[k]["planning"]["higher"],
-        "R² of squares apart": f"{R[k]['fit']['r2']:.2f}",
-        "points per square [95% CI]": fmt_estimate(R[k]["fit"]["coef"]["squares_apart"], POINTS)} for k in READINGS]),
+    readings = pd.DataFrame([{
+        "reading": k, "pairs": len(R[k]["pairs"]), **fields("reach", R[k]["reach"]),
+        **{f"{h}_reach": R[k]["ex"][f"{h}_reached"].mean() for h in MIDDLE},
+        **fields("change", changes[k]["reach"] if k != DEFAULT else R[k]["reach"]), "default": k == DEFAULT,
+        **fields("length", R[k]["length"]), **fields("plan", R[k]["plan"]),
+        "outside": R[k]["counts"]["outside"], "below": R[k]["counts"]["below"], "above": R[k]["counts"]["above"],
+        "planning": R[k]["planning"]["higher"], "r2": R[k]["fit"]["r2"],
+        **fields("per_square", R[k]["fit"]["coef"]["squares_apart"])} for k in READINGS])
+    rep.table("Readings compared", formatted(readings, {
+        "reading": "reading", "legal pairs": "pairs", f"{STRONG} reach rate [95% CI]": Ci("reach", "reach_lo", "reach_hi"),
+        **{f"{h} reach rate": Num(f"{h}_reach", SHARE) for h in MIDDLE},
+        "change, paired [95% CI]": Ci("change", "change_lo", "change_hi", POINTS, blank=lambda r: r["default"]),
+        "game length [95% CI]": Ci("length", "length_lo", "length_hi", NUMBER),
+        "planning gap [95% CI]": Ci("plan", "plan_lo", "plan_hi", POINTS),
+        "pairs outside the quality band": "outside", "below it": "below", "above it": "above",
+        "pairs where planning pays": "planning", "R² of squares apart": Num("r2"),
+        "points per square [95% CI]": Ci("per_square", "per_square_lo", "per_square_hi", POINTS)}),
         note="Each reading's quality band is centred on its own average pair.")
     rep.table("Easiest pairs (highest reach rate)", listing(t.nlargest(8, "reach_lo")),
               note="Information, not a finding: ranked by the lower end of the interval; the extremes of "
@@ -433,7 +441,7 @@ def analyse(ctx: Context):
               note="Information: ranked by the lower end of the planning gap's interval.")
     allp = pd.concat([R[k]["pairs"].assign(reading=k) for k in READINGS], ignore_index=True)
     rep.table("All beach-temple pairs, every reading",
-              pd.concat([allp[["reading"]], listing(allp)], axis=1), show=False, name="pairs")
+              listing(allp, first={"reading": "reading"}), show=False, name="pairs")
 
     c, free = counts, R["temple_step 0"]
     rep.findings[:0] = [

@@ -28,10 +28,10 @@ from simlab.analysis import rating, sections
 from simlab.analysis.charts import dot_interval, new_figure
 from simlab.analysis.experiment import Context, Experiment, Option
 from simlab.analysis.fairness import cluster_proportion, deal_of
-from simlab.analysis.report import formatted, md_escape
+from simlab.analysis.report import Ci, Num, formatted, md_escape
 from simlab.analysis.stats import Estimate
 from simlab.analysis.strength import run_tag
-from simlab.analysis.wording import NUMBER, fmt_count, fmt_number, fmt_share, join
+from simlab.analysis.wording import NUMBER, SHARE, fmt_count, fmt_number, fmt_share, join
 from simlab.core.errors import SimlabError
 from simlab.core.strategy import strategies_for
 from simlab.core.tuned_sets import tuned_sets
@@ -236,8 +236,7 @@ def analyse(ctx: Context):
     rating_chart(rep, table)
     rep.table("Ratings", formatted(table, {
         "place": "place", "entrant": "entrant", "kind": "kind",
-        "rating [95% CI]": lambda r: ("0 (the anchor)" if r["entrant"] == RANDOM else
-                                      fmt_number(r["rating"], r["lo"], r["hi"], digits=0)),
+        "rating [95% CI]": Ci("rating", unit=NUMBER, digits=0, blank=lambda r: r["entrant"] == RANDOM),
         "games": "games", "tied with": "tied"}),
         note="Bradley-Terry ratings on the Elo scale (400 log10 of the strength ratio; +200 points: finishes ahead "
              "about 76% of the time), random play at 0; 95% intervals of each rating by a bootstrap over deals, "
@@ -251,8 +250,8 @@ def analyse(ctx: Context):
                                   "games" if searchers else "; rows and columns in ladder order")
     rep.table("Head to head", formatted(h2h, {
         "A": "a", "B": "b", "games": "games",
-        "A ahead of B [95% CI]": lambda r: fmt_share(r["share"], r["lo"], r["hi"]),
-        "the ratings expect": lambda r: fmt_share(r["expected"])}),
+        "A ahead of B [95% CI]": Ci("share"),
+        "the ratings expect": Num("expected", SHARE)}),
         note="Each pair once, the higher-rated entrant as A; a tie counts one half. Wilson intervals clustered by "
              "deal (at the effective number of games that the spread between deals gives: a deal's two games share "
              "all chance, so they do not count as two independent games). 'The ratings expect': the Bradley-Terry "

@@ -23,7 +23,7 @@ import pandas as pd
 from simlab.analysis.charts import dot_interval, new_figure
 from simlab.analysis.experiment import Context, Experiment, varied
 from simlab.analysis.fairness import pairing_gain, win_share
-from simlab.analysis.report import formatted, num, pct
+from simlab.analysis.report import Ci, Num, formatted, pct
 from simlab.analysis.stats import Estimate
 from simlab.analysis.wording import NUMBER, Band, fmt_number
 
@@ -122,9 +122,9 @@ def analyse(ctx: Context):
               f"intervals over games; shaded: the target (at most {TARGET:g})", title="What pairing buys")
     rep.table("Paired vs unpaired intervals", formatted(t, {
         "comparison": "comparison", "column": "column", "games": "games",
-        "correlation": lambda r: num(r["correlation"], 2),
-        "paired half-width": lambda r: num(r["paired"], 4), "unpaired half-width": lambda r: num(r["unpaired"], 4),
-        "ratio [95% CI]": lambda r: f"{r['ratio']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}]"}),
+        "correlation": Num("correlation", digits=2),
+        "paired half-width": Num("paired", digits=4), "unpaired half-width": Num("unpaired", digits=4),
+        "ratio [95% CI]": Ci("ratio", unit=NUMBER)}),
         note="Half-widths of the 95% interval of the arms' difference (variant - base), clustered by game; unpaired: "
              "the two arms' intervals combined as if they were independent.")
     rep.findings.append("A change that alters every game from its first move (a different opponent in every game, "

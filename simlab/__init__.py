@@ -4,7 +4,7 @@ from .core.version import VERSION as __version__
 
 use_versioned_cache()   # before any module compiles: numba's cache, one folder per version of the sources
 
-__all__ = ["__version__", "load"]
+__all__ = ["__version__", "load", "load_findings"]
 
 
 def load(run_dir, columns=None):
@@ -12,3 +12,11 @@ def load(run_dir, columns=None):
     from .core.results import load as _load
 
     return _load(run_dir, columns)
+
+
+def load_findings(report_dir):
+    """Read a report folder's findings as one pandas frame: a row per finding, ``estimate``, ``low``
+    and ``high`` in the measure's unit (shares as fractions), its verdict code and what it rests on."""
+    from .analysis.report import load_findings as _load
+
+    return _load(report_dir)

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from simlab.analysis.charts import dot_interval, integer_histogram, new_figure
-from simlab.analysis.report import Report, anchor, md_escape, md_inline
+from simlab.analysis.report import Ci, Report, anchor, formatted, md_escape, md_inline
 from simlab.analysis.stats import Estimate
 from simlab.analysis.wording import POINTS, Band, ReportError
 from simlab.core.errors import SimlabError
@@ -70,9 +70,10 @@ def written(tmp_path_factory):
     integer_histogram(axes[0][1], {"4 players": np.random.default_rng(1).binomial(40, 0.5, 2000)},
                       xlabel="score (points)")
     rep.chart("seat-win-rates", fig, "Win rate by seat", title="Win rate by seat")
-    rep.table("Win rate by seat", pd.DataFrame({"seat": [2, 10, 1], "strategy": [EVIL, "b", "c"],
-                                                "win rate [95% CI]": ["9.0% [8.1%, 9.9%]", "100.0% [99.1%, 100.0%]",
-                                                                      "27.3% [27.1%, 27.5%]"]}))
+    rep.table("Win rate by seat", formatted(pd.DataFrame({"seat": [2, 10, 1], "strategy": [EVIL, "b", "c"],
+                                                          "rate": [0.09, 1.0, 0.273], "lo": [0.081, 0.991, 0.271],
+                                                          "hi": [0.099, 1.0, 0.275]}),
+                                            {"seat": "seat", "strategy": "strategy", "win rate [95% CI]": Ci("rate")}))
     rep.table("Every game", pd.DataFrame({"game": range(5)}), show=False)
     rep.caveats.append("A caveat.")
     rep.reproduce.append("Command: `simlab run toy`")

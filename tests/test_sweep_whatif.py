@@ -70,14 +70,19 @@ def test_the_page_is_written_beside_the_report_and_the_report_links_to_it(mixed)
 def test_one_entry_per_point_whose_numbers_are_the_reports_table(mixed):
     """Every entry's measure texts are the report's table row for row; the raw numbers format to them."""
     out, rep = mixed
-    d, csv = data(out), pd.read_csv(out / "every-measure-at-every-point.csv", keep_default_na=False)
+    d, csv = data(out), pd.read_csv(out / "every-measure-at-every-point.csv")
     assert d["players"] == [4] and d["axes"] == [{"name": "tokens_4p", "values": ["5,4,3,2", "6,4,2,1", "7,4,2,1"]}]
     assert [e["point"] for e in d["entries"]["4"]] == [0, 1, 2]
     for e in d["entries"]["4"]:
         want = csv[csv["point"] == e["label"]]
         assert [r["measure"] for r in e["rows"]] == list(want["measure"])
-        assert [r["value_text"] for r in e["rows"]] == list(want["value [95% CI]"])
-        assert [r["change_text"] for r in e["rows"]] == list(want["change from the first point [95% CI]"])
+        for k, col in (("value", "value"), ("lo", "value low"), ("hi", "value high")):     # the CSV's numbers
+            assert [r[k] for r in e["rows"]] == pytest.approx(list(want[col]))
+        if e["point"]:
+            assert [r["change"] for r in e["rows"]] == pytest.approx(list(want["change from the first point"]))
+            assert [r["change_lo"] for r in e["rows"]] == pytest.approx(list(want["change from the first point low"]))
+        else:
+            assert want["change from the first point"].isna().all()
         for r in e["rows"]:
             fmt = fmt_share if r["share"] else fmt_number
             assert fmt(r["value"], r["lo"], r["hi"]) == r["value_text"]

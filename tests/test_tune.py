@@ -107,9 +107,11 @@ def test_loot_island_tune_decides_from_intervals_that_match_the_games_played(tun
     its run holds, its verdict is its interval read against the band, and a value stopped at its
     first deciding look (the batch before, it was undecided) or at the cap."""
     out, rep, paths = tuned
-    t = pd.read_csv(out / "estimates.csv").set_index("curse_threshold")
-    assert any(t["verdict"] != UNDECIDED)
     measure = MEASURES["curse_elimination_rate"]
+    (csv,) = out.glob("*-at-every-value-of-curse-threshold.csv")     # the table's numbers, shares as fractions
+    t = pd.read_csv(csv).set_index("curse_threshold").rename(columns={
+        measure.name: "estimate", f"{measure.name} low": "lo", f"{measure.name} high": "hi"})
+    assert any(t["verdict"] != UNDECIDED)
     for i, value in enumerate((1, 13)):
         r = t.loc[value]
         assert r["lo"] <= r["estimate"] <= r["hi"]

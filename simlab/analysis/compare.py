@@ -34,12 +34,12 @@ from .experiment import Context, Experiment, run_experiment
 from .fairness import clustered_means, clustered_proportion, deal_of, seat_shares, spread_change, win_share
 from . import outcomes
 from .measures import decode_bits, seat_columns
-from .report import Report, ci, formatted, md_escape
+from .report import MAX_BOTTOM_LINE, Ci, Num, Report, formatted, md_escape
 from .sections import is_share
 from .stats import LEVEL, Estimate, clustered_mean, paired_column_difference
 from . import strength
-from .wording import (CHANGE, NUMBER, POINTS, SHARE, TIE, Band, best_of, bottom_line_problems, fmt_estimate, fmt_points,
-                      fmt_ratio, fmt_share, join)
+from .wording import (CHANGE, NUMBER, NUMBERS, POINTS, SHARE, TIE, Band, best_of, bottom_line_problems, fmt_estimate,
+                      fmt_points, fmt_ratio, fmt_share, join, numbers_in)
 
 
 @dataclass(frozen=True)
@@ -259,16 +259,30 @@ def analyse_comparison(ctx: Context, players: tuple[int, ...], a: Arm, b: Arm, m
     _chart(rep, table, players, effect, min_effect)
     _seat_chart(rep, pairs)
     _tables(rep, table, pairs)
-    rep.bottom_line = bottom_line(pairs, min_effect, effect, spec, b.describe(spec, a))
-    rep.findings.insert(0, detail(pairs, la, lb, spec))
+    played = {p.players: int(p.table["games"].max()) for p in pairs if len(p.table)}
+    if played and set(played.values()) != {ctx.games}:    # the header says what was played (a run reused or rounded)
+        rep.question = rep.question.replace(f"{ctx.games:,} games per arm", join(
+            [f"{g:,} games per arm" + (f" at {n} players" if len(set(played.values())) > 1 else "")
+             for n, g in played.items()]), 1)
+    lines = bottom_line(pairs, min_effect, effect, spec, b.describe(spec, a))
+    rep.bottom_line = lines[:MAX_BOTTOM_LINE]
+    rep.findings[:0] = [detail(pairs, la, lb, spec)] + lines[MAX_BOTTOM_LINE:] + changes_finding(table, min_effect)
+    same = table[table["same"]]
+    if len(same):
+        rep.findings.append("Identical in every game of both arms, so unchanged by construction (the same decisions "
+                            "and a rule change that does not reach them), not a tie found by measuring: "
+                            + join(sorted({md_escape(m) for m in same["measure"]})) + ".")
     rep.rests_on = rests_on(ctx, spec, players, a, b, mirrors)
     if stronger and all(p.mirror or is_mirror_seats(configs[p.players, None][0].seats) for p in pairs):
         checks = {s: stronger_reading(ctx, rep, spec, players, a, b, s, effect) for s in stronger}
         reading = size(headline(table), effect)
         said = strength.agreement(reading, checks, words=SIZE_WORDS.get)
-        last = rep.bottom_line[-1][:-1] + f"; with stronger play in every seat this {said}."
-        if "who wins" in rep.bottom_line[-1].lower() and not bottom_line_problems(rep.bottom_line[:-1] + [last]):
-            rep.bottom_line[-1] = last
+        at = next((i for i, x in enumerate(rep.bottom_line) if "who wins" in x.lower()), None)
+        if at is not None:
+            lines = list(rep.bottom_line)
+            lines[at] = lines[at][:-1] + f"; with stronger play in every seat this {said}."
+            if not bottom_line_problems(lines):
+                rep.bottom_line = lines
         rep.findings.append(f"With stronger play in every seat of both arms the change in who wins {said}.")
         rep.rests_on.append(strength.rests_on(stronger, spec.name, ctx, list(checks.values())))
     elif stronger:
@@ -400,28 +414,141 @@ def _chart(rep: Report, table: pd.DataFrame, players, effect: Band, min_effect: 
 
 
 def bottom_line(pairs: list[Pair], min_effect: float, effect: Band, spec: GameSpec, change: str = "B") -> list[str]:
-    """The answer in a minute: whether play changed at all, seat fairness (mirrors: the change, their
-    consensus and each arm's reading) or the leaders (a mix), the key outcome that moved most, and who
-    wins against the minimum effect; ``change``: arm B in words. Every number and every pair's own
-    reading are in :func:`detail`'s finding; what does not fit moves there too (:meth:`Report.fit`)."""
+    """The answer in a minute, most important first: seat fairness (mirrors), then every change that
+    matters (win measures and key outcomes beyond their smallest change that matters, held together),
+    ranked by size against that smallest change and each with its size and interval as far as the
+    bottom line's numbers go (:func:`change_sentences`), whether the strategies played the change at
+    all, and each arm's seats or leaders. :func:`analyse_comparison` keeps the first three sentences;
+    the rest, and whatever :meth:`Report.fit` moves, go to the top of the findings."""
     table = pd.concat([p.table for p in pairs], ignore_index=True)
     traced = [p.changed for p in pairs if p.changed is not None]
     play = play_sentence(traced) if traced and len(traced) == len(pairs) else ""
-    sentences = [play] if play else []
-    arms = ""
-    if all(p.seats is not None for p in pairs):
-        arms = _arms_fair_sentence(pairs, effect)
-        sentences += [_fairness_sentence(pairs, effect, change), arms]
-    else:
-        sentences.append(_leader_sentence(pairs))
-    outcome = outcome_sentence(table, spec)
-    sentences += [outcome] if outcome else []
-    wins = who_wins_sentence(table, min_effect, effect, bool(play), traced)
-    sentences.append(wins)
-    for least in (outcome if outcome.startswith("No key outcome") else "", wins, arms):   # what gives way first
-        if least and least in sentences and (len(sentences) > 3 or bottom_line_problems(sentences)):
-            sentences.remove(least)
+    mirrors = all(p.seats is not None for p in pairs)
+    said = change if len(change.split()) <= 6 else "B"
+    sentences = [_fairness_sentence(pairs, effect, said)] if mirrors else []
+    changes = change_sentences(table, min_effect, spec, said, budget=NUMBERS - sum(map(numbers_in, sentences)),
+                               first=not sentences, unmoved=False)
+    # in mirrors who wins is the start player's share: the fairness sentence has said it
+    unmoved = unmoved_sentences(table, moves(table, min_effect), min_effect, spec, who_wins=not mirrors)
+    sentences += changes + ([play] if play else [])
+    sentences += [_arms_fair_sentence(pairs, effect)] + unmoved if mirrors else unmoved + [_leader_sentence(pairs)]
+    if traced and not play:
+        changed = max(traced, key=lambda c: c.value)
+        sentences.append(f"The strategies play the change: decisions differ in {fmt_share(changed.value)} of games.")
     return sentences
+
+
+def moves(table: pd.DataFrame, min_effect: float) -> pd.DataFrame:
+    """The changes that matter: every win measure and key outcome whose change (its interval held
+    together with every other the bottom line reads) lies beyond its smallest change that matters
+    (the minimum effect for who wins, the outcome's own for a key outcome), largest against it first."""
+    t = table[table["kind"].isin([WIN, OUTCOME])] if len(table) else table
+    if not len(t):
+        return t
+    smallest = t["effect"].where(t["kind"] == OUTCOME, min_effect / 100).astype(float)
+    t = t.assign(smallest=smallest)
+    t = t[(t["family_lo"] > t["smallest"]) | (t["family_hi"] < -t["smallest"])]
+    return t.assign(against=t["change"].abs() / t["smallest"]).sort_values("against", ascending=False, kind="stable")
+
+
+def _said(r, where: bool, mirrors: bool) -> str:
+    """A measure as a sentence names it, with where it was read when a comparison has several."""
+    name = named(r["measure"]) if r["kind"] == WIN else md_escape(r["measure"])
+    at = [f"at {r['players']} players"] if where else []
+    at += [f"with {md_escape(r['mirror'])}"] if mirrors and r["mirror"] else []
+    return name + (f" ({', '.join(at)})" if at else "")
+
+
+def _together(rows: pd.DataFrame, where: bool, several: bool, verb: str) -> str:
+    """Changes one way in one clause: "racer's and builder's win rates rise", "games nobody wins and
+    players eliminated by curses fall"; "" for none."""
+    if not len(rows):
+        return ""
+    rates = [r for _, r in rows.iterrows() if r["kind"] == WIN and r["measure"].startswith("win rate of ")]
+    if len(rates) > 1 and not where and not several:
+        names = [f"{md_escape(r['measure'][len('win rate of '):])}'s" for r in rates]
+        rest = [_said(r, where, several) for _, r in rows.iterrows() if not r["measure"].startswith("win rate of ")]
+        return f"{join(names)} win rates" + (f" and {join(rest)}" if rest else "") + f" {verb}"
+    names = [_said(r, where, several) for _, r in rows.iterrows()]
+    single = len(rows) == 1 and rows["kind"].iloc[0] == WIN
+    return f"{join(names)} {verb}{'s' if single else ''}"
+
+
+def _verb(r) -> str:
+    """A win rate rises; a key outcome (eliminations, games nobody wins: plural names) rise."""
+    return ("rise" if r["change"] > 0 else "fall") + ("s" if r["kind"] == WIN else "")
+
+
+def _size(r) -> str:
+    """A change's size and interval, unsigned after its verb: '7.8 points [6.9, 8.7]'."""
+    up = r["change"] > 0
+    e = (Estimate(r["change"], r["lo"], r["hi"], int(r["games"]), "") if up else
+         Estimate(-r["change"], -r["hi"], -r["lo"], int(r["games"]), ""))
+    return fmt_estimate(e, POINTS if r["share"] else CHANGE).replace("+", "")
+
+
+def change_sentences(table: pd.DataFrame, min_effect: float, spec: GameSpec, change: str, budget: int = NUMBERS,
+                     first: bool = True, unmoved: bool = True) -> list[str]:
+    """Every change that matters, named, largest first, each with its size and interval while the
+    bottom line has numbers to spare (``budget``; the first sentence of a bottom line, ``first``,
+    states one at most, so several changes are named there and sized in the next); then who wins
+    when no win measure moved (smaller than what matters, or undecided), and the key outcomes when
+    none moved. Never "N more": a change named without its size has it in the findings."""
+    moved = moves(table, min_effect)
+    where = table["players"].nunique() > 1
+    several = "mirror" in table and table["mirror"].nunique() > 1
+    out = []
+    if len(moved) == 1 or (len(moved) and not first):
+        sized = [f"{_said(r, where, several)} {_verb(r)} by {_size(r)}" if i < budget else
+                 f"{_said(r, where, several)} {_verb(r)} (by how much: in the findings)"
+                 for i, (_, r) in enumerate(moved.iterrows())]
+        out.append(f"With {change}, {sized[0]}, beyond what matters." if first else
+                   f"Beyond what matters, {join(sized)}.")
+    elif len(moved):
+        parts = [_together(moved[moved["change"] > 0], where, several, "rise"),
+                 _together(moved[moved["change"] < 0], where, several, "fall")]
+        parts = [x for x in parts if x]
+        out.append(f"With {change}, {' and '.join(parts)}, each beyond what matters.")
+        out.append("By size: " + join([f"{_said(r, where, several)} {_verb(r)} {_size(r)}" if i < budget
+                                        else f"{_said(r, where, several)} (in the findings)"
+                                        for i, (_, r) in enumerate(moved.iterrows())]) + ".")
+    return out + (unmoved_sentences(table, moved, min_effect, spec) if unmoved else [])
+
+
+def unmoved_sentences(table: pd.DataFrame, moved: pd.DataFrame, min_effect: float, spec: GameSpec,
+                      who_wins: bool = True) -> list[str]:
+    """Who wins when no win measure moved beyond what matters (smaller, or undecided), and the key
+    outcomes when none moved (those both arms' rules allow: the others are not measures here)."""
+    out = []
+    heads = headline(table)
+    kinds = set(moved["kind"]) if len(moved) else set()
+    if WIN not in kinds and who_wins:
+        reading = size(heads, Band.effect(min_effect / 100)) if len(heads) else ""
+        out.append("No measure of who wins could be compared here." if not reading else
+                   f"Every change in who wins is smaller than the {min_effect:g} points that matter." if reading ==
+                   "smaller" else f"Whether who wins changes by the {min_effect:g} points that matter is undecided: "
+                   "more games would settle it.")
+    read = [o.name for o in spec.outcomes if len(table) and (table["measure"] == o.name).any()]
+    if read and OUTCOME not in kinds:
+        out.append(f"No key outcome ({join([md_escape(o) for o in read])}) moves by more than what matters.")
+    return out
+
+
+def changes_finding(table: pd.DataFrame, min_effect: float) -> list[str]:
+    """Every change that matters with its size, interval, the smallest change it was read against
+    and, for a share, both arms' values and the fold (a finding; the bottom line names them all)."""
+    moved = moves(table, min_effect)
+    if not len(moved):
+        return []
+    where = table["players"].nunique() > 1
+    several = "mirror" in table and table["mirror"].nunique() > 1
+    parts = [f"{_said(r, where, several)} {_verb(r)} by {_size(r)}, against "
+             f"±{fmt_points(r['smallest']).lstrip('+')}" + (f" ({fmt_ratio(r['a'], r['b'], aside='{}')})"
+                                                          if r["share"] else "")
+             for _, r in moved.iterrows()]
+    return [f"Changes that matter, largest against its smallest change that matters first (each decided with its "
+            f"interval held together with every measure the bottom line reads; shown with its own 95% interval): "
+            f"{'; '.join(parts)}."]
 
 
 def play_sentence(traced: list[Estimate]) -> str:
@@ -436,29 +563,6 @@ def play_sentence(traced: list[Estimate]) -> str:
         return (f"The strategies almost ignore this change: they decide alike in all but {fmt_share(most.value)} of "
                 "games, so any difference comes mostly from the rules.")
     return ""
-
-
-def outcome_sentence(table: pd.DataFrame, spec: GameSpec) -> str:
-    """The key outcome that moved most beyond its own smallest change that matters (held together
-    with every other measure the bottom line reads), or that none did; "" when the game has none."""
-    moved = key_outcomes(table)
-    if not len(moved):
-        return ""
-    moved = moved[(moved["family_lo"] > moved["effect"]) | (moved["family_hi"] < -moved["effect"])]
-    if not len(moved):
-        return f"No key outcome ({join([md_escape(o.name) for o in spec.outcomes])}) moves by more than what matters."
-    r = moved.loc[moved["change"].abs().idxmax()]
-    others = moved["measure"].nunique() - 1          # the same outcome in another mirror is not another outcome
-    at = f" at {r['players']} players" if table["players"].nunique() > 1 else ""
-    inner = [fmt_ratio(r["a"], r["b"], aside=", {}")] if r["share"] else []
-    if "mirror" in table and table["mirror"].nunique() > 1:
-        inner.append(f"the most of the mirrors, with {md_escape(r['mirror'])}")
-    ratio = f" ({'; '.join(inner)})" if inner else ""
-    size_ = _est(r) if r["change"] > 0 else Estimate(-r["change"], -r["hi"], -r["lo"], int(r["games"]), "")
-    return (f"{r['measure'][0].upper()}{r['measure'][1:]}{at} {'rise' if r['change'] > 0 else 'fall'} by "
-            f"{fmt_estimate(size_, POINTS).replace('+', '')}{ratio}"
-            + (f", and {others} more key outcome{'s' if others > 1 else ''} move" if others else "")
-            + ".")
 
 
 def _fairness_sentence(pairs: list[Pair], effect: Band, change: str = "B") -> str:
@@ -517,28 +621,6 @@ def _leader_sentence(pairs: list[Pair]) -> str:
     return text[0].upper() + text[1:] + "."
 
 
-def who_wins_sentence(table: pd.DataFrame, min_effect: float, effect: Band, still: bool = False,
-                      traced: tuple = ()) -> str:
-    """Who wins against the minimum effect (the win measures held together), and how often decisions differ."""
-    heads = headline(table)
-    if heads.empty:
-        return "No measure of who wins could be compared here."
-    reading = size(heads, effect)
-    if reading == "larger":
-        moved = [r["measure"] for _, r in heads.iterrows() if r["family_lo"] > effect.hi or r["family_hi"] < effect.lo]
-        rates = all(m.startswith("win rate of ") for m in moved)
-        text = (f"Who wins changes by more than the {min_effect:g} points that matter, for "
-                + join([md_escape(m[len("win rate of "):] if rates else named(m)) for m in moved]))
-    elif reading == "smaller":
-        text = f"Every change in who wins is smaller than the {min_effect:g} points that matter"
-    else:
-        text = f"Whether who wins changes by the {min_effect:g} points that matter is undecided"
-    if traced and not still:
-        changed = max(traced, key=lambda c: c.value)
-        text += f"; decisions differ in {fmt_share(changed.value)} of games"
-    return text + "."
-
-
 def detail(pairs: list[Pair], la: str, lb: str, spec: GameSpec) -> str:
     """Every pair's reading with its numbers (a finding; the bottom line keeps to the answer)."""
     parts = []
@@ -571,21 +653,25 @@ def _verdicts(rep: Report, pairs: list[Pair], effect: Band) -> None:
         where = (f", {p.players} players" if several else "") + (f", {md_escape(p.mirror)} mirror" if p.mirror else "")
         for row in p.table.to_dict("records"):
             kind = row["kind"]
+            if row["same"]:         # unchanged by construction: said so in the findings, never judged as a tie
+                continue
             if kind == WIN or kind == OUTCOME or row["measure"] in ("mean score", "shared win") or \
                     row["measure"].startswith("length"):
                 band = effect if kind == WIN else Band.effect(row["effect"]) if kind == OUTCOME else None
                 rep.verdict(f"Change in {md_escape(row['measure'])}{where}, B - A, paired", _est(row), 0.0, band,
-                            unit=POINTS if row["share"] else CHANGE)
+                            unit=POINTS if row["share"] else CHANGE, measure=row["measure"], players=p.players,
+                            arm="B - A" + (f", {p.mirror} mirror" if p.mirror else ""))
 
 
 def _tables(rep: Report, table: pd.DataFrame, pairs: list[Pair]) -> None:
     several = table["mirror"].nunique() > 1
     rep.table("Every measure in both arms and its paired change", formatted(table, {
         "players": "players", **({"mirror": "mirror"} if several else {}), "measure": "measure", "games": "games",
-        "A [95% CI]": lambda r: ci(r, "a", "a_lo", "a_hi", unit=SHARE if r["share"] else NUMBER),
-        "B [95% CI]": lambda r: ci(r, "b", "b_lo", "b_hi", unit=SHARE if r["share"] else NUMBER),
-        "change B - A [95% CI]": lambda r: ci(r, "change", unit=POINTS if r["share"] else CHANGE),
-        "reading": lambda r: TIE if r["lo"] <= 0 <= r["hi"] else "higher in B" if r["lo"] > 0 else "lower in B"}),
+        "A [95% CI]": Ci("a", "a_lo", "a_hi", unit=lambda r: SHARE if r["share"] else NUMBER),
+        "B [95% CI]": Ci("b", "b_lo", "b_hi", unit=lambda r: SHARE if r["share"] else NUMBER),
+        "change B - A [95% CI]": Ci("change", unit=lambda r: POINTS if r["share"] else CHANGE),
+        "reading": lambda r: "identical in every game" if r["same"] else TIE if r["lo"] <= 0 <= r["hi"] else
+        "higher in B" if r["lo"] > 0 else "lower in B"}),
         note="One value per game (a share: the per-game mean of a 0/1 quantity); the change is the mean of the "
              "per-game differences B - A, so it equals B's mean minus A's, with an interval clustered by deal. A win "
              "rate counts a shared win as a win for each winner, so the strategies' rates can add up to more than "
@@ -596,9 +682,9 @@ def _tables(rep: Report, table: pd.DataFrame, pairs: list[Pair]) -> None:
     seats = [p.seats for p in pairs if p.seats is not None]
     if seats:
         rep.table("Every seat's win share in both arms (mirror matches)", formatted(pd.concat(seats, ignore_index=True), {
-            "players": "players", "mirror": "mirror", "seat": "seat", "fair": lambda r: fmt_share(r["fair"]),
-            "A [95% CI]": lambda r: ci(r, "a", "a_lo", "a_hi"), "B [95% CI]": lambda r: ci(r, "b", "b_lo", "b_hi"),
-            "change B - A [95% CI]": lambda r: ci(r, "change", unit=POINTS)}),
+            "players": "players", "mirror": "mirror", "seat": "seat", "fair": Num("fair", SHARE),
+            "A [95% CI]": Ci("a", "a_lo", "a_hi"), "B [95% CI]": Ci("b", "b_lo", "b_hi"),
+            "change B - A [95% CI]": Ci("change", unit=POINTS)}),
             note="Win share: a shared win split between the winners, so the fair share is 1/n where somebody always "
                  "wins. Seat 1 is the start player.")
     changed = [p for p in pairs if p.changed is not None]
@@ -607,7 +693,7 @@ def _tables(rep: Report, table: pd.DataFrame, pairs: list[Pair]) -> None:
             "players": p.players, "mirror": p.mirror or "", "games": p.changed.n, "value": p.changed.value,
             "lo": p.changed.lo, "hi": p.changed.hi} for p in changed]), {
             "players": "players", **({"mirror": "mirror"} if several else {}), "games compared": "games",
-            "games whose decisions differ [95% CI]": lambda r: ci(r, "value")}),
+            "games whose decisions differ [95% CI]": Ci("value")}),
             note="The first games of both arms replayed with their event logs: a game differs when any seat's decision "
                  "does. None differing means the strategies ignore the change: only what the rules make of the same "
                  "decisions (the scoring) can differ, and a strategy that plays for the change is needed to judge it.")

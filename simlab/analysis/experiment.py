@@ -486,6 +486,7 @@ def run_experiment(name: str | Experiment, games: int = 10_000, out: str | Path 
     if setup.rules:
         report.rests_on.insert(0, f"Rules changed from the printed game for every run: {setup.describe_rules()}.")
     add_caveats(report, ctx.runs, ctx.command, robustness=robustness)
+    report.study = report.study or setup.experiment.name
     if robustness:
         rests_on_robustness(report, robustness)
     paths = report.write(setup.out_dir)

@@ -12,8 +12,12 @@ Every report answers its question first and details it after:
 5. findings: each a number, its 95% interval, its reference and what its band says, worded by
    the rules in :mod:`.wording`;
 6. charts: SVG files beside the pages (hover a dot for its value and interval in the HTML page);
-7. tables: sortable in the HTML page (click a column heading), each also a CSV file;
+7. tables: sortable in the HTML page (click a column heading), each also a CSV file whose numbers
+   are numbers (a value and its interval in three columns, shares as fractions: :class:`Ci`);
 8. caveats, and how to reproduce the report exactly.
+
+Beside the pages, ``findings.csv`` and ``findings.parquet`` hold every finding as data, one row per
+verdict (:func:`findings_frame`; read back with :func:`simlab.load_findings`).
 """
 from __future__ import annotations
 
@@ -21,20 +25,22 @@ import html
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from simlab.core.errors import make_folder
+from simlab.core.errors import SimlabError, make_folder
 
 from .charts import render_svg
 from .stats import Estimate
-from .wording import (CHANGE, POINTS, SHARE, Band, ReportError, Verdict, bottom_line_problems, fmt_number, fmt_points,
-                      fmt_share)
+from .wording import (CHANGE, NUMBER, POINTS, SHARE, Band, ReportError, Verdict, bottom_line_problems, fmt_number,
+                      fmt_points, fmt_share)
 
 MAX_BOTTOM_LINE = 3
 CLAIMS = "claims.json"       # the bottom line's claims as values, beside the report
+FINDINGS = "findings"        # findings.csv and findings.parquet: every finding as data, beside the report
 ASSUMED_ITEM = "ASSUMED rule readings and component data"   # the rests-on item a robustness check replaces
 # a finding about an option picked for being the most extreme of many cannot be judged against a band
 EXTREME = re.compile(r"\b(easiest|hardest|best|worst|furthest|strongest|weakest|largest|smallest|most|least)\b",
@@ -58,10 +64,11 @@ class Chart:
 @dataclass
 class Table:
     title: str
-    frame: pd.DataFrame   # already formatted (strings) or raw
+    frame: pd.DataFrame   # as the pages show it (formatted text)
     note: str = ""
     name: str = ""        # file stem: NAME.csv beside the report
     show: bool = True     # False: CSV file only (long tables), named in the report
+    data: pd.DataFrame | None = None   # the CSV's numbers (None: the frame holds no formatted number)
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,7 @@ class Report:
 
     title: str
     question: str
+    study: str = ""                                        # what wrote it ("compare", "overview"): findings' first column
     bottom_line: list[str] = field(default_factory=list)   # at most 3 sentences
     rests_on: list[str] = field(default_factory=list)      # short items: strategies, assumptions that matter
     verdicts: list[Verdict] = field(default_factory=list)
@@ -120,7 +128,8 @@ class Report:
             c.svg
 
     def table(self, title: str, frame: pd.DataFrame, note: str = "", name: str = "", show: bool = True) -> None:
-        self.tables.append(Table(title, frame, note, _slug(name or title), show))
+        """Add a table: a frame from :func:`formatted` brings its numbers for the CSV file."""
+        self.tables.append(Table(title, frame, note, _slug(name or title), show, frame.attrs.get(CSV_DATA)))
 
     # -----------------------------------------------------------------------------------------
     def fit(self) -> None:
@@ -243,7 +252,12 @@ class Report:
         for c in self.charts:
             (out / f"{c.name}.svg").write_text(c.svg)
         for t in self.tables:
-            t.frame.to_csv(out / f"{t.name}.csv", index=False)
+            numbers = t.frame if t.data is None else t.data
+            text_numbers(numbers, f"table {t.title!r}")
+            numbers.to_csv(out / f"{t.name}.csv", index=False)
+        found = findings_frame(self)
+        found.to_csv(out / f"{FINDINGS}.csv", index=False)
+        found.to_parquet(out / f"{FINDINGS}.parquet", index=False)
         for name, text in self.pages.items():
             (out / name).write_text(text)
         if self.claims:   # what simlab robust compares its own default play with
@@ -375,12 +389,140 @@ def ci(row, value: str, lo: str = "lo", hi: str = "hi", unit: str = SHARE, digit
     return fmt_number(v, a, b, 2 if digits is None else digits, signed=unit == CHANGE)
 
 
+CSV_DATA = "simlab_csv"      # a formatted frame's attrs key: the same table with numbers, for its CSV file
+INTERVAL = re.compile(r"\s*\[95% CI\]|\s*\[simultaneous 95% CI\]")
+
+
+@dataclass(frozen=True)
+class Ci:
+    """A column of values with their 95% intervals: '54.2% [53.4%, 54.9%]' on the page, and in the
+    CSV file three numeric columns ``NAME``, ``NAME low``, ``NAME high`` (NAME: the heading without
+    its '[95% CI]'), in the measure's own unit: a share or a change in shares as a fraction.
+    ``unit`` may be a function of the row (a table mixing shares and scores)."""
+
+    value: str
+    lo: str = "lo"
+    hi: str = "hi"
+    unit: str | Callable = SHARE
+    digits: int | None = None
+    blank: Callable | None = None    # rows where the cell is empty (no value there)
+
+    def text(self, row) -> str:
+        if self.blank is not None and self.blank(row):
+            return ""
+        unit = self.unit(row) if callable(self.unit) else self.unit
+        return ci(row, self.value, self.lo, self.hi, unit, self.digits(row) if callable(self.digits) else self.digits)
+
+    def numbers(self, frame: pd.DataFrame, name: str) -> dict[str, pd.Series]:
+        base = INTERVAL.sub("", name)
+        empty = frame.apply(self.blank, axis=1).astype(bool) if self.blank is not None and len(frame) else None
+        cols = {base: frame[self.value], f"{base} low": frame[self.lo], f"{base} high": frame[self.hi]}
+        return {k: (v.astype(float).mask(empty) if empty is not None else v) for k, v in cols.items()}
+
+
+@dataclass(frozen=True)
+class Num:
+    """A column of plain values (a share, a mean, a count) formatted on the page, a number in the CSV."""
+
+    column: str
+    unit: str = NUMBER
+    digits: int | None = None
+    blank: Callable | None = None    # rows where the cell is empty
+
+    def text(self, row) -> str:
+        v = row[self.column]
+        if self.blank is not None and self.blank(row):
+            return ""
+        if self.unit == SHARE:
+            return fmt_share(v, digits=1 if self.digits is None else self.digits)
+        if self.unit == POINTS:
+            return fmt_points(v, digits=1 if self.digits is None else self.digits)
+        if self.unit == "g":
+            return f"{round(float(v), 2 if self.digits is None else self.digits):g}"
+        return fmt_number(v, digits=2 if self.digits is None else self.digits, signed=self.unit == CHANGE)
+
+    def numbers(self, frame: pd.DataFrame, name: str) -> dict[str, pd.Series]:
+        col = frame[self.column]
+        if self.blank is not None and len(frame):
+            col = col.astype(float).mask(frame.apply(self.blank, axis=1).astype(bool))
+        return {name: col}
+
+
+def fields(key: str, e) -> dict[str, float]:
+    """An estimate as a row's fields ``key``, ``key_lo``, ``key_hi``, for a :class:`Ci` column."""
+    return {key: e.value, f"{key}_lo": e.lo, f"{key}_hi": e.hi}
+
+
 def formatted(frame: pd.DataFrame, spec: dict[str, object]) -> pd.DataFrame:
-    """Pick and format columns: ``spec`` maps output name -> source column, or -> (callable on row)."""
+    """Pick and format columns: ``spec`` maps output name -> source column, a :class:`Ci` or
+    :class:`Num` (formatted on the page, numbers in the CSV file), or a callable on the row (a label:
+    the same text in both). The frame's ``attrs`` carry the CSV's numbers (:meth:`Report.table`)."""
     out = pd.DataFrame(index=frame.index)
+    data: dict[str, pd.Series] = {}
     for name, how in spec.items():
-        out[name] = frame.apply(how, axis=1) if callable(how) else frame[how]
-    return out.reset_index(drop=True)
+        if isinstance(how, (Ci, Num)):
+            out[name] = frame.apply(how.text, axis=1) if len(frame) else pd.Series(dtype=object)
+            data.update(how.numbers(frame, name))
+        else:
+            out[name] = frame.apply(how, axis=1) if callable(how) else frame[how]
+            data[name] = out[name]
+    out = out.reset_index(drop=True)
+    out.attrs[CSV_DATA] = pd.DataFrame(data).reset_index(drop=True)
+    return out
+
+
+# a number formatted as text: '54.2%', '+6.6 points [+5.5, +7.3]', '1841 [1366, inf]' (a bare '8' or '0.25' reads
+# back from a CSV file as the number it is, and is often a label: a parameter's value, a place)
+NUMBER_TEXT = re.compile(r"^[+-]?(\d[\d,]*\.?\d*|\.\d+|inf)((%| points)( \[.*, .*\])?| \[.*, .*\])$")
+
+
+def text_numbers(frame: pd.DataFrame, what: str) -> None:
+    """Refuse a CSV column that holds numbers as text (a designer re-analysing it would have to parse
+    them): an interval or a percentage belongs in numeric columns (:class:`Ci`, :class:`Num`)."""
+    for col in frame.columns:
+        if pd.api.types.is_numeric_dtype(frame[col]) or pd.api.types.is_bool_dtype(frame[col]):
+            continue
+        cells = frame[col].dropna().astype(str)
+        bad = cells[cells.str.match(NUMBER_TEXT)]
+        if len(bad):
+            raise ReportError(f"{what}: column {col!r} holds numbers as text ({bad.iloc[0]!r}); give it a Ci or Num "
+                              "column so that its CSV holds numbers")
+
+
+def findings_frame(rep: "Report") -> pd.DataFrame:
+    """Every finding of a report as data, one row per verdict: what was measured (subject, measure
+    key, players, arm), the estimate and its interval in the measure's unit (shares and changes in
+    shares as fractions), the level and games it rests on, what it was read against (reference,
+    band) and the verdict's code."""
+    rows = []
+    for v in rep.verdicts:
+        e, b = v.estimate, v.band
+        rows.append({"study": rep.study, "subject": v.subject, "measure": v.measure,
+                     "players": v.players, "arm": v.arm, "unit": v.unit,
+                     "estimate": e.value, "low": e.lo, "high": e.hi, "level": e.level, "games": e.n,
+                     "method": e.method, "reference": v.reference,
+                     "band": "" if b is None else b.kind, "band_low": None if b is None else b.lo,
+                     "band_high": None if b is None or not math.isfinite(b.hi) else b.hi,
+                     "smallest_change": None if b is None or b.kind != "effect" else (b.hi - b.lo) / 2,
+                     "verdict": v.judgement.code})
+    cols = ["study", "subject", "measure", "players", "arm", "unit", "estimate", "low", "high", "level", "games",
+            "method", "reference", "band", "band_low", "band_high", "smallest_change", "verdict"]
+    out = pd.DataFrame(rows, columns=cols)
+    for c in ("estimate", "low", "high", "level", "reference", "band_low", "band_high", "smallest_change"):
+        out[c] = pd.to_numeric(out[c], errors="coerce").astype(float)
+    out["players"] = pd.array(out["players"], dtype="Int64")
+    out["games"] = out["games"].astype("int64")
+    return out
+
+
+def load_findings(folder) -> pd.DataFrame:
+    """A report folder's findings as a frame (``findings.parquet``, else ``findings.csv``)."""
+    folder = Path(folder)
+    if (folder / f"{FINDINGS}.parquet").is_file():
+        return pd.read_parquet(folder / f"{FINDINGS}.parquet")
+    if (folder / f"{FINDINGS}.csv").is_file():
+        return pd.read_csv(folder / f"{FINDINGS}.csv")
+    raise SimlabError(f"{folder}: no {FINDINGS}.csv here (not a simlab report folder, or written before findings)")
 
 
 def pct(x) -> str:

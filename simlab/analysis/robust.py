@@ -205,7 +205,8 @@ def robust_report(exp_name: str, exp_title: str, base: Report, rows: list, games
                           "nothing to check")
     rep = Report(f"Robustness: {exp_title}",
                  f"Does the answer of `{exp_name}` hold under every plausible alternative of the rule readings and "
-                 "component values that no published source confirms (one ASSUMPTION changed at a time)?")
+                 "component values that no published source confirms (one ASSUMPTION changed at a time)?",
+                 study="robust")
     table, cells, seen, keys = [], {}, {}, list(ref)
     for g, param, shown, r, same in rows:
         now = readings(r)

@@ -32,7 +32,7 @@ from .experiment import Context, Experiment, run_experiment
 from . import outcomes
 from .fairness import clustered_proportion, deal_of, win_share
 from .measures import decode_bits, seat_columns
-from .report import Report, ci, formatted
+from .report import Ci, Report, formatted
 from .stats import LEVEL, Estimate, clustered_mean
 from .sweep import parse_param
 from .wording import NUMBER, POINTS, SHARE, Band, fmt_value, join
@@ -247,11 +247,9 @@ def analyse_tune(ctx: Context, players: int, base: Arm, name: str, values: list,
     unit = meas.unit
     rep.table(f"{meas.name} at every value of {name}", formatted(table, {
         name: "value", "games": "games",
-        f"{meas.name} [simultaneous 95% CI]": lambda r: ci(r, "estimate", unit=unit), "verdict": "verdict"}),
+        f"{meas.name} [simultaneous 95% CI]": Ci("estimate", unit=unit), "verdict": "verdict"}),
         note=f"Each interval is at level {pct} (Bonferroni over {len(values)} "
              f"values x {looks(batch, max_games)} looks), so all verdicts hold together with at least 95% confidence.")
-    rep.table("The same, as numbers", table.rename(columns={"value": name}), name="estimates", show=False,
-              note="estimate, lo and hi as fractions (shares) or in the measure's own unit")
     rep.findings.append(
         f"Sequential: every value starts with {batch:,} games; after each batch a value is IN when its interval lies "
         "wholly in the band, OUT when wholly outside, and undecided values get the next batch (round-robin) up to "

@@ -14,9 +14,9 @@ import pandas as pd
 from . import measures as M
 from . import outcomes, unfold
 from .charts import dot_interval, integer_histogram, new_figure, tip
-from .report import ASSUMED_ITEM, Report, ci, formatted, md_escape, num, pct
+from .report import ASSUMED_ITEM, Ci, Num, Report, formatted, md_escape, num
 from .stats import LEVEL, Estimate, paired_column_difference
-from .wording import (CHANGE, FIRST_WORDS, NUMBER, POINTS, Band, at_looks_level, best_of, fmt_count, fmt_estimate,
+from .wording import (CHANGE, FIRST_WORDS, NUMBER, POINTS, SHARE, Band, at_looks_level, best_of, fmt_count, fmt_estimate,
                       fmt_number, fmt_points, fmt_ratio, fmt_share, join, looks_levels, words_in)
 
 SEAT_BAND = 0.02       # a seat is "fair" if its win rate is within 2 points of the fair rate
@@ -56,7 +56,7 @@ def ties(rep: Report, frame: pd.DataFrame) -> None:
         rep.verdict(f"Games ending in a shared win, {int(r['players'])} players",
                     Estimate(r["tie_rate"], r["lo"], r["hi"], int(r["games"]), "Wilson"))
     rep.table("Shared wins", formatted(t, {"players": "players", "games": "games",
-                                           "shared-win rate [95% CI]": lambda r: ci(r, "tie_rate")}))
+                                           "shared-win rate [95% CI]": Ci("tie_rate")}))
 
 
 def key_outcomes(rep: Report, frame: pd.DataFrame, spec) -> pd.DataFrame:
@@ -68,7 +68,7 @@ def key_outcomes(rep: Report, frame: pd.DataFrame, spec) -> pd.DataFrame:
                     Estimate(r.rate, r.lo, r.hi, int(r.games), "clustered by deal"))
     if len(t):
         rep.table("Key outcomes", formatted(t, {"players": "players", "outcome": "outcome", "key": "key",
-                                                "share of": "of", "rate [95% CI]": lambda r: ci(r, "rate"),
+                                                "share of": "of", "rate [95% CI]": Ci("rate"),
                                                 "games": "games"}),
                   note="What a designer watches besides who wins, as the game declares it (simlab games GAME); the key "
                        "names the outcome for `simlab tune --target`.")
@@ -77,8 +77,8 @@ def key_outcomes(rep: Report, frame: pd.DataFrame, spec) -> pd.DataFrame:
 
 def _dist_table(d: pd.DataFrame, extra: dict | None = None) -> pd.DataFrame:
     spec = {"players": "players", **(extra or {}), "n": "n",
-            "mean [95% CI]": lambda r: ci(r, "mean", unit=NUMBER), "sd": lambda r: num(r["sd"]),
-            **{k: (lambda r, c=c: f"{round(float(r[c]), 2):g}") for k, c in (("min", "min"), ("5%", "p5"), ("25%", "p25"),
+            "mean [95% CI]": Ci("mean", unit=NUMBER), "sd": Num("sd"),
+            **{k: Num(c, "g") for k, c in (("min", "min"), ("5%", "p5"), ("25%", "p25"),
                                                                    ("median", "median"), ("75%", "p75"),
                                                                    ("95%", "p95"), ("max", "max"))}}
     return formatted(d, spec)
@@ -155,16 +155,16 @@ def strategies(rep: Report, frame: pd.DataFrame) -> pd.DataFrame | None:
                         "finishes ahead of another: " + "; ".join(f"{md_escape(k)} {fmt_estimate(best.estimates[k])}"
                                                                  for k in best.tied) + ".")
     rep.table("Strategy ranking (average head-to-head share)", formatted(rank, {
-        "rank": "rank", "strategy": "strategy", "average share ahead": lambda r: pct(r["avg_ahead"]),
-        "pooled share ahead [95% CI]": lambda r: ci(r, "pooled"),
+        "rank": "rank", "strategy": "strategy", "average share ahead": Num("avg_ahead", SHARE),
+        "pooled share ahead [95% CI]": Ci("pooled"),
         "opponents": "opponents", "meetings": "meetings"}),
         note="Ranked by point estimate; strategies whose intervals overlap may be statistical ties.")
     rep.table("Head-to-head", formatted(h2h, {"A": "a", "B": "b", "meetings": "meetings",
-                                              "A ahead of B [95% CI]": lambda r: ci(r, "a_ahead")}))
+                                              "A ahead of B [95% CI]": Ci("a_ahead")}))
     rep.table("Win rate by strategy (heads-up runs)", formatted(rates, {
         "players": "players", "strategy": "strategy", "seats played": "seats_played",
-        "win rate [95% CI]": lambda r: ci(r, "win_rate"), "fair": lambda r: pct(r["fair"]),
-        "mean score [95% CI]": lambda r: ci(r, "mean_score", "score_lo", "score_hi", NUMBER)}))
+        "win rate [95% CI]": Ci("win_rate"), "fair": Num("fair", SHARE),
+        "mean score [95% CI]": Ci("mean_score", "score_lo", "score_hi", NUMBER)}))
     return rank
 
 
@@ -184,8 +184,8 @@ def strategy_mix(rep: Report, frame: pd.DataFrame) -> None:
     rates = M.strategy_rates(frame)
     rep.table("Win rate by strategy in the default mix, by player count", formatted(rates, {
         "players": "players", "strategy": "strategy", "seats played": "seats_played",
-        "win rate [95% CI]": lambda r: ci(r, "win_rate"), "fair": lambda r: pct(r["fair"]),
-        "mean score [95% CI]": lambda r: ci(r, "mean_score", "score_lo", "score_hi", NUMBER)}),
+        "win rate [95% CI]": Ci("win_rate"), "fair": Num("fair", SHARE),
+        "mean score [95% CI]": Ci("mean_score", "score_lo", "score_hi", NUMBER)}),
         note="A win rate counts a shared win as a win for each winner, so the rates at one player count can add up "
              "to more than 100% (the fair rate is their average).")
 
@@ -230,10 +230,10 @@ def usage(rep: Report, frame: pd.DataFrame, spec) -> None:
     rep.chart("usage", fig, "Usage: how each game column differs between winners and the other seats",
               title="Usage: winners vs others")
     rep.table("Usage: winners vs others", formatted(u, {
-        "players": "players", "column": "column", "winners": lambda r: num(r["winners"]),
-        "others": lambda r: num(r["others"]),
-        "difference [95% CI]": lambda r: ci(r, "difference", unit=CHANGE),
-        "standardized": lambda r: num(r["std_diff"]), "share non-zero": lambda r: pct(r["share_nonzero"])}))
+        "players": "players", "column": "column", "winners": Num("winners"),
+        "others": Num("others"),
+        "difference [95% CI]": Ci("difference", unit=CHANGE),
+        "standardized": Num("std_diff"), "share non-zero": Num("share_nonzero", SHARE)}))
 
 
 def is_share(values) -> bool:
@@ -295,7 +295,7 @@ def variant_effect(rep: Report, base: pd.DataFrame, variant: pd.DataFrame, label
     rep.table(f"{label}: paired differences", formatted(table, {
         "measure": "column", "seat": lambda r: "" if r["group"] == () else int(r["group"]) + 1, "n": "n",
         "baseline": lambda r: shown(r, "baseline"), "variant": lambda r: shown(r, "variant"),
-        "difference [95% CI]": lambda r: ci(r, "difference", unit=r["unit"], digits=None if r["unit"] == POINTS else 3)}))
+        "difference [95% CI]": Ci("difference", unit=lambda r: r["unit"], digits=lambda r: None if r["unit"] == POINTS else 3)}))
     return table
 
 
@@ -354,8 +354,8 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame], levels: dict[str
               f"(±{SEAT_BAND * 100:g} points)", title="Seat fairness in mirror matches")
     rep.table("Win share by seat in mirror matches", formatted(shares, {
         "strategy (every seat)": "strategy", "players": "players", "seat": "seat", "games": "games",
-        "win share [95% CI]": lambda r: ci(r, "win_share"), "fair": lambda r: pct(r["fair"]),
-        "win rate": lambda r: pct(r["win_rate"]), "mean score": lambda r: num(r["mean_score"])}),
+        "win share [95% CI]": Ci("win_share"), "fair": Num("fair", SHARE),
+        "win rate": Num("win_rate", SHARE), "mean score": Num("mean_score")}),
         note="Win share: a win shared by k players counts 1/k for each, so the seats' shares add up to 1 (0 in a game "
              "nobody wins) and the fair share is (1 - q)/n, q the share of games nobody wins: exactly 1/n where somebody "
              "always wins. The verdicts read each seat's edge over the fair share with an interval that includes the "
@@ -365,7 +365,7 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame], levels: dict[str
                 "stays wrong at most 5% of the time over its looks." if any(v != LEVEL for v in levels.values()) else ""))
     rep.table("Seat spread in mirror matches", formatted(spread, {
         "strategy (every seat)": "strategy", "players": "players", "games": "games",
-        "spread [95% CI]": lambda r: ci(r, "spread", unit=POINTS),
+        "spread [95% CI]": Ci("spread", unit=POINTS),
         "best seat": "best_seat", "worst seat": "worst_seat"}),
         note="Root mean square distance of the seats' win shares from the fair share, corrected for the luck of the "
              "seats, so a fair game's interval reaches down to 0.")
@@ -530,8 +530,8 @@ def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong:
               "95% intervals", title="Luck and skill")
     rep.table("Rating gap from random play", formatted(gap, {
         "players": "players", "meetings": "pairs_games",
-        f"{strong} ahead of random [95% CI]": lambda r: ci(r, "ahead", "ahead_lo", "ahead_hi"),
-        "Elo gap [95% CI]": lambda r: ci(r, "elo_gap", "elo_lo", "elo_hi", NUMBER, 0),
+        f"{strong} ahead of random [95% CI]": Ci("ahead", "ahead_lo", "ahead_hi"),
+        "Elo gap [95% CI]": Ci("elo_gap", "elo_lo", "elo_hi", NUMBER, 0),
         "heads-up": lambda r: "yes" if r["heads_up"] else "no: one against random players"}),
         note="Elo gap = 400 log10(p / (1 - p)), p the share of meetings (same game, a tie counting one half) in which "
              "the heuristic finishes ahead of a random player. Only at 2 players is it a heads-up Elo gap; at 3+ players "
@@ -540,7 +540,7 @@ def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong:
              "an upper bound of inf means the heuristic finished ahead in every meeting.")
     rep.table("What a player's result varies with (default mix, duplicate play)", formatted(luck, {
         "players": "players", "component": "component", "deals": "deals",
-        "share [95% CI]": lambda r: ci(r, "share")}),
+        "share [95% CI]": Ci("share")}),
         note=f"Every deal (all chance) played in every seat rotation, by {mix}. The variance of a player's win share "
              "splits into: skill, how much the strategy it holds explains (the spread of the strategies' means: it "
              "describes this field, not the game); deal, what a deal gives a strategy wherever it sits (the covariance "
@@ -605,10 +605,10 @@ def unfolding(rep: Report, replays: list[unfold.Replay]) -> pd.DataFrame:
     table = pd.DataFrame(rows)
 
     def est(m, unit=SHARE):
-        return lambda r: ci(r, f"{m}_value", f"{m}_lo", f"{m}_hi", unit)
+        return Ci(f"{m}_value", f"{m}_lo", f"{m}_hi", unit)
 
     rep.table("How a game unfolds", formatted(table, {
-        "players": "players", "games": "games", "rounds (median)": lambda r: f"{r['rounds']:g}",
+        "players": "players", "games": "games", "rounds (median)": Num("rounds", "g"),
         "lead changes per game [95% CI]": est("lead_changes", NUMBER),
         "round-to-round steps changing the leader [95% CI]": est("lead_change_share"),
         "decided at round [95% CI]": est("decided_round", NUMBER),

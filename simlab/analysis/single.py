@@ -27,7 +27,7 @@ def report_run(run_dir: str | Path, out: str | Path | None = None) -> tuple[Repo
     if HUMAN in config.seats:
         return report_playtest(run_dir, out, config, frame, spec)
     n_games = int(frame["game"].nunique())
-    rep = Report(f"{spec.title}: report on run {run_dir.name}",
+    rep = Report(f"{spec.title}: report on run {run_dir.name}", study="run", question=
                  f"{fmt_count(n_games)} games, {config.players} players, seats {', '.join(md_escape(s) for s in config.seats)}"
                  + (" (duplicate: every deal in every seat rotation)" if config.duplicate else " (rotated)" if config.rotate else "") + (f", parameters {config.params}" if config.params else "")
                  + f", root seed {config.seed}.")
@@ -74,7 +74,7 @@ def report_playtest(run_dir: Path, out, config: RunConfig, frame, spec) -> tuple
     people = [i for i, s in enumerate(config.seats) if s == HUMAN]
     rows = frame.sort_values("seat")
     n = config.players
-    rep = Report(f"{spec.title}: playtest {run_dir.name}",
+    rep = Report(f"{spec.title}: playtest {run_dir.name}", study="playtest", question=
                  f"One game played by {'a person' if len(people) == 1 else f'{len(people)} people'} against "
                  f"{join(sorted({md_escape(s) for s in config.seats if s != HUMAN})) or 'nobody'}, {n} players, "
                  f"root seed {config.seed}" + (f", parameters {config.params}" if config.params else "") + ".")

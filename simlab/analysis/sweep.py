@@ -23,10 +23,10 @@ from simlab.core.runner import prepared
 from . import whatif
 from .charts import interval_band, new_figure
 from .compare import Arm, checked_players, family_size, headline, is_mirror_seats, named, paired_measures
-from .compare import outcome_sentence, who_wins_sentence
+from .compare import change_sentences
 from .experiment import Context, Experiment, run_experiment
-from .report import Report, ci, formatted, md_escape
-from .wording import CHANGE, NUMBER, POINTS, SHARE, Band, Verdict, fmt_share, join
+from .report import Ci, Report, formatted, md_escape
+from .wording import CHANGE, NUMBER, POINTS, SHARE, Band, Verdict, fmt_estimate, fmt_share, join
 from .stats import Estimate
 
 RANGE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:/\s*(\d+)\s*)?")
@@ -111,9 +111,9 @@ def analyse_sweep(ctx: Context, players: tuple[int, ...], base: Arm, points: lis
     _charts(rep, table, labels, panels)
     shown = formatted(table, {
         "players": "players", "point": "label", "measure": "measure",
-        "value [95% CI]": lambda r: ci(r, "b", "b_lo", "b_hi", unit=SHARE if r["share"] else NUMBER),
-        "change from the first point [95% CI]": lambda r: "" if r["point"] == 0 else
-        ci(r, "change", unit=POINTS if r["share"] else CHANGE)})
+        "value [95% CI]": Ci("b", "b_lo", "b_hi", unit=lambda r: SHARE if r["share"] else NUMBER),
+        "change from the first point [95% CI]": Ci("change", unit=lambda r: POINTS if r["share"] else CHANGE,
+                                                   blank=lambda r: r["point"] == 0)})
     rep.table("Every measure at every point", shown,
               note="Every point on the same root seed: the change from the first point is the mean of per-game "
                    "differences, clustered by deal.")
@@ -123,7 +123,8 @@ def analyse_sweep(ctx: Context, players: tuple[int, ...], base: Arm, points: lis
         changes.setdefault((row["players"], row["point"]), []).append(rep.verdict(
             f"Change in {md_escape(row['measure'])} from {code(labels[0])} to {code(row['label'])}"
             + (f", {row['players']} players" if len(players) > 1 else ""),
-            Estimate(row["change"], row["lo"], row["hi"], int(row["games"]), "paired"), 0.0, effect, unit=POINTS))
+            Estimate(row["change"], row["lo"], row["hi"], int(row["games"]), "paired"), 0.0, effect, unit=POINTS,
+            measure=row["measure"], players=row["players"], arm=f"{row['label']} - {labels[0]}"))
     rep.bottom_line = bottom_line(table, players, labels, min_effect, effect)
     rep.findings.insert(0, ranges(table, players, labels))
     seats = {n: base.seat_list(spec, n) for n in players}
@@ -170,8 +171,7 @@ def point_words(table: pd.DataFrame, labels, seats: dict, min_effect: float, eff
         summaries[n, i] = (f"The first point ({code(labels[0])}): every change on this page is read from it, paired "
                            "game by game on the same deals." if i == 0 else
                            f"Against the first point ({code(labels[0])}), paired game by game on the same deals: "
-                           + " ".join(x for x in (outcome_sentence(t, spec), who_wins_sentence(t, min_effect, effect))
-                                      if x))
+                           + " ".join(change_sentences(t, min_effect, spec, code(labels[i]))))
         verdicts[n, i] = [Verdict(f"The start player's win share at {code(labels[i])}, {n} players",
                                   Estimate(r["b"], r["b_lo"], r["b_hi"], int(r["games"]), ""), 1 / n,
                                   Band.fairness(1 / n, min_effect / 100))
@@ -213,23 +213,26 @@ def bottom_line(table: pd.DataFrame, players, labels, min_effect: float, effect:
     where = sorted({x for pts in moved.values() for x in pts}, key=labels.index)
     others = len(labels) - 1
     if not moved:
-        first = (f"Over {len(labels)} points on the same deals, no win measure moves by more than the minimum effect "
+        first = (f"Over {len(labels)} points, no win measure moves by more than the minimum effect "
                  f"({min_effect:g} points) from the first point.")
     elif len(moved) == n_measures and all(len(p) == others for p in moved.values()):
-        first = (f"Over {len(labels)} points on the same deals, every win measure moves by more than {min_effect:g} points "
+        first = (f"Over {len(labels)} points, every win measure moves by more than {min_effect:g} points "
                  "from the first point, at every other point.")
     else:
-        first = (f"Over {len(labels)} points on the same deals, {len(moved)} of {n_measures} win measures move by more "
-                 f"than {min_effect:g} points from the first point, at {join([code(x) for x in where])}.")
+        rates = len(players) == 1 and len(moved) > 1 and all(m.startswith("win rate of ") for _, m in moved)
+        names = (join([f"{md_escape(m[len('win rate of '):])}'s" for _, m in moved]) + " win rates" if rates else
+                 join([named(m) + (f" at {n} players" if len(players) > 1 else "") for n, m in moved]))
+        first = (f"Over {len(labels)} points, {names} move{'s' if len(moved) == 1 else ''} by more than "
+                 f"{min_effect:g} points from the first point, at {join([code(x) for x in where])}.")
     out = [first]
-    spread = heads.assign(width=heads.groupby(["players", "measure"])["b"].transform(lambda v: v.max() - v.min()))
-    if len(spread):
-        top = spread.loc[spread["width"].idxmax()]
-        g = spread[(spread["players"] == top["players"]) & (spread["measure"] == top["measure"])]
-        lo, hi = g.loc[g["b"].idxmin()], g.loc[g["b"].idxmax()]
+    later = heads[heads["point"] > 0]
+    if len(later):
+        top = later.loc[later["change"].abs().idxmax()]     # the largest paired change from the first point
         at = f" at {top['players']} players" if len(players) > 1 else ""
-        text = (f"the {md_escape(top['measure'])}{at} moves most, from {fmt_share(lo['b'])} ({code(lo['label'])}) to "
-                f"{fmt_share(hi['b'])} ({code(hi['label'])})")
+        size = (Estimate(top["change"], top["lo"], top["hi"], int(top["games"]), "") if top["change"] > 0 else
+                Estimate(-top["change"], -top["hi"], -top["lo"], int(top["games"]), ""))
+        text = (f"{named(top['measure'])}{at} moves most: it {'rises' if top['change'] > 0 else 'falls'} by "
+                f"{fmt_estimate(size, POINTS).replace('+', '')} from {code(labels[0])} to {code(top['label'])}")
         inside = {}
         for n in players:
             g = heads[(heads["players"] == n) & heads["measure"].str.startswith("start player's")]
@@ -268,7 +271,7 @@ def ranges(table: pd.DataFrame, players, labels) -> str:
             parts.append(f"{named(m)}{at} runs from {fmt_share(lo['b'], lo['b_lo'], lo['b_hi'])} ({code(lo['label'])}) "
                          f"to {fmt_share(hi['b'], hi['b_lo'], hi['b_hi'])} ({code(hi['label'])})")
     text = "; ".join(parts) if parts else "no measure of who wins could be compared (all seats level in every game)"
-    return f"Over {len(labels)} points on the same deals, {text}."
+    return f"Over {len(labels)} points, {text}."
 
 
 def sweep_command(game: str, players, base: Arm, params: tuple[str, ...], games: int, seed: int,

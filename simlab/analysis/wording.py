@@ -309,6 +309,7 @@ class Judgement:
 
     css: str        # out (red: outside a fairness band only), in, und (undecided), note, info
     text: str
+    code: str = "info"   # the verdict as data: inside, outside, undecided, smaller, larger, above, below, info
 
 
 @dataclass(frozen=True)
@@ -373,20 +374,23 @@ class Band:
         outside = e.hi < self.lo or e.lo > self.hi
         if self.kind == FLOOR:
             if e.lo > self.lo:
-                return Judgement("note", f"above the {self.name}")
+                return Judgement("note", f"above the {self.name}", "above")
             if e.hi < self.lo:
-                return Judgement("note", f"below the {self.name}")
-            return Judgement("und", f"undecided: the interval straddles the {self.name}")
+                return Judgement("note", f"below the {self.name}", "below")
+            return Judgement("und", f"undecided: the interval straddles the {self.name}", "undecided")
         if not inside and not outside:
             if self.kind == EFFECT:
                 return Judgement("und", f"undecided: the interval holds changes both smaller and larger than the "
-                                        f"{self.name}")
-            return Judgement("und", f"undecided: the interval crosses an edge of the {self.name}")
+                                        f"{self.name}", "undecided")
+            return Judgement("und", f"undecided: the interval crosses an edge of the {self.name}", "undecided")
         if self.kind == FAIRNESS:
-            return Judgement("in", "within the fairness band") if inside else Judgement("out", "OUTSIDE the fairness band")
+            return (Judgement("in", "within the fairness band", "inside") if inside else
+                    Judgement("out", "OUTSIDE the fairness band", "outside"))
         if self.kind == EFFECT:
-            return Judgement("note", f"{'smaller' if inside else 'larger'} than the {self.name}")
-        return Judgement("note", f"{'inside' if inside else 'outside'} the {self.name}")
+            word = "smaller" if inside else "larger"
+            return Judgement("note", f"{word} than the {self.name}", word)
+        word = "inside" if inside else "outside"
+        return Judgement("note", f"{word} the {self.name}", word)
 
 
 @dataclass
@@ -401,6 +405,9 @@ class Verdict:
     unit: str = SHARE
     note: str = ""                    # a plain-words reading, e.g. "the start player is favoured"
     reference_label: str = "fair reference"
+    measure: str = ""                 # as data (findings.csv): the measure's key, ...
+    players: int | None = None        # ... the player count ...
+    arm: str = ""                     # ... and the arm, point or mirror it was read in
 
     def __post_init__(self):
         _unit(self.unit)
