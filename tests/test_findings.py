@@ -116,3 +116,49 @@ def test_sizes_stop_where_the_bottom_lines_numbers_run_out_and_the_rest_are_stil
     for i in range(6):
         assert f"s{i}'s win rate" in said[1]
     assert said[1].count("(in the findings)") == 2 and "s0's win rate (in the findings)" in said[1]
+
+
+def test_an_unbounded_interval_is_said_as_a_lower_bound_never_inf():
+    """A heuristic that finished ahead in every meeting with random play has no upper bound on the Elo
+    scale: the bottom line says so in words ("at least"), the finding too, and no page reads 'inf'."""
+    from simlab.analysis.sections import luck_bottom_line
+    from simlab.analysis.wording import NUMBER, Verdict
+
+    s = pd.DataFrame([{"players": 2, "heads_up": True, "elo_gap": 1840.8, "elo_lo": 1366.2, "elo_hi": math.inf,
+                       "ahead": 1.0, "ahead_lo": 0.9998, "ahead_hi": 1.0, "pairs_games": 4000, "skill_share": 0.6,
+                       "skill_lo": 0.58, "skill_hi": 0.62}])
+    text = luck_bottom_line(s, "builder")
+    assert text.startswith("Heads-up, builder won every one of its 4,000 meetings with random play: at least 1,366 "
+                           "Elo above it;") and "inf" not in text
+    v = Verdict("Rating gap from random play to builder", Estimate(1840.8, 1366.2, math.inf, 4000, ""), unit=NUMBER)
+    assert v.sentence() == ("Rating gap from random play to builder: at least 1366.20 (95% confidence; no upper "
+                            "bound).")
+    rep = small_report()
+    rep.table("Gap", formatted(s, {"Elo gap [95% CI]": Ci("elo_gap", "elo_lo", "elo_hi", NUMBER, 0)}))
+    assert "| 1841 [1366, ∞] |" in rep.markdown() and "inf" not in rep.markdown()
+
+
+def committed_reports():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "reports"
+    return sorted(p.parent for p in root.rglob("report.md") if "runs" not in p.parts)
+
+
+def test_every_committed_report_written_with_findings_holds_numbers_and_bounded_shares():
+    """A regenerated report (one with findings.csv): every CSV beside it holds its numbers as numbers,
+    every share's interval lies within [0, 1] with the estimate inside it, and no bottom line hides
+    changes behind 'N more key outcomes'."""
+    from simlab.analysis.report import text_numbers
+
+    written = [d for d in committed_reports() if (d / "findings.csv").is_file()]
+    assert len(written) >= 8       # compare, sweep and tune at least: the rest as they are regenerated
+    for d in written:
+        found = simlab.load_findings(d)
+        assert found["estimate"].dtype == float and len(found) == len(pd.read_csv(d / "findings.csv")), d
+        shares = found[(found["unit"] == "share") & found["low"].notna()]
+        assert ((shares["low"] >= 0) & (shares["high"] <= 1)).all(), (d, shares[["subject", "low", "high"]])
+        assert ((found["low"] <= found["estimate"] + 1e-12) & (found["estimate"] <= found["high"] + 1e-12)).all(), d
+        for csv in d.glob("*.csv"):
+            text_numbers(pd.read_csv(csv, dtype=str, keep_default_na=False), str(csv))
+        assert "more key outcome" not in (d / "report.md").read_text(), d

@@ -498,17 +498,19 @@ def change_sentences(table: pd.DataFrame, min_effect: float, spec: GameSpec, cha
     where = table["players"].nunique() > 1
     several = "mirror" in table and table["mirror"].nunique() > 1
     out = []
+    # the smallest change that matters, in words: the minimum effect when only who wins moved
+    matters = (f"the {min_effect:g} points that matter" if len(moved) and (moved["kind"] == WIN).all() else
+               "what matters")
     if len(moved) == 1 or (len(moved) and not first):
         sized = [f"{_said(r, where, several)} {_verb(r)} by {_size(r)}" if i < budget else
                  f"{_said(r, where, several)} {_verb(r)} (by how much: in the findings)"
                  for i, (_, r) in enumerate(moved.iterrows())]
-        out.append(f"With {change}, {sized[0]}, beyond what matters." if first else
-                   f"Beyond what matters, {join(sized)}.")
+        out.append(f"With {change}, {sized[0]}, beyond {matters}." if first else f"Beyond {matters}, {join(sized)}.")
     elif len(moved):
         parts = [_together(moved[moved["change"] > 0], where, several, "rise"),
                  _together(moved[moved["change"] < 0], where, several, "fall")]
         parts = [x for x in parts if x]
-        out.append(f"With {change}, {' and '.join(parts)}, each beyond what matters.")
+        out.append(f"With {change}, {' and '.join(parts)}, each beyond {matters}.")
         out.append("By size: " + join([f"{_said(r, where, several)} {_verb(r)} {_size(r)}" if i < budget
                                         else f"{_said(r, where, several)} (in the findings)"
                                         for i, (_, r) in enumerate(moved.iterrows())]) + ".")
@@ -595,16 +597,21 @@ def _arms_fair_sentence(pairs: list[Pair], effect: Band) -> str:
                                                                                               " is handicapped")
                               ).format(m=effect.hi * 100)
 
+    def start(p: Pair, words: str = "the start player wins ") -> str:
+        r = p.table[p.table["measure"] == "start player's win share"]
+        return f" ({words}{fmt_share(r['a'].iloc[0])} in A, {fmt_share(r['b'].iloc[0])} in B)" if len(r) else ""
+
     readings = {p.fairness for p in pairs}
     where = " in every mirror" if len(pairs) > 1 else ""
     if len(readings) == 1:
         fa, fb = readings.pop()
-        return (f"In both arms {said(fa)}{where}." if fa == fb else
-                f"In A {said(fa)} and in B {said(fb)}{where}.")
+        shares = start(pairs[0]) if len(pairs) == 1 else ""
+        return (f"In both arms {said(fa)}{where}{shares}." if fa == fb else
+                f"In A {said(fa)} and in B {said(fb)}{where}{shares}.")
     return "Each arm's seat fairness differs by mirror: " + "; ".join(
         f"{md_escape(p.mirror or '')}{f' at {p.players} players' if len({q.players for q in pairs}) > 1 else ''}: "
         + (f"{p.fairness[0]} in both arms" if p.fairness[0] == p.fairness[1] else
-           f"{p.fairness[0]} in A, {p.fairness[1]} in B") for p in pairs) + "."
+           f"{p.fairness[0]} in A, {p.fairness[1]} in B") + start(p, "start player ") for p in pairs) + "."
 
 
 def _leader_sentence(pairs: list[Pair]) -> str:

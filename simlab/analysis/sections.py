@@ -8,6 +8,8 @@ The ``*_bottom_line`` functions give an experiment a plain sentence for its bott
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -54,7 +56,8 @@ def ties(rep: Report, frame: pd.DataFrame) -> None:
     t = M.tie_rate(frame)
     for _, r in t.iterrows():
         rep.verdict(f"Games ending in a shared win, {int(r['players'])} players",
-                    Estimate(r["tie_rate"], r["lo"], r["hi"], int(r["games"]), "Wilson"))
+                    Estimate(r["tie_rate"], r["lo"], r["hi"], int(r["games"]), "Wilson"), measure="shared win",
+                    players=int(r["players"]))
     rep.table("Shared wins", formatted(t, {"players": "players", "games": "games",
                                            "shared-win rate [95% CI]": Ci("tie_rate")}))
 
@@ -65,7 +68,7 @@ def key_outcomes(rep: Report, frame: pd.DataFrame, spec) -> pd.DataFrame:
     t = outcomes.table(frame, spec)
     for r in t.itertuples():
         rep.verdict(f"{r.outcome[0].upper()}{r.outcome[1:]} ({r.key}), {r.players} players",
-                    Estimate(r.rate, r.lo, r.hi, int(r.games), "clustered by deal"))
+                    Estimate(r.rate, r.lo, r.hi, int(r.games), "clustered by deal"), measure=r.key, players=int(r.players))
     if len(t):
         rep.table("Key outcomes", formatted(t, {"players": "players", "outcome": "outcome", "key": "key",
                                                 "share of": "of", "rate [95% CI]": Ci("rate"),
@@ -101,10 +104,12 @@ def lengths_and_scores(rep: Report, frame: pd.DataFrame, length_column: str) -> 
               "(winner's score minus the best other score; 0 = tied on score)", title="Game length, scores and margins")
     for _, r in lengths.iterrows():
         rep.verdict(f"Game length ({length_column}), {int(r['players'])} players",
-                    Estimate(r["mean"], r["lo"], r["hi"], int(r["n"]), "normal"), unit=NUMBER)
+                    Estimate(r["mean"], r["lo"], r["hi"], int(r["n"]), "normal"), unit=NUMBER,
+                    measure=f"length ({length_column})", players=int(r["players"]))
     for _, r in margin.iterrows():
         rep.verdict(f"Close games (winning margin 0 or 1 point), {int(r['players'])} players",
-                    Estimate(r["close_games"], r["close_lo"], r["close_hi"], int(r["n"]), "Wilson"))
+                    Estimate(r["close_games"], r["close_lo"], r["close_hi"], int(r["n"]), "Wilson"),
+                    measure="close games", players=int(r["players"]))
     rep.table(f"Game length ({length_column})", _dist_table(lengths))
     rep.table("Scores", _dist_table(scores, {"who": "who"}))
     rep.table("Winning margin", _dist_table(margin))
@@ -330,7 +335,8 @@ def mirror_seats(rep: Report, mirrors: dict[str, pd.DataFrame], levels: dict[str
                      first["level"])
         at = at_looks_level(first["level"])
         rep.verdict(f"Start player's win share, {n} players, {md_escape(strategy)} mirror{at}", e, first["fair"],
-                    Band.fairness(first["fair"], SEAT_BAND))
+                    Band.fairness(first["fair"], SEAT_BAND), measure="start player's win share", players=int(n),
+                    arm=f"{strategy} mirror")
     counts = sorted(shares["players"].unique())
     fig, axes = new_figure(min(4.2 * len(counts), 14), 3.8, ncols=len(counts))
     names = list(mirrors)
@@ -495,6 +501,12 @@ def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong:
 
     gap = F.skill_gap(duel, strong, "random")
     luck = F.deal_luck(field)
+    nil = (luck[["share", "lo", "hi"]].abs() < 1e-9).all(axis=1)       # rounding noise of an exact zero
+    luck.loc[nil, ["share", "lo", "hi"]] = 0.0
+    for comp, g in luck[nil & (luck["component"] == "seat within the deal")].groupby("component"):
+        rep.findings.append(f"The seat within the deal explains exactly none of a player's result at "
+                            f"{join([str(n) for n in g['players']])} players: every seating of a deal plays alike, so "
+                            "this is true by construction (the rules treat the seats alike), not a measured finding.")
     mix = join(sorted(field["strategy"].astype(str).unique()))
     for r in gap.itertuples():
         e = Estimate(r.elo_gap, r.elo_lo, r.elo_hi, int(r.pairs_games), "clustered by deal, logistic")
@@ -502,11 +514,12 @@ def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong:
                  "of their meetings")
         if r.heads_up:
             rep.verdict(f"Rating gap from random play to {md_escape(strong)}, heads-up (2 players, Elo points)", e,
-                        unit=NUMBER, note=ahead)
+                        unit=NUMBER, note=ahead, measure="Elo gap from random play", players=2, arm=strong)
         else:
             rep.verdict(f"{md_escape(strong)} against {r.players - 1} random players, {r.players} players: the share of "
                         "meetings it finishes ahead, read on the Elo scale", e, unit=NUMBER,
-                        note=ahead + "; not a heads-up rating, and not comparable across player counts")
+                        note=ahead + "; not a heads-up rating, and not comparable across player counts",
+                        measure="Elo-scale share ahead of random play", players=int(r.players), arm=strong)
     for r in luck.itertuples():
         if r.component == "skill (strategy)":
             rep.verdict(f"Share of a player's result variance that its strategy explains, {r.players} players "
@@ -522,7 +535,7 @@ def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong:
     for i, comp in enumerate(parts):
         g = luck[luck["component"] == comp]
         dot_interval(axes[0][1], [str(n) for n in g["players"]], g["share"], g["lo"], g["hi"], xlabel="players",
-                     ylabel="share of result variance", label=comp, offset=(i - 1) * 0.12,
+                     ylabel="part of the result's variance (fraction)", label=comp, offset=(i - 1) * 0.12, unit=NUMBER,
                      what="{} players, " + comp)
     axes[0][1].legend(fontsize=7)
     rep.chart("luck-and-skill", fig, f"Left: how far {strong} is above random play, on the Elo scale (heads-up at 2 "
@@ -537,16 +550,20 @@ def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong:
              "the heuristic finishes ahead of a random player. Only at 2 players is it a heads-up Elo gap; at 3+ players "
              "it reads a pairwise share of a multi-player game on the same scale, which is neither a heads-up rating "
              "nor comparable across player counts. Intervals: Wilson at the effective sample size of the deals; "
-             "an upper bound of inf means the heuristic finished ahead in every meeting.")
+             "an upper bound of ∞ means the heuristic finished ahead in every meeting.")
     rep.table("What a player's result varies with (default mix, duplicate play)", formatted(luck, {
         "players": "players", "component": "component", "deals": "deals",
-        "share [95% CI]": Ci("share")}),
+        # parts of one variance, not shares of players or games: the deal's part is a covariance, which can be
+        # negative, so the column is a signed fraction, never a percentage
+        "part of the variance [95% CI]": Ci("share", unit=CHANGE, digits=3)}),
         note=f"Every deal (all chance) played in every seat rotation, by {mix}. The variance of a player's win share "
              "splits into: skill, how much the strategy it holds explains (the spread of the strategies' means: it "
              "describes this field, not the game); deal, what a deal gives a strategy wherever it sits (the covariance "
              "of its results in two seatings of one deal: negative when a deal's fortunes follow the seat); and seat, "
              "the rest, what changes with the seating (which seat holds the better chance, turn order, in-game "
-             "chance). Luck is deal and seat together. Unbiased estimates, bootstrap intervals over deals.")
+             "chance). Luck is deal and seat together. Each part is a fraction of the one variance (the parts add up "
+             "to 1); the deal's part is a covariance and can be below 0. Unbiased estimates, bootstrap intervals over "
+             "deals.")
     skill = luck[luck["component"] == "skill (strategy)"][["players", "share", "lo", "hi"]]
     return gap.merge(skill.rename(columns={"share": "skill_share", "lo": "skill_lo", "hi": "skill_hi"}),
                      on="players").assign(mix=mix)
@@ -556,7 +573,11 @@ def luck_bottom_line(s: pd.DataFrame, strong: str) -> str:
     """One sentence: the heads-up rating gap (or the pairwise share at the fewest players), and how
     much the default mix's strategies explain at the most players, said as a trait of the mix."""
     first, last = s.iloc[0], s.iloc[-1]
-    if first.heads_up:
+    if first.heads_up and math.isinf(first.elo_hi):     # it won (nearly) every meeting: only a lower bound is known
+        won = ("won every one of its" if first.ahead == 1 else f"finished ahead in {fmt_share(first.ahead)} of its")
+        gap = (f"Heads-up, {md_escape(strong)} {won} {int(first.pairs_games):,} meetings with random play: at least "
+               f"{first.elo_lo:,.0f} Elo above it")
+    elif first.heads_up:
         gap = f"Heads-up, {md_escape(strong)} is {fmt_number(first.elo_gap, first.elo_lo, first.elo_hi, 0)} Elo above random play"
     else:
         gap = (f"The strongest, {md_escape(strong)}, finishes ahead of a random player in "

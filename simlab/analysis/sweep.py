@@ -231,7 +231,7 @@ def bottom_line(table: pd.DataFrame, players, labels, min_effect: float, effect:
         at = f" at {top['players']} players" if len(players) > 1 else ""
         size = (Estimate(top["change"], top["lo"], top["hi"], int(top["games"]), "") if top["change"] > 0 else
                 Estimate(-top["change"], -top["hi"], -top["lo"], int(top["games"]), ""))
-        text = (f"{named(top['measure'])}{at} moves most: it {'rises' if top['change'] > 0 else 'falls'} by "
+        text = (f"the largest move: {named(top['measure'])}{at} {'rises' if top['change'] > 0 else 'falls'} by "
                 f"{fmt_estimate(size, POINTS).replace('+', '')} from {code(labels[0])} to {code(top['label'])}")
         inside = {}
         for n in players:

@@ -63,8 +63,8 @@ def _triple(value, lo, hi, scale: float, base: int, signed: bool, suffix: str, i
     def f(v, end):
         if _missing(v):
             return "n/a"
-        if not math.isfinite(v):
-            return "-inf" if v < 0 else "+inf" if signed else "inf"
+        if not math.isfinite(v):      # an unbounded end (a strategy that won every meeting): never 'inf' in words
+            return "-∞" if v < 0 else "+∞" if signed else "∞"
         return f"{v * scale:{sign}.{d}f}{end}"
 
     text = f(value, suffix)
@@ -423,7 +423,10 @@ class Verdict:
         return self.judgement.text
 
     def sentence(self) -> str:
-        text = f"{self.subject}: {fmt_estimate(self.estimate, self.unit)}"
+        e = self.estimate
+        text = f"{self.subject}: {fmt_estimate(e, self.unit)}"
+        if math.isinf(e.hi) and math.isfinite(e.lo):      # nothing bounds it above: say what is known
+            text = f"{self.subject}: at least {fmt_value(e.lo, self.unit)} (95% confidence; no upper bound)"
         # a change's reference (no change, 0) goes without saying
         if self.reference is not None and not (self.unit in (POINTS, CHANGE) and self.reference == 0):
             text += f"; {self.reference_label} {fmt_value(self.reference, self.unit)}"
