@@ -19,7 +19,7 @@ import pandas as pd
 from simlab.analysis import strength
 from simlab.analysis.experiment import Context, Experiment
 from simlab.analysis.fairness import win_share
-from simlab.analysis.report import ci, formatted
+from simlab.analysis.report import Ci, formatted
 from simlab.analysis.stats import LEVEL, Estimate
 from simlab.analysis.wording import POINTS, SHARE, Band, fmt_points, fmt_share, join
 from simlab.core.strategy import strategies_for
@@ -117,7 +117,7 @@ def analyse(ctx: Context):
     rep.table("Start player's win share by mirror", formatted(pd.DataFrame(rows), {
         "mirror": "mirror", "measure": lambda r: {"ghost": "with ghost ship", "plain": "without",
                                                   "distance": "change in distance from 50%"}[r["arm"]],
-        "value [95% CI]": lambda r: ci(r, "value", unit=POINTS if r["arm"] == "distance" else SHARE)}))
+        "value [95% CI]": Ci("value", unit=lambda r: POINTS if r["arm"] == "distance" else SHARE)}))
     rep.rests_on = [f"2-player mirror matches of the built-in heuristics ({join(heuristics)}), not expert human play",
                     "the rules' ghost ship as simlab plays it (`docs/rules/jamaica.md`)",
                     strength.rests_on(list(stronger), "jamaica", ctx, list(stronger.values()))]
