@@ -162,3 +162,29 @@ def test_every_committed_report_written_with_findings_holds_numbers_and_bounded_
         for csv in d.glob("*.csv"):
             text_numbers(pd.read_csv(csv, dtype=str, keep_default_na=False), str(csv))
         assert "more key outcome" not in (d / "report.md").read_text(), d
+
+
+@pytest.mark.parametrize("game", ["jamaica", "karuba", "legend-raiders", "loot-island"])
+def test_one_catalogue_declares_every_measure_compare_and_tune_read(game):
+    """Each measure once: key, name, unit and bounds, interval, smallest change, calibration rows;
+    the game's key outcomes join it with their own smallest change, and tune's keys are its keys."""
+    from simlab.analysis import catalogue
+    from simlab.analysis.rule_tuning import parse_target
+
+    spec = get_game(game)
+    seats = ("a", "b")
+    ms = catalogue.catalogue(spec, list(seats))
+    assert list(ms)[:2] == ["win:a", "win:b"] and len(set(m.name for m in ms.values())) == len(ms)
+    for o in spec.outcomes:
+        m = ms[o.key]
+        assert (m.name, m.kind, m.unit, m.smallest, m.bounds) == (o.name, "outcome", SHARE, o.effect, (0.0, 1.0))
+        assert m.calibration == catalogue.OUTCOME_RATE and "Wilson" in m.interval
+        assert parse_target(spec, f"{o.key} in [1%, 5%]", seats)[0].key == o.key
+    for m in ms.values():
+        assert m.unit in (SHARE, POINTS, "number", catalogue.AUTO) and m.calibration and m.said.startswith("the ")
+    mirror = catalogue.catalogue(spec, ["a"])
+    assert "start_share" in mirror and "win:a" not in mirror
+    with pytest.raises(SimlabError, match="start_edge needs a mirror match"):
+        catalogue.lookup(spec, "start_edge", seats)
+    with pytest.raises(SimlabError, match="unknown measure 'nope'"):
+        catalogue.lookup(spec, "nope", seats)

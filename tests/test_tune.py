@@ -3,9 +3,10 @@ sequentially with intervals corrected for repeated looks."""
 import pandas as pd
 import pytest
 
+from simlab.analysis.catalogue import lookup
 from simlab.analysis.compare import Arm
 from simlab.analysis.stats import Estimate
-from simlab.analysis.rule_tuning import (IN, MEASURES, OUT, UNDECIDED, corrected_level, decide, interval, parse_target,
+from simlab.analysis.rule_tuning import (IN, OUT, UNDECIDED, corrected_level, decide, interval, parse_target,
                                          run_tune, tune)
 from simlab.analysis.wording import bottom_line_problems
 from simlab.cli import main
@@ -54,7 +55,7 @@ def test_the_bottom_line_answers_in_the_measures_own_words_and_says_which_side_t
     """Issue 30: the first sentence names the outcome (not its key) and the player count, and says
     which values give less and which more; all values on one side read 'every one gives less'."""
     from simlab.analysis.rule_tuning import bottom_line
-    meas = MEASURES["curse_elimination_rate"]
+    meas = lookup(get_game("loot-island"), "curse_elimination_rate", ("hunter",) * 4)
 
     def table(rows):
         return pd.DataFrame([{"value": str(v), "games": 2000, "estimate": e, "lo": lo, "hi": hi, "verdict": d}
@@ -64,12 +65,12 @@ def test_the_bottom_line_answers_in_the_measures_own_words_and_says_which_side_t
                    (13, .019, .012, .025, UNDECIDED)])
     first, *rest = bottom_line(mixed, "curse_threshold", meas, (0.02, 0.10), "[2%, 10%]", 4000, 2000, 4,
                                [10, 11, 12, 13], 4)
-    assert first == ("curse_threshold `11` keeps the share of players eliminated by curse cubes in [2%, 10%] at 4 "
+    assert first == ("curse_threshold `11` keeps the share of players eliminated by curses in [2%, 10%] at 4 "
                      "players: `12` gives less and `10` gives more.")
     assert rest[0] == "Still undecided after 4,000 games: `13`."
     low = table([(v, .01, .005, .015, OUT) for v in (12, 13, 14)])
     first = bottom_line(low, "curse_threshold", meas, (0.02, 0.10), "[2%, 10%]", 4000, 2000, 3, [12, 13, 14], 4)[0]
-    assert first == ("No value of curse_threshold (`12`-`14`) keeps the share of players eliminated by curse cubes "
+    assert first == ("No value of curse_threshold (`12`-`14`) keeps the share of players eliminated by curses "
                      "in [2%, 10%] at 4 players: every one gives less.")
     assert not bottom_line_problems(bottom_line(low, "curse_threshold", meas, (0.02, 0.10), "[2%, 10%]", 4000, 2000, 3,
                                                 [12, 13, 14], 4))
@@ -85,7 +86,7 @@ def test_share_bounds_as_fractions_or_percents_are_the_same_target():
     seats = ("hunter",) * 4
     m1, lo1, hi1 = parse_target(spec, "curse_elimination_rate in [2%, 10%]", seats)
     m2, lo2, hi2 = parse_target(spec, "curse_elimination_rate in [0.02, 0.10]", seats)
-    assert m1.name == m2.name == "curse_elimination_rate"
+    assert m1.key == m2.key == "curse_out"      # the key simlab tune took before key outcomes joined the catalogue
     assert (lo1, hi1) == pytest.approx((lo2, hi2)) and (lo1, hi1) == pytest.approx((0.02, 0.10))
     assert parse_target(spec, "start_edge in [-1%, 1%]", seats)[1:] == pytest.approx((-0.01, 0.01))
     assert parse_target(spec, "length in [5, 9]", seats)[1:] == (5.0, 9.0)
@@ -107,8 +108,8 @@ def test_loot_island_tune_decides_from_intervals_that_match_the_games_played(tun
     its run holds, its verdict is its interval read against the band, and a value stopped at its
     first deciding look (the batch before, it was undecided) or at the cap."""
     out, rep, paths = tuned
-    measure = MEASURES["curse_elimination_rate"]
-    (csv,) = out.glob("*-at-every-value-of-curse-threshold.csv")     # the table's numbers, shares as fractions
+    measure = lookup(get_game("loot-island"), "curse_elimination_rate", ("hunter",) * 4)
+    (csv,) = out.glob("*-at-every-value-of-*.csv")     # the table's numbers, shares as fractions
     t = pd.read_csv(csv).set_index("curse_threshold").rename(columns={
         measure.name: "estimate", f"{measure.name} low": "lo", f"{measure.name} high": "hi"})
     assert any(t["verdict"] != UNDECIDED)

@@ -32,10 +32,9 @@ from simlab.core.runner import RunConfig, prepared
 from .charts import dot_interval, new_figure
 from .experiment import Context, Experiment, run_experiment
 from .fairness import clustered_means, clustered_proportion, deal_of, seat_shares, spread_change, win_share
-from . import outcomes
-from .measures import decode_bits, seat_columns
+from . import catalogue, outcomes
+from .catalogue import OUTCOME, WIN
 from .report import MAX_BOTTOM_LINE, Ci, Num, Report, formatted, md_escape
-from .sections import is_share
 from .stats import LEVEL, Estimate, clustered_mean, paired_column_difference
 from . import strength
 from .wording import (CHANGE, NUMBER, NUMBERS, POINTS, SHARE, TIE, Band, best_of, bottom_line_problems, fmt_estimate,
@@ -110,39 +109,14 @@ def arm_configs(ctx: Context, spec: GameSpec, players: int, a: Arm, b: Arm) -> t
 # measures: one value per game, so that a paired change is a mean of per-game differences
 # ---------------------------------------------------------------------------------------------
 
-WIN, OUTCOME, OTHER = "win", "outcome", "other"     # what a measure is: who wins, a key outcome, the rest
-
-
 def game_measures(frame: pd.DataFrame, spec: GameSpec) -> dict[str, tuple[pd.Series, bool, str, float | None]]:
-    """measure -> (value per game indexed by game id, whether it is a share, its kind, the smallest
-    change that matters for a key outcome). Seat fairness (the start player's win share) only in a
-    mirror; win rates by strategy otherwise; the game's key outcomes (:mod:`.outcomes`); then mean
-    score, shared wins, length and the game's own countable columns."""
-    f = decode_bits(frame, spec).assign(win_share=win_share(frame))
-    rules = (spec.params.resolve(RunConfig.from_dict(frame.attrs["simlab"]["config"]).params)
-             if any(o.needs for o in spec.outcomes) else {})     # the arm's rules, read only when asked
-    by_game = f.groupby("game", sort=True)
-    out: dict[str, tuple[pd.Series, bool, str, float | None]] = {}
-    strategies = sorted(f["strategy"].astype(str).unique())
-    if len(strategies) == 1:
-        out["start player's win share"] = (f[f["seat"] == 0].set_index("game")["win_share"].sort_index(), True, WIN, None)
-    else:
-        for s in strategies:
-            rows = f[f["strategy"].astype(str) == s]
-            out[f"win rate of {s}"] = (rows.groupby("game", sort=True)["win"].mean(), True, WIN, None)
-    for o in spec.outcomes:     # an outcome this arm's rules rule out is no measure of it (nothing to pair)
-        if not o.needs or rules[o.needs]:
-            out[o.name] = (outcomes.per_game(f, spec, o), True, OUTCOME, o.effect)
-    out["mean score"] = (by_game["score"].mean(), False, OTHER, None)
-    out["shared win"] = (by_game["shared_win"].max().astype(float), True, OTHER, None)
-    first = f[f["seat"] == 0].set_index("game").sort_index()
-    out[f"length ({spec.length_column})"] = (first[spec.length_column].astype(float), False, OTHER, None)
-    for col in seat_columns(spec):
-        out[f"{col} (mean per player)"] = (by_game[col].mean(), is_share(f[col]), OTHER, None)
-    for c in spec.columns:
-        if c.per == "game" and c.kind == "count" and c.name != spec.length_column:
-            out.setdefault(c.name, (first[c.name].astype(float), is_share(first[c.name]), OTHER, None))
-    return out
+    """measure name -> (value per game indexed by game id, whether it is a share, its kind, the
+    smallest change that matters for a key outcome), for every measure the catalogue lists for this
+    run (:mod:`.catalogue`: who wins, the key outcomes its rules allow, score, shared wins, length,
+    the game's countable columns)."""
+    f = catalogue.prepared_frame(frame, spec)
+    return {m.name: (m.per_game(f, spec), m.is_share(f), m.kind, m.smallest)
+            for m in catalogue.of_frame(frame, spec).values() if m.listed}
 
 
 def paired_measures(a: pd.DataFrame, b: pd.DataFrame, spec: GameSpec, family: int = 1) -> pd.DataFrame:

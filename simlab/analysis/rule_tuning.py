@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 import shlex
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -29,13 +29,13 @@ from simlab.core.runner import MAX_GAMES, prepared
 from .charts import dot_interval, new_figure
 from .compare import Arm, checked_players, is_mirror_seats
 from .experiment import Context, Experiment, run_experiment
-from . import outcomes
-from .fairness import clustered_proportion, deal_of, win_share
-from .measures import decode_bits, seat_columns
+from . import catalogue
+from .catalogue import AUTO
+from .fairness import clustered_proportion, deal_of
 from .report import Ci, Report, formatted
 from .stats import LEVEL, Estimate, clustered_mean
 from .sweep import parse_param
-from .wording import NUMBER, POINTS, SHARE, Band, fmt_value, join
+from .wording import NUMBER, Band, fmt_value, join
 
 IN, OUT, UNDECIDED = "IN", "OUT", "UNDECIDED"
 MAX_VALUES = 64
@@ -43,83 +43,14 @@ TARGET = re.compile(r"\s*(\S+)\s+in\s+\[\s*([^,\]]+?)\s*,\s*([^,\]]+?)\s*\]\s*")
 BOUND = re.compile(r"([+-]?(?:\d+\.?\d*|\.\d+))\s*(%|pt|points?)?")
 
 
-# ---------------------------------------------------------------------------------------------
-# measures: one value per game
-# ---------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Measure:
-    name: str
-    unit: str                                   # SHARE, POINTS or NUMBER
-    per_game: Callable[[pd.DataFrame, GameSpec], pd.Series]   # decoded frame -> value per game id
-    words: str                                  # as the report says it
-    of_players: bool = False                    # a share of the game's players (n outcomes a game), not of games
-
-
-def _eliminated(spec: GameSpec) -> str:
-    if not spec.eliminated_column:
-        raise SimlabError(f"{spec.name} eliminates no player: no elimination measure")
-    return spec.eliminated_column
-
-
-def _start_edge(f: pd.DataFrame, spec: GameSpec) -> pd.Series:
-    first = f[f["seat"] == 0].set_index("game").sort_index()
-    return first["win_share"] - 1 / f["seat"].nunique()
-
-
-MEASURES: dict[str, Measure] = {m.name: m for m in (
-    Measure("elimination_rate", SHARE, lambda f, s: (f[_eliminated(s)] != 0).groupby(f["game"], sort=True).mean(),
-            "the share of players eliminated (any cause)", of_players=True),
-    Measure("curse_elimination_rate", SHARE, lambda f, s: (f["eliminated"] == 1).groupby(f["game"], sort=True).mean(),
-            "the share of players eliminated by curse cubes", of_players=True),
-    Measure("start_edge", POINTS, _start_edge, "the start player's win share minus 1/n"),
-    Measure("shared_wins", SHARE, lambda f, s: f.groupby("game", sort=True)["shared_win"].max().astype(float),
-            "the share of games with a shared win"),
-    Measure("length", NUMBER, lambda f, s: f[f["seat"] == 0].set_index("game").sort_index()[s.length_column]
-            .astype(float), "the game length"),
-    Measure("score", NUMBER, lambda f, s: f.groupby("game", sort=True)["score"].mean(), "the mean score"),
-)}
-
-
-def measure(spec: GameSpec, name: str, seats: tuple[str, ...]) -> Measure:
-    """The named measure for this game and these seats; an unknown one is a one-line error."""
-    if name == "start_edge" and not is_mirror_seats(seats):
-        raise SimlabError("start_edge needs a mirror match (every seat one strategy: --seats NAME), or a seat "
-                          "effect would be confounded with who sits there")
-    if name == "elimination_rate":
-        _eliminated(spec)
-    if name == "curse_elimination_rate" and spec.name != "loot-island":
-        raise SimlabError("curse_elimination_rate is Loot Island's (eliminated with too many curse cubes)")
-    if name in MEASURES:
-        return MEASURES[name]
-    for o in spec.outcomes:        # the game's key outcomes by their key: curse_out, temple_reach, ...
-        if name == o.key:
-            return Measure(o.key, SHARE, lambda f, s, o=o: outcomes.per_game(f, s, o), o.name,
-                           of_players=outcomes.of_seats(spec, o))
-    if name.startswith("win:"):
-        who = name[4:]
-        if who not in seats:
-            raise SimlabError(f"measure {name}: {who!r} plays in none of the seats ({', '.join(seats)})")
-        return Measure(name, SHARE, lambda f, s: f[f["strategy"].astype(str) == who].groupby("game", sort=True)["win"]
-                       .mean(), f"{who}'s win rate", of_players=True)
-    columns = {c.name: c for c in spec.columns}
-    if name in seat_columns(spec):
-        return Measure(name, NUMBER, lambda f, s: f.groupby("game", sort=True)[name].mean().astype(float),
-                       f"{name} (mean per player)")
-    if name in columns and columns[name].per == "game" and columns[name].kind == "count":
-        return Measure(name, NUMBER, lambda f, s: f[f["seat"] == 0].set_index("game").sort_index()[name]
-                       .astype(float), name)
-    raise SimlabError(f"unknown measure {name!r} for {spec.name}; known: {', '.join(MEASURES)}, the game's key outcomes "
-                      f"({', '.join(o.key for o in spec.outcomes) or 'none'}), win:STRATEGY, or a "
-                      "countable column of the game (see simlab tune --help)")
-
-
-def parse_target(spec: GameSpec, text: str, seats: tuple[str, ...]) -> tuple[Measure, float, float]:
+def parse_target(spec: GameSpec, text: str, seats: tuple[str, ...]) -> tuple[catalogue.Measure, float, float]:
     """``"MEASURE in [LO, HI]"`` -> (measure, lo, hi); shares and points as fractions (0.02) or percents (2%)."""
     m = TARGET.fullmatch(text or "")
     if not m:
         raise SimlabError(f"--target expects \"MEASURE in [LO, HI]\", got {text!r}")
-    meas = measure(spec, m[1], seats)
+    meas = catalogue.lookup(spec, m[1], seats)
+    if meas.unit == AUTO:          # a countable column: its mean, read as a number
+        meas = replace(meas, unit=NUMBER)
     bounds = []
     for raw in (m[2], m[3]):
         b = BOUND.fullmatch(raw)
@@ -127,11 +58,11 @@ def parse_target(spec: GameSpec, text: str, seats: tuple[str, ...]) -> tuple[Mea
             raise SimlabError(f"--target: {raw!r} is not a number (write 0.02 or 2%)")
         v, percent = float(b[1]), bool(b[2])
         if percent and meas.unit == NUMBER:
-            raise SimlabError(f"--target: {meas.name} is a number, not a share: write its bounds without %")
+            raise SimlabError(f"--target: {meas.key} is a number, not a share: write its bounds without %")
         if percent:
             v /= 100
         elif meas.unit != NUMBER and abs(v) > 1:
-            raise SimlabError(f"--target: {meas.name} is a share: write {raw} as a fraction ({v / 100:g}) or a "
+            raise SimlabError(f"--target: {meas.key} is a share: write {raw} as a fraction ({v / 100:g}) or a "
                               f"percent ({raw}%)")
         bounds.append(v)
     lo, hi = bounds
@@ -144,14 +75,14 @@ def parse_target(spec: GameSpec, text: str, seats: tuple[str, ...]) -> tuple[Mea
 # the sequential decision
 # ---------------------------------------------------------------------------------------------
 
-def interval(per_game: pd.Series, deals: pd.Series, meas: Measure, players: int, level: float) -> Estimate:
+def interval(per_game: pd.Series, deals: pd.Series, meas: catalogue.Measure, players: int, level: float) -> Estimate:
     """The measure's mean over games, clustered by deal: for a number a normal interval; for a share
     (or a share's edge) Wilson's at the effective sample size (:func:`~.fairness.clustered_proportion`),
     which stays honest for a rare event on duplicate deals, where a deal's rotations may all have
     it or none, and is never zero wide (no game with an elimination yet is not proof of a rate of 0)."""
     if meas.unit == NUMBER:
         return clustered_mean(per_game, deals, level=level, method="normal, clustered by deal")
-    shift = -1 / players if meas.name == "start_edge" else 0.0
+    shift = -1 / players if meas.key == "start_edge" else 0.0
     e = clustered_proportion(per_game - shift, deals, level, trials=players if meas.of_players else 1)
     return Estimate(e.value + shift, e.lo + shift, e.hi + shift, e.n, e.method + " by deal", level)
 
@@ -207,7 +138,7 @@ def analyse_tune(ctx: Context, players: int, base: Arm, name: str, values: list,
     labels = {v: p.describe_value(v) for v in values}
     band_text = f"[{fmt_value(lo, meas.unit)}, {fmt_value(hi, meas.unit)}]"
     rep = ctx.report(f"{spec.title}: which {name} keeps {meas.name} in {band_text}?",
-                     f"For which values of {name} ({', '.join(labels.values())}) does {meas.words} lie in "
+                     f"For which values of {name} ({', '.join(labels.values())}) does {meas.said} lie in "
                      f"{band_text} at {players} players, with 95% confidence? Games in batches of {batch:,}, "
                      f"only to values still undecided, up to {max_games:,} per value.")
     mirror = is_mirror_seats(seats)
@@ -229,8 +160,7 @@ def analyse_tune(ctx: Context, players: int, base: Arm, name: str, values: list,
     def look(v, games: int) -> Estimate:
         run = ctx.run(*job(v, games), sequential_ok=False)
         played[v] = run.games
-        f = decode_bits(run.frame(), spec)
-        f = f.assign(win_share=win_share(f))
+        f = catalogue.prepared_frame(run.frame(), spec)
         per_game = meas.per_game(f, spec)
         first = f[f["seat"] == 0].set_index("game", drop=False).sort_index()
         j = pd.concat({"v": per_game, "deal": deal_of(first)}, axis=1, join="inner").dropna()
@@ -271,7 +201,7 @@ def analyse_tune(ctx: Context, players: int, base: Arm, name: str, values: list,
     return rep
 
 
-def _chart(rep: Report, table: pd.DataFrame, name: str, meas: Measure, lo: float, hi: float) -> None:
+def _chart(rep: Report, table: pd.DataFrame, name: str, meas: catalogue.Measure, lo: float, hi: float) -> None:
     fig, axes = new_figure(max(5.5, 0.45 * len(table) + 2), 4.2)
     ax = axes[0][0]
     dot_interval(ax, list(table["value"]), table["estimate"], table["lo"], table["hi"], ylabel=meas.name,
@@ -294,7 +224,7 @@ def spans(values: list) -> str:
     return join(parts)
 
 
-def bottom_line(table: pd.DataFrame, name: str, meas: Measure, band: tuple[float, float], band_text: str,
+def bottom_line(table: pd.DataFrame, name: str, meas: catalogue.Measure, band: tuple[float, float], band_text: str,
                 max_games: int, batch: int, values: int, raw: list, players: int) -> list[str]:
     """Which values keep the measure in the band (the answer, in the measure's own words), which give
     less or more, what is still open, and what the verdicts rest on; ``raw``: the values in the table's order."""
@@ -307,9 +237,9 @@ def bottom_line(table: pd.DataFrame, name: str, meas: Measure, band: tuple[float
     below, above = which(OUT, out[out["hi"] < band[0]]), which(OUT, out[out["lo"] > band[1]])
     sides = [f"{spans(v)} give{'s' if len(v) == 1 else ''} {word}" for v, word in ((below, "less"), (above, "more")) if v]
     if inside:
-        head = f"{name} {spans(inside)} {'keeps' if len(inside) == 1 else 'keep'} {meas.words} in {band_text}"
+        head = f"{name} {spans(inside)} {'keeps' if len(inside) == 1 else 'keep'} {meas.said} in {band_text}"
     else:
-        head = f"No value of {name} ({spans(raw)}) keeps {meas.words} in {band_text}"
+        head = f"No value of {name} ({spans(raw)}) keeps {meas.said} in {band_text}"
         if len(raw) in (len(below), len(above)):          # every value on one side of the band
             sides = [f"every one gives {'less' if below else 'more'}"]
     first = f"{head} at {players} players" + (f": {join(sides)}" if sides else "") + "."

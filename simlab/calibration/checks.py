@@ -12,6 +12,7 @@ from types import SimpleNamespace
 from simlab.analysis import fairness as F
 from simlab.analysis import measures as M
 from simlab.analysis import rule_tuning as T
+from simlab.analysis.catalogue import SHARED_WINS
 from simlab.analysis.compare import family_size, headline, paired_measures, size
 from simlab.analysis.experiment import widest_paired_seat
 from simlab.analysis.sections import _strongest
@@ -163,7 +164,7 @@ def rare_games(rng, p: float, rho: float, deals: int, players: int) -> np.ndarra
     return np.where(keep, base[:, None], fresh).ravel().astype(np.float64)
 
 
-MEASURE = T.MEASURES["shared_wins"]      # a share of games: one yes/no per game
+MEASURE = SHARED_WINS                    # a share of games: one yes/no per game
 JITTER = 0.25                               # a rare rate's coverage swings with it: average over +-25% of it
 
 
