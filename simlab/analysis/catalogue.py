@@ -22,7 +22,7 @@ from simlab.core.runner import RunConfig
 
 from . import outcomes
 from .fairness import win_share
-from .measures import decode_bits, seat_columns
+from .measures import decode_bits, is_share, seat_columns
 from .wording import NUMBER, POINTS, SHARE
 
 WIN, OUTCOME, OTHER = "win", "outcome", "other"     # what a measure is: who wins, a key outcome, the rest
@@ -66,10 +66,7 @@ class Measure:
     def is_share(self, frame: pd.DataFrame) -> bool:
         """Whether this measure is a share in this frame (a change in it is in percentage points): an
         AUTO measure is where every value of its column is 0 or 1."""
-        if self.unit == AUTO:
-            v = frame[self.column].dropna()
-            return bool(len(v)) and bool(v.isin([0, 1]).all())
-        return self.unit == SHARE
+        return is_share(frame[self.column]) if self.unit == AUTO else self.unit == SHARE
 
 
 def prepared_frame(frame: pd.DataFrame, spec: GameSpec) -> pd.DataFrame:

@@ -160,11 +160,6 @@ def headline(measures: pd.DataFrame) -> pd.DataFrame:
     return measures[measures["kind"] == WIN] if len(measures) else measures
 
 
-def key_outcomes(measures: pd.DataFrame) -> pd.DataFrame:
-    """The game's key outcomes (eliminations, games nobody wins, ...), each read against its own effect."""
-    return measures[measures["kind"] == OUTCOME] if len(measures) else measures
-
-
 def named(measure: str) -> str:
     """A win measure as the bottom line says it: "the start player's win share", "racer's win rate"."""
     if measure.startswith("win rate of "):
@@ -448,13 +443,13 @@ def _together(rows: pd.DataFrame, where: bool, several: bool, verb: str) -> str:
     return f"{join(names)} {verb}{'s' if single else ''}"
 
 
-def _verb(r) -> str:
+def verb(r) -> str:
     """A win rate rises; a key outcome (eliminations, games nobody wins: plural names) rise."""
     return ("rise" if r["change"] > 0 else "fall") + ("s" if r["kind"] == WIN else "")
 
 
-def _size(r) -> str:
-    """A change's size and interval, unsigned after its verb: '7.8 points [6.9, 8.7]'."""
+def unsigned_size(r) -> str:
+    """A change's size and interval, unsigned after its verb (:func:`verb`): '7.8 points [6.9, 8.7]'."""
     up = r["change"] > 0
     e = (Estimate(r["change"], r["lo"], r["hi"], int(r["games"]), "") if up else
          Estimate(-r["change"], -r["hi"], -r["lo"], int(r["games"]), ""))
@@ -476,8 +471,8 @@ def change_sentences(table: pd.DataFrame, min_effect: float, spec: GameSpec, cha
     matters = (f"the {min_effect:g} points that matter" if len(moved) and (moved["kind"] == WIN).all() else
                "what matters")
     if len(moved) == 1 or (len(moved) and not first):
-        sized = [f"{_said(r, where, several)} {_verb(r)} by {_size(r)}" if i < budget else
-                 f"{_said(r, where, several)} {_verb(r)} (by how much: in the findings)"
+        sized = [f"{_said(r, where, several)} {verb(r)} by {unsigned_size(r)}" if i < budget else
+                 f"{_said(r, where, several)} {verb(r)} (by how much: in the findings)"
                  for i, (_, r) in enumerate(moved.iterrows())]
         out.append(f"With {change}, {sized[0]}, beyond {matters}." if first else f"Beyond {matters}, {join(sized)}.")
     elif len(moved):
@@ -485,7 +480,7 @@ def change_sentences(table: pd.DataFrame, min_effect: float, spec: GameSpec, cha
                  _together(moved[moved["change"] < 0], where, several, "fall")]
         parts = [x for x in parts if x]
         out.append(f"With {change}, {' and '.join(parts)}, each beyond {matters}.")
-        out.append("By size: " + join([f"{_said(r, where, several)} {_verb(r)} {_size(r)}" if i < budget
+        out.append("By size: " + join([f"{_said(r, where, several)} {verb(r)} {unsigned_size(r)}" if i < budget
                                         else f"{_said(r, where, several)} (in the findings)"
                                         for i, (_, r) in enumerate(moved.iterrows())]) + ".")
     return out + (unmoved_sentences(table, moved, min_effect, spec) if unmoved else [])
@@ -518,7 +513,7 @@ def changes_finding(table: pd.DataFrame, min_effect: float) -> list[str]:
         return []
     where = table["players"].nunique() > 1
     several = "mirror" in table and table["mirror"].nunique() > 1
-    parts = [f"{_said(r, where, several)} {_verb(r)} by {_size(r)}, against "
+    parts = [f"{_said(r, where, several)} {verb(r)} by {unsigned_size(r)}, against "
              f"±{fmt_points(r['smallest']).lstrip('+')}" + (f" ({fmt_ratio(r['a'], r['b'], aside='{}')})"
                                                           if r["share"] else "")
              for _, r in moved.iterrows()]

@@ -261,6 +261,12 @@ def usage(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def is_share(values) -> bool:
+    """A column of 0s and 1s: its mean is a share, and a change in it is in percentage points."""
+    v = pd.Series(values).dropna()
+    return bool(len(v)) and bool(v.isin([0, 1]).all())
+
+
 def seat_columns(spec) -> list[str]:
     """The game's per-seat columns whose mean means something (counts, amounts, points, 0/1 flags),
     and the named bits of its bitmasks (see :func:`decode_bits`). Game-level columns are equal for

@@ -381,12 +381,17 @@ def html_table(frame: pd.DataFrame) -> str:
 
 def ci(row, value: str, lo: str = "lo", hi: str = "hi", unit: str = SHARE, digits: int | None = None) -> str:
     """'27.3% [26.9%, 27.7%]' (or points, or a number) from one row's value / lo / hi fields."""
-    v, a, b = row[value], row[lo], row[hi]
+    return in_unit(unit, row[value], row[lo], row[hi], digits)
+
+
+def in_unit(unit: str, v, lo=None, hi=None, digits: int | None = None) -> str:
+    """A value (with its interval when ``lo`` is given) in ``unit``: a share, points, a change or a
+    number, with that unit's default digits."""
     if unit == SHARE:
-        return fmt_share(v, a, b, 1 if digits is None else digits)
+        return fmt_share(v, lo, hi, 1 if digits is None else digits)
     if unit == POINTS:
-        return fmt_points(v, a, b, 1 if digits is None else digits)
-    return fmt_number(v, a, b, 2 if digits is None else digits, signed=unit == CHANGE)
+        return fmt_points(v, lo, hi, 1 if digits is None else digits)
+    return fmt_number(v, lo, hi, 2 if digits is None else digits, signed=unit == CHANGE)
 
 
 CSV_DATA = "simlab_csv"      # a formatted frame's attrs key: the same table with numbers, for its CSV file
@@ -433,13 +438,9 @@ class Num:
         v = row[self.column]
         if self.blank is not None and self.blank(row):
             return ""
-        if self.unit == SHARE:
-            return fmt_share(v, digits=1 if self.digits is None else self.digits)
-        if self.unit == POINTS:
-            return fmt_points(v, digits=1 if self.digits is None else self.digits)
-        if self.unit == "g":
+        if self.unit == "g":      # a quantile: as short as it is ('4', '12.5')
             return f"{round(float(v), 2 if self.digits is None else self.digits):g}"
-        return fmt_number(v, digits=2 if self.digits is None else self.digits, signed=self.unit == CHANGE)
+        return in_unit(self.unit, v, digits=self.digits)
 
     def numbers(self, frame: pd.DataFrame, name: str) -> dict[str, pd.Series]:
         col = frame[self.column]

@@ -241,12 +241,6 @@ def usage(rep: Report, frame: pd.DataFrame, spec) -> None:
         "standardized": Num("std_diff"), "share non-zero": Num("share_nonzero", SHARE)}))
 
 
-def is_share(values) -> bool:
-    """A column of 0s and 1s: its mean is a share, and a change in it is in percentage points."""
-    v = pd.Series(values).dropna()
-    return bool(len(v)) and bool(v.isin([0, 1]).all())
-
-
 def variant_effect(rep: Report, base: pd.DataFrame, variant: pd.DataFrame, label: str,
                    columns: tuple[str, ...] = ("score",), band: float = SEAT_BAND, by_seat: bool = True) -> pd.DataFrame:
     """Paired effect of a rule variant on each seat's win rate (``by_seat``) and on ``columns`` (common
@@ -273,7 +267,7 @@ def variant_effect(rep: Report, base: pd.DataFrame, variant: pd.DataFrame, label
             rep.findings.append(f"{label}: {md_escape(col)} is {num(base[col].iloc[0])} in every game of both arms "
                                 "(nothing to compare).")
             continue
-        share = is_share(base[col]) and is_share(variant[col])
+        share = M.is_share(base[col]) and M.is_share(variant[col])
         d = paired_column_difference(base, variant, col).assign(column=col, unit=POINTS if share else CHANGE)
         r = d.iloc[0]
         e = Estimate(r["difference"], r["lo"], r["hi"], int(r["n"]), "paired normal")
@@ -503,10 +497,11 @@ def luck_and_skill(rep: Report, duel: pd.DataFrame, field: pd.DataFrame, strong:
     luck = F.deal_luck(field)
     nil = (luck[["share", "lo", "hi"]].abs() < 1e-9).all(axis=1)       # rounding noise of an exact zero
     luck.loc[nil, ["share", "lo", "hi"]] = 0.0
-    for comp, g in luck[nil & (luck["component"] == "seat within the deal")].groupby("component"):
+    zero = luck[nil & (luck["component"] == "seat within the deal")]
+    if len(zero):
         rep.findings.append(f"The seat within the deal explains exactly none of a player's result at "
-                            f"{join([str(n) for n in g['players']])} players: every seating of a deal plays alike, so "
-                            "this is true by construction (the rules treat the seats alike), not a measured finding.")
+                            f"{join([str(n) for n in zero['players']])} players: every seating of a deal plays alike, "
+                            "so this is true by construction (the rules treat the seats alike), not a measured finding.")
     mix = join(sorted(field["strategy"].astype(str).unique()))
     for r in gap.itertuples():
         e = Estimate(r.elo_gap, r.elo_lo, r.elo_hi, int(r.pairs_games), "clustered by deal, logistic")

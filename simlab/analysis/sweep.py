@@ -23,10 +23,10 @@ from simlab.core.runner import prepared
 from . import whatif
 from .charts import interval_band, new_figure
 from .compare import Arm, checked_players, family_size, headline, is_mirror_seats, named, paired_measures
-from .compare import change_sentences
+from .compare import change_sentences, unsigned_size, verb
 from .experiment import Context, Experiment, run_experiment
 from .report import Ci, Report, formatted, md_escape
-from .wording import CHANGE, NUMBER, POINTS, SHARE, Band, Verdict, fmt_estimate, fmt_share, join
+from .wording import CHANGE, NUMBER, POINTS, SHARE, Band, Verdict, fmt_share, join
 from .stats import Estimate
 
 RANGE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:/\s*(\d+)\s*)?")
@@ -229,10 +229,8 @@ def bottom_line(table: pd.DataFrame, players, labels, min_effect: float, effect:
     if len(later):
         top = later.loc[later["change"].abs().idxmax()]     # the largest paired change from the first point
         at = f" at {top['players']} players" if len(players) > 1 else ""
-        size = (Estimate(top["change"], top["lo"], top["hi"], int(top["games"]), "") if top["change"] > 0 else
-                Estimate(-top["change"], -top["hi"], -top["lo"], int(top["games"]), ""))
-        text = (f"the largest move: {named(top['measure'])}{at} {'rises' if top['change'] > 0 else 'falls'} by "
-                f"{fmt_estimate(size, POINTS).replace('+', '')} from {code(labels[0])} to {code(top['label'])}")
+        text = (f"the largest move: {named(top['measure'])}{at} {verb(top)} by {unsigned_size(top)} from "
+                f"{code(labels[0])} to {code(top['label'])}")
         inside = {}
         for n in players:
             g = heads[(heads["players"] == n) & heads["measure"].str.startswith("start player's")]
