@@ -5,7 +5,7 @@ wins closer to the fair 50%? Every built-in heuristic plays a 2-player mirror ma
 same strategy, so a seat effect is not confounded with who sits where) with the ghost ship and
 without it, on common random numbers: game g of both arms draws the same cards and dice, so the
 comparison is paired by game. The stronger players (the search player ``rollout``; see
-``simlab.analysis.strength``) play the same mirrors, with fewer games, and the bottom line says
+``simlab.studies.strength``) play the same mirrors, with fewer games, and the bottom line says
 whether the answer holds with them.
 
 Run it with ``simlab experiment run examples/ghost_ship_question.py --games 20000``; the API it
@@ -16,13 +16,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simlab.analysis import strength
-from simlab.analysis.experiment import Context, Experiment
-from simlab.analysis.fairness import win_share
-from simlab.analysis.report import Ci, formatted
-from simlab.analysis.stats import LEVEL, Estimate
-from simlab.analysis.wording import POINTS, SHARE, Band, fmt_points, fmt_share, join
 from simlab.core.strategy import strategies_for
+from simlab.measures.fairness import win_share
+from simlab.measures.stats import LEVEL, Estimate
+from simlab.report import rechecks
+from simlab.report.page import Ci, formatted
+from simlab.report.wording import POINTS, SHARE, Band, fmt_points, fmt_share, join
+from simlab.studies import strength
+from simlab.studies.experiment import Context, Experiment
 
 FAIR = Band.fairness(0.5, 0.02)      # a start player within 2 points of 50% counts as fair
 MATTERS = Band.effect(0.02)          # a change in that distance below 2 points does not matter
@@ -108,7 +109,7 @@ def analyse(ctx: Context):
         f"For these heuristics the ghost ship {verdict}.",
         f"Over mirror matches of {join(heuristics)}, the start player's distance from a fair half changes by "
         f"{fmt_points(d.value, d.lo, d.hi)} (negative: fairer); the start player wins {ghost} with it, {plain} without.",
-    ] + ([f"With stronger play this {strength.agreement(verdict, stronger, words=lambda a: 'it ' + a)}."]
+    ] + ([f"With stronger play this {rechecks.agreement(verdict, stronger, words=lambda a: 'it ' + a)}."]
          if stronger else [])
     rep.findings.append(f"The start player's distance from 50% with the ghost ship changes by "
                         f"{fmt_points(d.value, d.lo, d.hi)} over all mirrors (negative: fairer).")

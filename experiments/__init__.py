@@ -3,9 +3,9 @@
 ``simlab experiment list`` lists them; ``simlab experiment run NAME [--games N]`` runs one and
 writes ``reports/<name>/report.md`` and ``report.html``. A module holds::
 
-    from simlab.analysis.experiment import Experiment
+    from simlab.studies.experiment import Experiment
 
-    def analyse(ctx):          # ctx: simlab.analysis.experiment.Context
+    def analyse(ctx):          # ctx: simlab.studies.experiment.Context
         ...runs via ctx.run / ctx.compare / ctx.sweep, sections and measures, returns a Report
 
     EXPERIMENT = Experiment("name", "Title", "The question, in a designer's words.", analyse, game="...")

@@ -13,7 +13,7 @@ seed, games and seats, parameter ``allen`` on and off), and rows are paired by g
 * whether using Allen pays: the hunter's ``allen_weight`` swept against a default hunter (Allen on),
   and, in the mirror match, win rate and score by how often a player used Allen's cards;
 * the same measures at 3 players, where Allen does not play;
-* stronger play (:mod:`simlab.analysis.strength`): the search player and the tuned sets in mirror
+* stronger play (:mod:`simlab.studies.strength`): the search player and the tuned sets in mirror
   matches with and without Allen, which say whether the seat and score verdicts hold with them.
 """
 from __future__ import annotations
@@ -23,15 +23,17 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 
-from simlab.analysis import fairness as F
-from simlab.analysis import measures as M
-from simlab.analysis import sections, strength
-from simlab.analysis.charts import dot_interval, integer_histogram, new_figure
-from simlab.analysis.experiment import Context, Experiment
-from simlab.analysis.report import Ci, Num, formatted, num, pct
-from simlab.analysis.stats import LEVEL, Estimate, mean, paired_difference, proportion
-from simlab.analysis.wording import (CHANGE, NUMBER, POINTS, SHARE, TIE, Band, at_looks_level, best_of, compare, fmt_estimate,
-                                     fmt_number, fmt_ratio, fmt_share, join, looks_levels, words_in)
+from simlab.measures import fairness as F
+from simlab.measures import balance as M
+from simlab.measures.stats import LEVEL, Estimate, mean, paired_difference, proportion
+from simlab.report import sections
+from simlab.report.charts import dot_interval, integer_histogram, new_figure
+from simlab.report.page import Ci, Num, formatted, num, pct
+from simlab.report.rechecks import agreement
+from simlab.report.wording import (CHANGE, NUMBER, POINTS, SHARE, TIE, Band, at_looks_level, best_of, compare,
+                                   fmt_estimate, fmt_number, fmt_ratio, fmt_share, join, looks_levels, words_in)
+from simlab.studies import strength
+from simlab.studies.experiment import Context, Experiment
 
 STRONG, SECOND, WEAK = "hunter", "collector", "random"
 MIRRORS = (STRONG, SECOND, "cautious")   # every heuristic, each in a mirror match: the only fair test of seats
@@ -411,9 +413,9 @@ def analyse(ctx: Context):
         word = compare(Estimate(-r["difference"], -r["hi"], -r["lo"], int(r["n"]), "paired"))
         return word, word != TIE
 
-    richer = strength.agreement(higher(table, "score")[0], {s: higher(t, "score") for s, t in stronger.items()},
+    richer = agreement(higher(table, "score")[0], {s: higher(t, "score") for s, t in stronger.items()},
                                 strong_games, words=lambda w: f"scores {w} with him")
-    safer = strength.agreement(higher(table, "elimination rate")[0],
+    safer = agreement(higher(table, "elimination rate")[0],
                                {s: higher(t, "elimination rate") for s, t in stronger.items()}, strong_games,
                                words=lambda w: f"eliminations {w} with him")
     out_on, out_off = on["elimination rate"].mean(), off["elimination rate"].mean()

@@ -23,7 +23,7 @@ the best one's, ``wording.best_of``, read with the covariance of seats at one ta
 together). Below M greed no longer pays: M is the lowest value from which greed pays at every
 higher value.
 
-**Stronger play** (:mod:`simlab.analysis.strength`): each stronger player (the search player, each
+**Stronger play** (:mod:`simlab.studies.strength`): each stronger player (the search player, each
 tuned set) plays a 2-player mirror at the printed threshold and without one; the bottom line says
 whether the printed value binds its players as it binds (or not) the heeding hunters at 2 players.
 """
@@ -35,15 +35,17 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from simlab.analysis import sections, strength
-from simlab.analysis.charts import interval_band, new_figure
-from simlab.analysis.experiment import Context, Experiment
 from simlab.core.intervals import Z95
-from simlab.analysis.fairness import clustered_means
-from simlab.analysis.report import Ci, Num, formatted
-from simlab.analysis.stats import LEVEL, Estimate, mean, proportion, z_of
-from simlab.analysis.wording import (NUMBER, POINTS, SHARE, TIE, Band, best_of, bottom_line_problems, compare, difference,
-                                     fmt_estimate, fmt_share, join)
+from simlab.measures.fairness import clustered_means
+from simlab.measures.stats import LEVEL, Estimate, mean, proportion, z_of
+from simlab.report import sections
+from simlab.report import rechecks
+from simlab.report.charts import interval_band, new_figure
+from simlab.report.page import Ci, Num, formatted
+from simlab.report.wording import (NUMBER, POINTS, SHARE, TIE, Band, best_of, bottom_line_problems, compare,
+                                   difference, fmt_estimate, fmt_share, join)
+from simlab.studies import strength
+from simlab.studies.experiment import Context, Experiment
 
 THRESHOLDS = tuple(range(4, 21))
 NO_THRESHOLD = 99                      # the parameter's top: nobody holds 99 cubes, the reference "without a threshold"
@@ -441,10 +443,10 @@ def analyse(ctx: Context):
         f"players at {few} players and {fmt_estimate(estimate(at.loc[many], 'fee_out'))} at {many}"
         + (f"; with stronger players in every seat ({few} players) whether the printed {PRINTED} binds "
            f"({'it binds' if heed_moved[few][PRINTED] else 'it does not bind'} the heeding hunters): "
-           + strength.agreement(bool(heed_moved[few][PRINTED]), stronger,
+           + rechecks.agreement(bool(heed_moved[few][PRINTED]), stronger,
                                 words=lambda b: "it binds" if b else "it does not bind") if strong else "") + ".",
     ]
-    rechecked = (f"; stronger play at {few} players: " + strength.agreement(
+    rechecked = (f"; stronger play at {few} players: " + rechecks.agreement(
         bool(heed_moved[few][PRINTED]), stronger, words=lambda b: "it binds" if b else "it does not bind")) if strong else ""
     printed = (f"At the printed {PRINTED}, curses eliminate {fmt_estimate(estimate(at.loc[many], 'heed_curse'))} of "
                f"heeding players and the ASSUMED healer fee {fmt_estimate(estimate(at.loc[many], 'fee_out'))} at {many} "
@@ -480,7 +482,7 @@ def analyse(ctx: Context):
     return rep
 
 
-def stronger_check(ctx: Context, player: str) -> strength.Recheck:
+def stronger_check(ctx: Context, player: str) -> rechecks.Recheck:
     """A stronger player's 2-player mirror at the printed threshold and without one, until decided
     (:func:`strength.recheck`): whether the printed value binds it (its cubes or its curse
     eliminations differ). "Binds" is decided when seen; "does not bind" only once every deal of the

@@ -40,15 +40,17 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from simlab.analysis import sections, strength
-from simlab.analysis.charts import dot_interval, new_figure, tip, yerr
-from simlab.analysis.experiment import Context, Experiment
-from simlab.analysis.report import Ci, Num, fields, formatted, md_escape
-from simlab.analysis.stats import LEVEL, Estimate, mean, paired_difference, proportion, z_of
-from simlab.analysis.wording import NUMBER, POINTS, SHARE, TIE, Band, compare, difference, fmt_estimate, fmt_share, join
 from simlab.core.intervals import Z95
 from simlab.games.karuba.components import COLS, N_CELLS, N_EDGE
 from simlab.games.karuba.rules import BEACH_CELL, TEMPLE_CELL
+from simlab.measures.stats import LEVEL, Estimate, mean, paired_difference, proportion, z_of
+from simlab.report import sections
+from simlab.report import rechecks
+from simlab.report.charts import dot_interval, new_figure, tip, yerr
+from simlab.report.page import Ci, Num, fields, formatted, md_escape
+from simlab.report.wording import NUMBER, POINTS, SHARE, TIE, Band, compare, difference, fmt_estimate, fmt_share, join
+from simlab.studies import strength
+from simlab.studies.experiment import Context, Experiment
 
 COLOURS = ("brown", "blue", "purple", "yellow")
 HEURISTICS = ("builder", "racer", "collector")
@@ -261,7 +263,7 @@ def _reading(ctx: Context, name: str, params: dict) -> dict:
             "fit": fit(t, ["squares_apart"])}
 
 
-def stronger_rule(ctx: Context, player: str) -> strength.Recheck:
+def stronger_rule(ctx: Context, player: str) -> rechecks.Recheck:
     """The headline rule with a stronger player in every seat (default readings, the same seed, so the
     same setups), until decided (:func:`strength.recheck`): whether distance lowers the reach rate,
     with its reach rate on the average drawn pair and the reach lost per square apart as detail."""
@@ -455,7 +457,7 @@ def analyse(ctx: Context):
         f"apart reach {fmt_estimate(near['reach'])} and pairs {FAR} or more apart {fmt_estimate(far['reach'])}, in "
         f"games longer by {fmt_estimate(difference(far['length'], near['length']), NUMBER)} rounds, where planning "
         f"pays more ({STRONG}'s edge over {join(MIDDLE)} {fmt_estimate(near['plan'], POINTS)} against "
-        f"{fmt_estimate(far['plan'], POINTS)})" + ("; with stronger play the rule " + strength.agreement(
+        f"{fmt_estimate(far['plan'], POINTS)})" + ("; with stronger play the rule " + rechecks.agreement(
             True, stronger, words=lambda b: "distance does not decide")
             + " (" + "; ".join(f"{md_escape(s)} in every seat, {r.how()}: reach {fmt_estimate(r.detail['reach'])}, "
                                f"{-r.detail['slope'].value * 100:.1f} points [{-r.detail['slope'].hi * 100:.1f}, "
@@ -467,7 +469,7 @@ def analyse(ctx: Context):
         f"{-changes['temple_step 0']['length'].lo:.2f}] and {pairs_word(free['counts']['outside'])} instead of "
         f"{c['outside']} lie outside the band.",
     ]
-    holds = ("; with stronger play this " + strength.agreement(True, stronger, words=lambda b: "distance does not decide")
+    holds = ("; with stronger play this " + rechecks.agreement(True, stronger, words=lambda b: "distance does not decide")
         if stronger else "")
     rep.bottom_line = [
         f"Distance decides: each square between an explorer and its temple costs "

@@ -12,7 +12,7 @@ normal run engine; pairs with a search entrant play ``search-games`` games (it t
 decision). Every pair runs on the same root seed, so deal d is the same deal in every pair (a search
 pair plays the first deals). Bradley-Terry ratings on the results (a tie half each way), on the Elo
 scale with random play at 0, 95% intervals by a bootstrap over deals drawn jointly for all pairs
-(``simlab.analysis.rating``); the order is stated only where simultaneous 95% intervals of the rating
+(``simlab.measures.rating``); the order is stated only where simultaneous 95% intervals of the rating
 differences decide it, entrants whose difference interval includes 0 being tied, so that all the places
 and ties stated hold together with 95% confidence.
 """
@@ -23,19 +23,20 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from simlab.analysis import measures as M
-from simlab.analysis import rating, sections
-from simlab.analysis.charts import dot_interval, new_figure
-from simlab.analysis.experiment import Context, Experiment, Option
-from simlab.analysis.fairness import cluster_proportion, deal_of
-from simlab.analysis.report import Ci, Num, formatted, md_escape
-from simlab.analysis.stats import Estimate
-from simlab.analysis.strength import run_tag
-from simlab.analysis.wording import NUMBER, SHARE, fmt_count, fmt_number, fmt_share, join
 from simlab.core.errors import SimlabError
 from simlab.core.strategy import strategies_for
 from simlab.core.tuned_sets import tuned_sets
+from simlab.measures import balance as M
+from simlab.measures import rating
+from simlab.measures.fairness import cluster_proportion, deal_of
+from simlab.measures.stats import Estimate
+from simlab.report import sections
+from simlab.report.charts import dot_interval, new_figure
+from simlab.report.page import Ci, Num, formatted, md_escape
+from simlab.report.wording import NUMBER, SHARE, fmt_count, fmt_number, fmt_share, join
 from simlab.search.speed import ms_per_decision
+from simlab.studies.experiment import Context, Experiment, Option
+from simlab.studies.strength import run_tag
 
 RANDOM = "random"
 POLICY = "policy"       # a search player's play-out policy parameter, when it has one

@@ -2,7 +2,7 @@
 
 Seat fairness from mirror matches only (every seat the same strategy, one mirror per built-in
 heuristic, every player count): a seat effect cannot be read from a mix, where it is confounded
-with who sits where. The stronger players (the search player, each tuned set; :mod:`simlab.analysis.strength`)
+with who sits where. The stronger players (the search player, each tuned set; :mod:`simlab.studies.strength`)
 play mirrors too, and the bottom line says whether the heuristics' seat verdict holds with them. A heads-up strategy-vs-strategy matrix with a ranking. Luck and skill from
 duplicate play (every deal in every seat rotation): the Elo gap from random play to the strongest
 heuristic, and the share of the default mix's outcome variance due to luck. Game length,
@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from simlab.analysis import measures, sections, strength, unfold
-from simlab.analysis.experiment import Context, Experiment
 from simlab.core.strategy import strategies_for
+from simlab.measures import balance as measures, unfold
+from simlab.report import sections
+from simlab.studies import strength
+from simlab.studies.experiment import Context, Experiment
 
 
 def heads_up_seats(a: str, b: str, players: int) -> tuple[str, ...]:

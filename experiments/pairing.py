@@ -20,12 +20,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simlab.analysis.charts import dot_interval, new_figure
-from simlab.analysis.experiment import Context, Experiment, varied
-from simlab.analysis.fairness import pairing_gain, win_share
-from simlab.analysis.report import Ci, Num, formatted, pct
-from simlab.analysis.stats import Estimate
-from simlab.analysis.wording import NUMBER, Band, fmt_number
+from simlab.measures.fairness import pairing_gain, win_share
+from simlab.measures.stats import Estimate
+from simlab.report.charts import dot_interval, new_figure
+from simlab.report.page import Ci, Num, formatted, pct
+from simlab.report.wording import NUMBER, Band, fmt_number
+from simlab.studies.experiment import Context, Experiment, varied
 
 TARGET = 0.7
 BOOT = 200

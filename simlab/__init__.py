@@ -17,6 +17,6 @@ def load(run_dir, columns=None):
 def load_findings(report_dir):
     """Read a report folder's findings as one pandas frame: a row per finding, ``estimate``, ``low``
     and ``high`` in the measure's unit (shares as fractions), its verdict code and what it rests on."""
-    from .analysis.report import load_findings as _load
+    from simlab.report.page import load_findings as _load
 
     return _load(report_dir)

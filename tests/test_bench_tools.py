@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simlab.profiling import GROUPS, annotation, grouped, parse_report, readable, sample_offsets
+from simlab.dev.profiling import GROUPS, annotation, grouped, parse_report, readable, sample_offsets
 
 REPORT = (Path(__file__).parent / "data" / "perf_report.txt").read_text()
 

@@ -7,14 +7,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simlab.analysis import fairness as F
-from simlab.analysis.stats import proportion
-from simlab.analysis.wording import best_of
 from simlab.calibration import COVERAGE, FAMILY, Check, covered, judge, run_check
 from simlab.calibration.checks import CHECKS as ALL
 from simlab.calibration.checks import luck_truth, rare_games, recheck_check
 from simlab.calibration.worlds import Table, mean_ahead
 from simlab.cli import main
+from simlab.measures import fairness as F
+from simlab.measures.stats import proportion
+from simlab.report.wording import best_of
 
 CHECKS = list(ALL)
 
@@ -29,8 +29,8 @@ def test_fast_tier_keeps_the_stated_confidence(check):
 def test_every_estimator_the_reports_read_has_a_check():
     """The estimators behind the reports' intervals and verdicts, each with at least one setting."""
     names = {c.estimator.split("(")[-1].rstrip(")") for c in CHECKS}
-    assert {"fairness.deal_luck", "fairness.skill_gap", "fairness.seat_shares, seat_spread", "compare.paired_measures",
-            "measures.strategy_rates", "wording.best_of", "rating.bootstrap", "tune.interval",
+    assert {"fairness.deal_luck", "fairness.skill_gap", "fairness.seat_shares, seat_spread", "paired.paired_measures",
+            "balance.strategy_rates", "wording.best_of", "rating.bootstrap", "tune.interval",
             "tune.tune, Bonferroni over looks", "core.summary, simlab run",
             "strength.until_decided, sections.start_side"} <= names
 

@@ -18,14 +18,14 @@ pytestmark = pytest.mark.timeout(300)   # a hang fails its test, never the whole
 
 from dask.distributed import Client, LocalCluster  # noqa: E402
 
-from simlab.analysis.compare import Arm, run_compare  # noqa: E402
-from simlab.analysis.experiment import run_experiment  # noqa: E402
-from simlab.analysis.rule_tuning import run_tune  # noqa: E402
-from simlab.analysis.sweep import run_sweep  # noqa: E402
 from simlab.core import executors  # noqa: E402
 from simlab.core.errors import SimlabError  # noqa: E402
 from simlab.core.executors import DaskPool, Placement, placement  # noqa: E402
 from simlab.core.pool import RunQueue, WorkerPool  # noqa: E402
+from simlab.studies.compare import Arm, run_compare  # noqa: E402
+from simlab.studies.experiment import run_experiment  # noqa: E402
+from simlab.studies.rule_tuning import run_tune  # noqa: E402
+from simlab.studies.sweep import run_sweep  # noqa: E402
 
 QUIET = dict(progress=False, log=lambda m: None)
 LADDER = {"budgets": "2,4", "search-games": "8", "pilot-games": "4", "search": "rollout"}

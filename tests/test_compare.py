@@ -5,11 +5,11 @@ import re
 import pandas as pd
 import pytest
 
-from simlab.analysis.compare import Arm, run_compare
-from simlab.analysis.fairness import win_share
 from simlab.cli import main
 from simlab.core.results import load
 from simlab.core.runner import RunConfig
+from simlab.measures.fairness import win_share
+from simlab.studies.compare import Arm, run_compare
 
 
 def quiet(m):
@@ -73,7 +73,7 @@ def test_mirror_reports_the_start_players_share_in_each_arm_and_its_paired_chang
 
 def test_paired_change_equals_the_difference_of_the_arms_means(mix):
     """The change is the mean of per-game differences: exactly B's mean minus A's, for every measure."""
-    from simlab.analysis.compare import paired_measures
+    from simlab.measures.paired import paired_measures
     from simlab.core.game import get_game
 
     out, rep, paths = mix
@@ -154,7 +154,7 @@ def test_report_bottom_line_reads_who_wins_against_the_minimum_effect(which, req
 # -- simlab sweep ------------------------------------------------------------------------------
 
 def test_sweep_values_lists_ranges_and_vectors():
-    from simlab.analysis.sweep import grid, parse_param
+    from simlab.studies.sweep import grid, parse_param
     from simlab.core.game import get_game
 
     karuba, jamaica = get_game("karuba"), get_game("jamaica")
@@ -168,7 +168,7 @@ def test_sweep_values_lists_ranges_and_vectors():
 @pytest.fixture(scope="module")
 def swept(tmp_path_factory):
     """Karuba, 4 players, the default mix over three 4-player token stacks."""
-    from simlab.analysis.sweep import run_sweep
+    from simlab.studies.sweep import run_sweep
 
     out = tmp_path_factory.mktemp("sweep")
     rep, paths = run_sweep("karuba", (4,), ("tokens_4p=5,4,3,2;6,4,2,1;7,4,2,1",), Arm("A"), games=200, out=out,
@@ -272,7 +272,7 @@ def test_an_arms_share_keeps_within_0_and_1_and_none_seen_is_an_upper_bound():
     import numpy as np
     from types import SimpleNamespace
 
-    from simlab.analysis.compare import paired_measures
+    from simlab.measures.paired import paired_measures
     from simlab.calibration.worlds import Table
 
     world = Table((0.0, 0.0, 0.0))

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from simlab.analysis.experiment import Context, Experiment, run_experiment
 from simlab.core.results import load
 from simlab.core.rundir import n_chunks
 from simlab.core.runner import Prepared, RunConfig, default_chunk_size
+from simlab.studies.experiment import Context, Experiment, run_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,8 +55,8 @@ def test_a_smaller_rerun_reads_the_first_games_of_a_stored_larger_run_and_delete
 
 
 def test_the_report_says_a_run_was_read_from_a_larger_stored_one(tmp_path):
-    from simlab.analysis.caveats import add_caveats
-    from simlab.analysis.report import Report
+    from simlab.report.caveats import add_caveats
+    from simlab.report.page import Report
 
     ctx = _ctx(tmp_path, [])
     ctx.run("p", config(2000))
@@ -81,7 +81,7 @@ def test_a_smaller_rerun_completes_an_interrupted_larger_run_rather_than_cut_it(
 
 QUESTION = '''
     """Three small runs: which worker processes played them?"""
-    from simlab.analysis.experiment import Experiment
+    from simlab.studies.experiment import Experiment
 
 
     def analyse(ctx):

@@ -8,9 +8,9 @@ import pytest
 from experiments.curse_threshold import (APPETITES, BINDING, BLIND, NO_THRESHOLD, TABLES, THRESHOLDS, best_responses,
                                          binding, binds_sentence, greed_pays_from, greed_sentence, holds_from,
                                          stops_binding)
-from simlab.analysis.experiment import run_experiment
 from simlab.core.results import load
 from simlab.core.runner import RunConfig, prepared
+from simlab.studies.experiment import run_experiment
 
 QUIET = {"executor": "serial", "progress": False, "log": lambda m: None}
 

@@ -5,12 +5,12 @@ import re
 
 import pytest
 
-from simlab.analysis.experiment import available_experiments
+from simlab.studies.experiment import available_experiments
 
 
 @pytest.fixture(scope="module")
 def overview(tmp_path_factory):
-    from simlab.analysis.experiment import run_experiment
+    from simlab.studies.experiment import run_experiment
 
     out = tmp_path_factory.mktemp("overview")
     report, paths = run_experiment("overview", games=120, game="karuba", out=out, executor="serial",
@@ -102,7 +102,7 @@ def test_report_on_a_mirror_run_judges_the_seats(cli_run, tmp_path):
 
 def test_pairing_report_measures_every_comparison(tmp_path):
     """Issue 12 item 2: the five paired comparisons, each with its correlation and half-width ratio."""
-    from simlab.analysis.experiment import run_experiment
+    from simlab.studies.experiment import run_experiment
 
     report, paths = run_experiment("pairing", games=60, out=tmp_path, executor="serial", progress=False,
                                    log=lambda m: None)

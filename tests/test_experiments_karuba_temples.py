@@ -89,7 +89,7 @@ def test_karuba_mirror_games_do_not_depend_on_the_player_count(heuristic):
 
 
 def test_karuba_temples_report_frames_game_quality(tmp_path):
-    from simlab.analysis.experiment import run_experiment
+    from simlab.studies.experiment import run_experiment
 
     report, paths = run_experiment("karuba-temples", games=100, out=tmp_path, executor="serial", progress=False,
                                    log=lambda m: None, options={"strong-games": "20"})

@@ -6,8 +6,8 @@ import re
 import pandas as pd
 import pytest
 
-from simlab.analysis.experiment import available_experiments, run_experiment
 from simlab.core.results import load
+from simlab.studies.experiment import available_experiments, run_experiment
 
 QUIET = {"executor": "serial", "progress": False, "log": lambda m: None}
 

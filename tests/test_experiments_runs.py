@@ -2,13 +2,13 @@
 import pandas as pd
 import pytest
 
-from simlab.analysis.caveats import run_command
-from simlab.analysis.experiment import Context, Experiment
-from simlab.core.runner import extend_run
-from simlab.analysis.stats import StoppingRule
 from simlab.core.errors import SimlabError
 from simlab.core.results import load
+from simlab.core.runner import extend_run
 from simlab.core.runner import Prepared, RunConfig, run
+from simlab.measures.stats import StoppingRule
+from simlab.report.caveats import run_command
+from simlab.studies.experiment import Context, Experiment
 
 
 def config(games, seed=4):
@@ -83,8 +83,8 @@ def test_run_command_reproduces_the_configuration():
 
 
 def test_variant_effect_section_reports_paired_differences_per_seat(tmp_path):
-    from simlab.analysis.report import Report
-    from simlab.analysis.sections import variant_effect
+    from simlab.report.page import Report
+    from simlab.report.sections import variant_effect
 
     ctx = _ctx(tmp_path, games=400)
     arms = ctx.compare("rule", ctx.config(2, ("random", "random")), {"distance_rule": "ring4"})

@@ -1,13 +1,13 @@
-"""The measurement rules of simlab.analysis.fairness, on synthetic games whose truth is known."""
+"""The measurement rules of simlab.measures.fairness, on synthetic games whose truth is known."""
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from simlab.analysis.fairness import (ahead_share, deal_luck, elo, pairing_gain, seat_shares, seat_spread, skill_gap,
+from simlab.measures.fairness import (ahead_share, deal_luck, elo, pairing_gain, seat_shares, seat_spread, skill_gap,
                                       win_share)
-from simlab.analysis.stats import clustered_mean, mean
+from simlab.measures.stats import clustered_mean, mean
 
 
 def synthetic(games, probs, seed, strategies=None, tie_rate=0.0):
@@ -123,8 +123,8 @@ def test_skill_gap_interval_stays_finite_near_a_sure_win():
 def test_mirror_seats_refuse_a_verdict_true_by_construction():
     """A mirror in which every game ends with all seats level (a deterministic strategy where seats act
     simultaneously) gives a finding saying so, not a 'fair' verdict; a real mirror gets its verdict."""
-    from simlab.analysis.report import Report
-    from simlab.analysis.sections import mirror_bottom_line, mirror_seats
+    from simlab.report.page import Report
+    from simlab.report.sections import mirror_bottom_line, mirror_seats
 
     level = synthetic(500, [0.5, 0.5], seed=3, tie_rate=1.0)
     real = synthetic(4000, [0.6, 0.4], seed=4)
@@ -156,7 +156,7 @@ def test_seat_spread_of_several_mirrors_is_each_mirrors_own_from_shared_draws():
 def test_deal_luck_bootstrap_counts_give_the_shares_of_the_resampled_deals_themselves():
     """The bootstrap weighs each deal by how often a resample drew it; that must equal the shares
     computed on the resampled deals as a cube (repeats included), the definition of the resample."""
-    from simlab.analysis.fairness import _variance_shares
+    from simlab.measures.fairness import _variance_shares
 
     rng = np.random.default_rng(3)
     cube = rng.normal(size=(40, 3, 3)) + np.array([0.0, 1.0, 2.0])   # deal, rotation, slot

@@ -6,13 +6,14 @@ import math
 import pandas as pd
 import pytest
 
-import simlab
-from simlab.analysis.compare import change_sentences, moves
-from simlab.analysis.report import Ci, Num, Report, formatted
-from simlab.analysis.stats import Estimate
-from simlab.analysis.wording import POINTS, SHARE, Band, ReportError, bottom_line_problems
 from simlab.core.errors import SimlabError
 from simlab.core.game import get_game
+from simlab.measures.paired import moves
+from simlab.measures.stats import Estimate
+from simlab.report.changes import change_sentences
+from simlab.report.page import Ci, Num, Report, formatted
+from simlab.report.wording import POINTS, SHARE, Band, ReportError, bottom_line_problems
+import simlab
 
 
 def small_report() -> Report:
@@ -121,8 +122,8 @@ def test_sizes_stop_where_the_bottom_lines_numbers_run_out_and_the_rest_are_stil
 def test_an_unbounded_interval_is_said_as_a_lower_bound_never_inf():
     """A heuristic that finished ahead in every meeting with random play has no upper bound on the Elo
     scale: the bottom line says so in words ("at least"), the finding too, and no page reads 'inf'."""
-    from simlab.analysis.sections import luck_bottom_line
-    from simlab.analysis.wording import NUMBER, Verdict
+    from simlab.report.sections import luck_bottom_line
+    from simlab.report.wording import NUMBER, Verdict
 
     s = pd.DataFrame([{"players": 2, "heads_up": True, "elo_gap": 1840.8, "elo_lo": 1366.2, "elo_hi": math.inf,
                        "ahead": 1.0, "ahead_lo": 0.9998, "ahead_hi": 1.0, "pairs_games": 4000, "skill_share": 0.6,
@@ -149,7 +150,7 @@ def test_every_committed_report_written_with_findings_holds_numbers_and_bounded_
     """A regenerated report (one with findings.csv): every CSV beside it holds its numbers as numbers,
     every share's interval lies within [0, 1] with the estimate inside it, and no bottom line hides
     changes behind 'N more key outcomes'."""
-    from simlab.analysis.report import text_numbers
+    from simlab.report.page import text_numbers
 
     written = [d for d in committed_reports() if (d / "findings.csv").is_file()]
     assert len(written) >= 8       # compare, sweep and tune at least: the rest as they are regenerated
@@ -168,8 +169,8 @@ def test_every_committed_report_written_with_findings_holds_numbers_and_bounded_
 def test_one_catalogue_declares_every_measure_compare_and_tune_read(game):
     """Each measure once: key, name, unit and bounds, interval, smallest change, calibration rows;
     the game's key outcomes join it with their own smallest change, and tune's keys are its keys."""
-    from simlab.analysis import catalogue
-    from simlab.analysis.rule_tuning import parse_target
+    from simlab.measures import catalogue
+    from simlab.studies.rule_tuning import parse_target
 
     spec = get_game(game)
     seats = ("a", "b")

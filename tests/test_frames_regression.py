@@ -6,7 +6,7 @@ each game a 3-player table of the search players, at small budgets, and a heuris
 A change meant to alter play rewrites the file with ``python -m simlab.regress write`` and says
 in its commit by how much play changed (``python -m simlab.regress diff REV``).
 """
-from simlab.regress import DIGESTS, check, digest, matrix, play
+from simlab.dev.regress import DIGESTS, check, digest, matrix, play
 
 
 def test_every_configuration_plays_the_recorded_games():

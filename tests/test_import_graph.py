@@ -1,25 +1,33 @@
-"""Layering (issue 31): no module of simlab, strategies or experiments imports, even inside a
+"""Layering (issues 31, 45): no module of simlab, strategies or experiments imports, even inside a
 function, a module that imports it back (such a circle is a design knot, two rooms that each need
 the other, hidden while the import happens late), nor a module of a higher layer (the core finds
-games, strategies, players and experiments through the registry, never by importing them)."""
+games, strategies, players and experiments through the registry, never by importing them).
+
+The analysis is three rooms, one floor each: measures (frames to findings: numbers, no words, no
+pages), report (findings to words to pages) and studies (what to play and in what order); measures
+import neither of the others and the report imports no study."""
 import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("simlab", "strategies", "experiments")
-# From the ground up: a module imports only modules of its own layer or below (the first prefix
+# From the ground up: a module imports only modules of its own layer or below (the longest prefix
 # that matches a module names its layer).
 LAYERS = (
     ("simlab.signals", "simlab.core"),
-    ("simlab.games", "simlab.search", "simlab.analysis", "simlab.revision", "simlab"),
-    ("strategies", "experiments", "simlab.calibration", "simlab.reference", "simlab.regress"),
-    ("simlab.bench", "simlab.bench_cluster", "simlab.profiling"),
+    ("simlab.games", "simlab.search", "simlab.reference", "simlab.measures"),
+    ("simlab.report",),
+    ("simlab.studies", "simlab.playtest", "simlab.dev.revision", "simlab"),
+    ("strategies", "experiments", "simlab.calibration", "simlab.dev.regress"),
+    ("simlab.dev",),
     ("simlab.cli",),
-    ("simlab.__main__",),
+    ("simlab.__main__", "simlab.regress"),
 )
 # Rooms of one layer that must not lean on each other: the rules never read strategies, searches
-# or reports; the search never reads a game's own modules (it gets the step model).
-NEVER = (("simlab.games", ("simlab.search", "simlab.analysis")), ("simlab.search", ("simlab.games", "simlab.analysis")))
+# or measures; the search never reads a game's own modules (it gets the step model); the measures
+# read no game's own modules either (they read frames and the game's declared spec).
+NEVER = (("simlab.games", ("simlab.search", "simlab.measures")), ("simlab.search", ("simlab.games", "simlab.measures")),
+         ("simlab.measures", ("simlab.games", "simlab.search", "simlab.reference")))
 
 
 def module_of(path: Path) -> str:
@@ -103,10 +111,10 @@ def test_no_module_imports_one_that_imports_it_back():
 
 
 def layer(module: str) -> int:
-    for k, prefixes in enumerate(LAYERS):
-        if any(module == p or module.startswith(p + ".") for p in prefixes):
-            return k
-    raise AssertionError(f"{module} is in no layer")
+    matches = [(len(p), k) for k, prefixes in enumerate(LAYERS) for p in prefixes
+               if module == p or module.startswith(p + ".")]
+    assert matches, f"{module} is in no layer"
+    return max(matches)[1]
 
 
 def upward(graph: dict[str, set[str]]) -> list[str]:
@@ -122,9 +130,22 @@ def test_the_layer_check_finds_an_upward_import_where_there_is_one():
     assert upward({"simlab.core.game": {"simlab.games"}, "simlab.games": set()}) == ["simlab.core.game -> simlab.games"]
     assert upward({"simlab.games.karuba.step": {"simlab.search.players"}, "simlab.search.players": set()})
     assert upward({"simlab.cli": {"simlab.core.game"}, "simlab.core.game": set()}) == []
+    assert upward({"simlab.report.page": {"simlab.studies.compare"}, "simlab.studies.compare": set()})
+    assert upward({"simlab.dev.bench": {"simlab.cli.studies"}, "simlab.cli.studies": set()})   # the longest prefix
 
 
 def test_no_module_imports_from_a_layer_above_it():
     mods = modules()
     graph = {name: imports(name, path, set(mods)) for name, path in mods.items()}
     assert upward(graph) == []
+
+
+def test_the_measures_read_no_study_and_no_page_and_the_pages_no_study():
+    mods = modules()
+    graph = {name: imports(name, path, set(mods)) for name, path in mods.items()}
+    assert any(m.startswith("simlab.measures.") for m in graph) and any(m.startswith("simlab.studies.") for m in graph)
+    within = lambda m, room: m == room or m.startswith(room + ".")
+    leaks = [f"{m} -> {t}" for m, ts in graph.items() for t in ts
+             if (within(m, "simlab.measures") and (within(t, "simlab.studies") or within(t, "simlab.report")))
+             or (within(m, "simlab.report") and within(t, "simlab.studies"))]
+    assert leaks == []

@@ -1,4 +1,4 @@
-"""The rating ladder (experiments/ladder.py, simlab/analysis/rating.py): Bradley-Terry ratings recover
+"""The rating ladder (experiments/ladder.py, simlab/measures/rating.py): Bradley-Terry ratings recover
 known strengths, equal results give equal ratings, ties are called ties, the entrants come from the
 strategy registry, and a tiny ladder run writes a report whose bottom line names the top entrant."""
 import re
@@ -8,12 +8,12 @@ import pandas as pd
 import pytest
 
 from experiments import ladder
-from simlab.analysis import rating
-from simlab.analysis.report import Report
 from simlab.core.errors import SimlabError
-from simlab.analysis.fairness import cluster_proportion
 from simlab.core.intervals import wilson
 from simlab.core.strategy import strategies_for
+from simlab.measures import rating
+from simlab.measures.fairness import cluster_proportion
+from simlab.report.page import Report
 
 
 def synthetic(true: list[float], games: int, seed: int = 1):
@@ -190,7 +190,7 @@ def test_the_head_to_head_interval_counts_deals_not_games():
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    from simlab.analysis.experiment import run_experiment
+    from simlab.studies.experiment import run_experiment
 
     out = tmp_path_factory.mktemp("ladder")
     report, paths = run_experiment("ladder", games=24, game="karuba", out=out, executor="serial", progress=False,

@@ -203,7 +203,7 @@ def test_the_trace_counts_one_decision_event_per_decision():
     assert (kinds == EV_AGAIN).sum() > 0 and "pig!" in text
 
 
-# The plug-in's own regression oracle (simlab.regress checks only simlab's games): a change meant to
+# The plug-in's own regression oracle (simlab.dev.regress checks only simlab's games): a change meant to
 # alter play rewrites these digests and says why.
 ORACLE = {
     (2, ("hold_at", "hold_at:at=25"), False, True): "2cea82d0393db898:2331f730",
@@ -214,7 +214,7 @@ ORACLE = {
 
 @pytest.mark.parametrize("key", ORACLE, ids=lambda k: f"{k[0]}p-{'equal' if k[2] else 'base'}-{k[1][0]}")
 def test_the_recorded_games_are_played_exactly(key):
-    from simlab.regress import digest, play as play_config
+    from simlab.dev.regress import digest, play as play_config
 
     n, seats, equal, rotate = key
     config = {"game": "pig", "players": n, "seats": list(seats), "params": {"equal_turns": equal}, "rotate": rotate}

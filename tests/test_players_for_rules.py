@@ -13,9 +13,9 @@ The Karuba heuristics' play for each bonus tile is tested on hand-built position
 """
 import pytest
 
-from simlab.analysis.outcomes import play_changed
 from simlab.core.game import get_game
 from simlab.core.runner import Prepared, RunConfig
+from simlab.measures.outcomes import play_changed
 
 GAMES = 120
 SEED = 1

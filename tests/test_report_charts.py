@@ -1,12 +1,12 @@
-"""Chart rules (simlab.analysis.charts): integer-aware bins, labelled axes, dot-and-interval plots on an
+"""Chart rules (simlab.report.charts): integer-aware bins, labelled axes, dot-and-interval plots on an
 axis fitted to the data, hover values written into the SVG."""
 import re
 
 import numpy as np
 import pytest
 
-from simlab.analysis import charts
-from simlab.analysis.wording import Band, ReportError
+from simlab.report import charts
+from simlab.report.wording import Band, ReportError
 
 
 def test_integer_data_get_bins_centred_on_integers_with_a_whole_number_of_values_each():
@@ -89,7 +89,7 @@ def test_a_chart_drawn_by_the_renderer_process_is_the_chart_drawn_in_place_hover
     """Experiments draw charts in a renderer process while the analysis goes on: same file."""
     from matplotlib.ticker import FuncFormatter
 
-    from simlab.analysis.wording import POINTS
+    from simlab.report.wording import POINTS
 
     def figure():
         fig, axes = charts.new_figure()

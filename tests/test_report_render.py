@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simlab.analysis.charts import dot_interval, integer_histogram, new_figure
-from simlab.analysis.report import Ci, Report, anchor, formatted, md_escape, md_inline
-from simlab.analysis.stats import Estimate
-from simlab.analysis.wording import POINTS, Band, ReportError
 from simlab.core.errors import SimlabError
+from simlab.measures.stats import Estimate
+from simlab.report.charts import dot_interval, integer_histogram, new_figure
+from simlab.report.page import Ci, Report, anchor, formatted, md_escape, md_inline
+from simlab.report.wording import POINTS, Band, ReportError
 
 EVIL = "<b>hunter</b>|*x*"      # a user-supplied strategy name full of Markdown and HTML marks
 
@@ -197,7 +197,7 @@ def test_a_bottom_line_the_data_make_too_long_keeps_its_answer_and_moves_the_res
 
 
 def test_numbers_are_counted_as_a_reader_meets_them():
-    from simlab.analysis.wording import numbers_in, words_in
+    from simlab.report.wording import numbers_in, words_in
 
     assert numbers_in("wins 51.3% [50.9%, 51.6%] of games at 2 players") == 1
     assert numbers_in("keeps it in [2.0%, 10.0%] with 95% confidence") == 0
@@ -255,8 +255,8 @@ def test_every_committed_report_answers_in_a_minute():
     """Issue 30: every report in reports/ opens with a bottom line a designer reads in a minute."""
     from pathlib import Path
 
-    from simlab.analysis.report import sentences
-    from simlab.analysis.wording import bottom_line_problems
+    from simlab.report.page import sentences
+    from simlab.report.wording import bottom_line_problems
 
     pages = sorted((Path(__file__).resolve().parent.parent / "reports").rglob("report.md"))
     assert len(pages) >= 20

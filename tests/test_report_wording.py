@@ -1,11 +1,11 @@
-"""The wording rules of balance reports (simlab.analysis.wording): each test names the rule it checks."""
+"""The wording rules of balance reports (simlab.report.wording): each test names the rule it checks."""
 import math
 
 import pytest
 
-from simlab.analysis.stats import Estimate, proportion
-from simlab.analysis.wording import (BAND_LABELS, POINTS, SHARE, TIE, Band, Verdict, best_of, compare, difference,
-                                     fmt_count, fmt_points, fmt_ratio, fmt_share)
+from simlab.measures.stats import Estimate, proportion
+from simlab.report.wording import (BAND_LABELS, POINTS, SHARE, TIE, Band, Verdict, best_of, compare, difference,
+                                   fmt_count, fmt_points, fmt_ratio, fmt_share)
 
 
 def est(value, lo, hi, n=1000):

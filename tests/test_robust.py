@@ -4,16 +4,16 @@ import json
 
 import pytest
 
-from simlab.analysis.caveats import read_robustness
-from simlab.analysis.experiment import Experiment, run_experiment
-from simlab.analysis.report import Report
-from simlab.analysis.robust import (FIRMS, FLIPS, HOLDS, MISSING, SHIFTS, WEAKENS, Reading, change, readings,
-                                    robust_report, run_robust)
-from simlab.analysis.stats import Estimate
-from simlab.analysis.wording import Band
 from simlab.core.errors import SimlabError
 from simlab.core.game import get_game
 from simlab.core.params import ASSUMPTION
+from simlab.measures.stats import Estimate
+from simlab.report.caveats import read_robustness
+from simlab.report.page import Report
+from simlab.report.wording import Band
+from simlab.studies.experiment import Experiment, run_experiment
+from simlab.studies.robust import (FIRMS, FLIPS, HOLDS, MISSING, SHIFTS, WEAKENS, Reading, change, readings,
+                                   robust_report, run_robust)
 
 QUIET = {"executor": "serial", "progress": False, "log": lambda m: None}
 
@@ -94,7 +94,7 @@ def test_a_claim_the_check_reads_otherwise_than_the_report_is_left_out_as_not_re
 
 
 def test_a_long_table_alternative_is_described_by_the_entries_it_changes():
-    from simlab.analysis.robust import describe
+    from simlab.studies.robust import describe
 
     p = get_game("loot-island").params["treasure_crossed"]
     few = tuple(v + (1 if i == 7 else 0) for i, v in enumerate(p.default))
@@ -165,7 +165,7 @@ def test_robust_refuses_an_assumption_the_game_does_not_have_before_playing_anyt
 
 
 def test_an_assumption_in_force_applies_to_every_config_that_does_not_set_it(tmp_path):
-    from simlab.analysis.experiment import Context
+    from simlab.studies.experiment import Context
 
     ctx = Context(LENGTH, 10, tmp_path, tmp_path, assume={"karuba": {"distance_rule": "label30"}}, **QUIET)
     assert ctx.config(2, ("builder",) * 2).params == {"distance_rule": "label30"}
@@ -190,8 +190,8 @@ def test_every_assumption_declares_plausible_alternatives_or_why_it_has_none(gam
 
 
 def test_an_assumption_that_cannot_be_tried_alone_is_skipped_and_named_with_its_reason():
-    from simlab.analysis.caveats import assumption_caveat
-    from simlab.analysis.robust import assumptions_of
+    from simlab.report.caveats import assumption_caveat
+    from simlab.studies.robust import assumptions_of
 
     names = [p for _, p, _ in assumptions_of(["legend-raiders"], ())]
     assert "symbols" not in names and "die_faces" in names
@@ -210,7 +210,7 @@ def test_a_long_alternative_gets_the_same_run_folder_in_every_process():
     import sys
 
     long_value = ",".join(["1"] * 74)
-    code = f"from simlab.analysis.robust import _folder; print(_folder('treasure_crossed', {long_value!r}))"
+    code = f"from simlab.studies.robust import _folder; print(_folder('treasure_crossed', {long_value!r}))"
     names = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
              for _ in range(2)}
     assert len(names) == 1 and names.pop().startswith("treasure_crossed=")

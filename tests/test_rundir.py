@@ -8,12 +8,12 @@ import tracemalloc
 import pandas as pd
 import pytest
 
-from simlab.analysis.experiment import Context, Experiment
 from simlab.core import fingerprint
 from simlab.core.errors import SimlabError
 from simlab.core.results import load
 from simlab.core.rundir import MANIFEST, ChunkSet
 from simlab.core.runner import RunConfig, run
+from simlab.studies.experiment import Context, Experiment
 
 CONFIG = RunConfig("karuba", 2, ("random", "random"), games=400, seed=12)
 

@@ -1,4 +1,4 @@
-"""simlab.analysis.stats against known cases: Wilson, paired differences, bootstrap coverage,
+"""simlab.measures.stats against known cases: Wilson, paired differences, bootstrap coverage,
 and the sequential stopping rule."""
 import math
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from simlab.core.intervals import median_interval
-from simlab.analysis.stats import (StoppingRule, bootstrap_mean, difference_of_means, mean, paired_column_difference,
+from simlab.measures.stats import (StoppingRule, bootstrap_mean, difference_of_means, mean, paired_column_difference,
                                    paired_difference, proportion, sequential)
 
 

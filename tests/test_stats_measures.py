@@ -1,9 +1,9 @@
-"""simlab.analysis.measures on hand-made frames with known answers."""
+"""simlab.measures.balance on hand-made frames with known answers."""
 import numpy as np
 import pandas as pd
 import pytest
 
-from simlab.analysis import measures as M
+from simlab.measures import balance as M
 
 
 def frame(games):

@@ -13,10 +13,10 @@ import subprocess
 import pandas as pd
 import pytest
 
-from simlab.analysis.compare import Arm
-from simlab.analysis.report import md_inline
-from simlab.analysis.sweep import run_sweep
-from simlab.analysis.wording import fmt_number, fmt_share
+from simlab.report.page import md_inline
+from simlab.report.wording import fmt_number, fmt_share
+from simlab.studies.compare import Arm
+from simlab.studies.sweep import run_sweep
 
 BROWSER = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
 
@@ -160,7 +160,7 @@ def test_the_url_hash_selects_a_point_as_the_slider_would(mirror, tmp_path):
 
 @pytest.mark.parametrize("lo, hi", [(33.35, 33.52), (15, 25), (0.0012, 0.0031), (-3, 7), (0, 100)])
 def test_chart_ticks_are_round_inside_the_range_and_never_read_alike(lo, hi):
-    from simlab.analysis.whatif import _ticks
+    from simlab.report.whatif import _ticks
 
     ticks = _ticks(lo, hi)
     assert len(ticks) >= 3 and len(set(ticks)) == len(ticks)

@@ -8,9 +8,9 @@ one seat's stream into another's chance, would break it. (Karuba's colour symmet
 with the Karuba strategies.)"""
 import pytest
 
-from simlab.analysis.fairness import clustered_difference, win_share
 from simlab.core.game import available_games, get_game
 from simlab.core.runner import Prepared, RunConfig
+from simlab.measures.fairness import clustered_difference, win_share
 
 DEALS = 1500
 

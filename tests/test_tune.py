@@ -3,15 +3,15 @@ sequentially with intervals corrected for repeated looks."""
 import pandas as pd
 import pytest
 
-from simlab.analysis.catalogue import lookup
-from simlab.analysis.compare import Arm
-from simlab.analysis.stats import Estimate
-from simlab.analysis.rule_tuning import (IN, OUT, UNDECIDED, corrected_level, decide, interval, parse_target,
-                                         run_tune, tune)
-from simlab.analysis.wording import bottom_line_problems
 from simlab.cli import main
 from simlab.core.game import get_game
 from simlab.core.results import load
+from simlab.measures.catalogue import lookup
+from simlab.measures.stats import Estimate
+from simlab.report.wording import bottom_line_problems
+from simlab.studies.compare import Arm
+from simlab.studies.rule_tuning import (IN, OUT, UNDECIDED, corrected_level, decide, interval, parse_target, run_tune,
+                                        tune)
 
 
 def quiet(m):
@@ -46,7 +46,7 @@ def test_games_go_only_to_undecided_values_round_robin_until_max_games():
 
 
 def test_the_bottom_line_gives_runs_of_values_as_ranges():
-    from simlab.analysis.rule_tuning import spans
+    from simlab.studies.rule_tuning import spans
     assert spans([4, 5, 6, 7, 9, 11, 12]) == "`4`-`7`, `9`, `11` and `12`"
     assert spans([13]) == "`13`" and spans(["ring4", "plain"]) == "`ring4` and `plain`"
 
@@ -54,7 +54,7 @@ def test_the_bottom_line_gives_runs_of_values_as_ranges():
 def test_the_bottom_line_answers_in_the_measures_own_words_and_says_which_side_the_rest_fall():
     """Issue 30: the first sentence names the outcome (not its key) and the player count, and says
     which values give less and which more; all values on one side read 'every one gives less'."""
-    from simlab.analysis.rule_tuning import bottom_line
+    from simlab.studies.rule_tuning import bottom_line
     meas = lookup(get_game("loot-island"), "curse_elimination_rate", ("hunter",) * 4)
 
     def table(rows):

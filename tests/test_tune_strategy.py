@@ -3,12 +3,12 @@ deals, tuned sets saved by name and played as BASE@SET wherever a strategy name 
 import numpy as np
 import pytest
 
-from simlab.analysis.strategy_tuning import Setup, Space, deal_shares, search, validate
 from simlab.core.errors import SimlabError
 from simlab.core.fingerprint import code_change
 from simlab.core.runner import Prepared, RunConfig
 from simlab.core.strategy import Strategy, StrategyParam, get_strategy
 from simlab.core.tuned_sets import ENV, save_tuned, tuned_sets
+from simlab.studies.strategy_tuning import Setup, Space, deal_shares, search, validate
 
 TOY = Strategy("toy", "toy", None, "a toy", (StrategyParam("weight", 1.0, "a real", -100, 100, search=(0, 10)),
                                             StrategyParam("count", 2, "a count", 0, 10, integer=True)))
@@ -128,7 +128,7 @@ def test_the_validation_s_win_shares_stay_in_range_and_keep_their_confidence_on_
     known model (deals of 2 seatings that go together, true share 0.2) in at least 93% of 2,000 tries."""
     import numpy as np
 
-    from simlab.analysis.strategy_tuning import deal_share
+    from simlab.studies.strategy_tuning import deal_share
 
     rng = np.random.default_rng(5)
     covered = 0

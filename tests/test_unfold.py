@@ -4,11 +4,11 @@ import math
 import numpy as np
 import pytest
 
-from simlab.analysis import unfold
+from simlab.core import runner
 from simlab.core.game import get_game
 from simlab.core.play import COL_SCORE, EV_STANDINGS
-from simlab.core import runner
 from simlab.core.runner import Prepared, RunConfig
+from simlab.measures import unfold
 
 GAMES = ("karuba", "loot-island", "jamaica", "legend-raiders")
 

@@ -9,16 +9,16 @@ from dataclasses import replace
 from itertools import combinations
 from types import SimpleNamespace
 
-from simlab.analysis import fairness as F
-from simlab.analysis import measures as M
-from simlab.analysis import rule_tuning as T
-from simlab.analysis.catalogue import SHARED_WINS
-from simlab.analysis.compare import family_size, headline, paired_measures, size
-from simlab.analysis.experiment import widest_paired_seat
-from simlab.analysis.sections import _strongest
-from simlab.analysis.stats import StoppingRule, paired_column_difference, proportion, sequential
-from simlab.analysis.wording import Band, best_of
 from simlab.core.summary import Summary
+from simlab.measures import fairness as F
+from simlab.measures import balance as M
+from simlab.measures.catalogue import SHARED_WINS
+from simlab.measures.paired import family_size, headline, paired_measures, size
+from simlab.measures.stats import StoppingRule, paired_column_difference, proportion, sequential
+from simlab.report.sections import _strongest
+from simlab.report.wording import Band, best_of
+from simlab.studies import rule_tuning as T
+from simlab.studies.experiment import widest_paired_seat
 
 from . import COVERAGE, EPS, FAMILY, Check, covered
 from .ladder import LADDER_CHECKS
@@ -110,7 +110,7 @@ def strongest_check(setting: str, skills: tuple[float, ...], suits_sd: float, ch
                     fast: int = 200) -> Check:
     """The overview's strongest strategy: every pair heads-up in its own run, seats alternating game by
     game, all runs on one seed (game g of every run draws the same chance: ``suits[g]`` says how
-    much it suits each strategy). ``measures.ranking`` pools each strategy's meetings and
+    much it suits each strategy). ``balance.ranking`` pools each strategy's meetings and
     ``sections._strongest`` names the best; wrong when a strategy called below the best is not."""
     k = len(skills)
     names = [f"s{i}" for i in range(k)]
@@ -147,7 +147,7 @@ def strongest_check(setting: str, skills: tuple[float, ...], suits_sd: float, ch
             top = truth[names.index(best.best)]
             wrong[r] = any(truth[names.index(x)] >= top - EPS for x in names if x not in best.tied)
         return {"claims 'below the strongest'": wrong}
-    return Check("the strongest strategy head to head (measures.ranking, sections)", setting, FAMILY, play, fast=fast,
+    return Check("the strongest strategy head to head (balance.ranking, sections)", setting, FAMILY, play, fast=fast,
                  thorough=1000)
 
 
@@ -242,7 +242,7 @@ def seat_check(setting: str, world: Table, games: int, fast: int = 100) -> Check
 
 
 # ---------------------------------------------------------------------------------------------
-# a paired comparison of two arms on the same deals (compare.paired_measures)
+# a paired comparison of two arms on the same deals (paired.paired_measures)
 # ---------------------------------------------------------------------------------------------
 
 # what compare reads of a game: no columns or key outcomes of its own
@@ -273,7 +273,7 @@ def paired_check(setting: str, a: Table, b: Table, deals: int, fast: int = 300) 
             t = paired_measures(*frames, SPEC).set_index("measure")
             hit[i] = covered(t.loc[measure, "lo"], t.loc[measure, "hi"], truth)
         return {f"change in {measure}": hit}
-    return Check("paired change B - A (compare.paired_measures)", setting, COVERAGE, play, fast=fast, thorough=1000)
+    return Check("paired change B - A (paired.paired_measures)", setting, COVERAGE, play, fast=fast, thorough=1000)
 
 
 # a game with one yes/no column of its own (a rare event: an elimination, a deck run out)
@@ -302,14 +302,14 @@ def rare_arm_check(p: float, rho: float, deals: int, players: int = 3, fast: int
             hit[i] = covered(r["a_lo"], r["a_hi"], rate)
             wrong[i] = not all(0 <= r[f"{k}_lo"] <= r[k] <= r[f"{k}_hi"] <= 1 and r[f"{k}_hi"] > 0 for k in "ab")
         return {"arm A's share of the rare outcome": hit, "bounds within [0, 1], above 0 with no event": (FAMILY, wrong)}
-    return Check("an arm's share of a rare outcome (compare.paired_measures)",
+    return Check("an arm's share of a rare outcome (paired.paired_measures)",
                  f"rate {p:.2%} (+-25%), duplicate rotations correlated {rho:g}, {deals * players:,} games",
                  COVERAGE, play, fast=fast, thorough=4000)
 
 
 def fairness_change_check(setting: str, a: Table, b: Table, games: int, fast: int = 150) -> Check:
     """Mirror arms on common random numbers: the change in the seats' distance from fair
-    (:func:`~simlab.analysis.fairness.spread_change`, a paired bootstrap over games), which a
+    (:func:`~simlab.measures.fairness.spread_change`, a paired bootstrap over games), which a
     comparison of mirrors reads as "fairer" or "less fair"."""
     a, b = (replace(w, names=("mirror",) * w.players) for w in (a, b))
 
@@ -354,13 +354,13 @@ def compare_family_check(setting: str, a: Table, b: Table, deals: int, fast: int
                 row = h[h["measure"] == f"win rate of {name}"]
                 wrong[i] |= size(row, effect) == "larger" and abs(change[k]) <= effect.hi + EPS
         return {"'larger than the minimum effect' claims": wrong}
-    return Check("compare's verdict on every win measure (compare.size, held together)", setting, FAMILY, play,
+    return Check("compare's verdict on every win measure (paired.size, held together)", setting, FAMILY, play,
                  fast=fast, thorough=2000)
 
 
 def sequential_check(setting: str, a: Table, b: Table, target: float, fast: int = 150) -> Check:
     """``--target-width``: both arms grow in batches until the widest seat's paired difference in win
-    share (:func:`~simlab.analysis.experiment.widest_paired_seat`, clustered by deal) is narrow
+    share (:func:`~simlab.studies.experiment.widest_paired_seat`, clustered by deal) is narrow
     enough; the intervals at the stop must still hold their truth (the stop looks at widths, not at
     the differences, and the looks are few)."""
     mirror = len(set(a.strategies)) == 1
@@ -424,8 +424,8 @@ def recheck_check(setting: str, world: Table, edge: float, first: int, deals: in
     95%, as a recheck without the looks' correction would: the check must catch it. ``budget``: a
     time budget with room for that many games (each game's run takes a second), so the recheck ends
     on a last look shorter than the schedule's."""
-    from simlab.analysis import strength
-    from simlab.analysis.sections import SEAT_BAND, start_side
+    from simlab.studies import strength
+    from simlab.report.sections import SEAT_BAND, start_side
 
     def play(reps: int, seed: int) -> dict[str, np.ndarray]:
         w = on_the_edge(replace(world, names=("mirror",) * world.players), edge)
@@ -455,13 +455,13 @@ def recheck_check(setting: str, world: Table, edge: float, first: int, deals: in
 
 
 # ---------------------------------------------------------------------------------------------
-# rates and means of a duplicate mix (measures.strategy_rates)
+# rates and means of a duplicate mix (balance.strategy_rates)
 # ---------------------------------------------------------------------------------------------
 
 def mix_check(setting: str, world: Table, deals: int, fast: int = 300, rates=None,
-              estimator: str = "win rate by strategy in a mix (measures.strategy_rates)") -> Check:
+              estimator: str = "win rate by strategy in a mix (balance.strategy_rates)") -> Check:
     """Each strategy's win rate in a mix played in duplicate: a deal's rotations are one cluster.
-    ``rates(frame)`` gives strategy -> (lo, hi); by default :func:`measures.strategy_rates`'."""
+    ``rates(frame)`` gives strategy -> (lo, hi); by default :func:`balance.strategy_rates`'."""
     def play(reps: int, seed: int) -> dict[str, np.ndarray]:
         truth = dict(zip(world.strategies, world.slot_win_by_deal().mean(axis=(0, 1))))
         rng = np.random.default_rng(seed)

@@ -1,4 +1,4 @@
-"""Calibration of the rating ladder (:mod:`simlab.analysis.rating`): every pair plays the same deals, and
+"""Calibration of the rating ladder (:mod:`simlab.measures.rating`): every pair plays the same deals, and
 a pair with a search entrant only the first of them, as on the real ladders."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from statistics import NormalDist
 import numpy as np
 from numpy.polynomial.hermite_e import hermegauss
 
-from simlab.analysis import rating
+from simlab.measures import rating
 
 from . import COVERAGE, EPS, FAMILY, Check, covered
 
