@@ -75,6 +75,42 @@ def test_comeback_counts_the_lead_change_the_deciding_round_and_the_gap_made_up(
     assert m["decided_round"] == 3 and m["decided_share"] == 0.75
     assert m["drama"] == pytest.approx(3 / 9)     # trailing by 3 in both rounds, top score 9
     assert m["halftime_leader_wins"] == 0         # seat 0 led after round 2
+    assert m["comeback"] == 0.5                   # seats 1 and 2 tied last after round 2 of 4 (ceil(4/3)); 1 wins
+
+
+def test_the_player_last_after_a_third_of_the_game_who_still_wins_is_a_comeback():
+    # six rounds: after round 2 seat 2 is last alone and goes on to win
+    m = unfold.game_measures([[2, 1, 0], [4, 3, 1], [5, 5, 6], [6, 6, 9], [7, 7, 10], [8, 8, 12]],
+                             [False, False, True])
+    assert m["comeback"] == 1
+    # seats 1 and 2 tied last after round 1 of 3; seat 1 wins: half a comeback
+    m = unfold.game_measures([[3, 0, 0], [3, 4, 1], [3, 9, 2]], [False, True, False])
+    assert m["comeback"] == 0.5
+    # the last player after a third loses: no comeback; every seat level then: nobody is behind
+    assert unfold.game_measures([[1, 0], [2, 1], [3, 2]], [True, False])["comeback"] == 0
+    assert math.isnan(unfold.game_measures([[0, 0], [1, 2], [1, 3]], [False, True])["comeback"])
+    # a game of fewer than three rounds has no first third to be behind in
+    assert math.isnan(unfold.game_measures([[0, 2], [1, 3]], [False, True])["comeback"])
+
+
+def test_the_unfolding_summary_is_clustered_by_deal_and_a_share_stays_within_its_bounds():
+    """Two games of one duplicate deal are one cluster: 10 deals of 2 identical games give the
+    interval of 10 observations, not 20; a share near 1 keeps its interval at or below 1."""
+    import pandas as pd
+
+    from simlab.measures.catalogue import UNFOLDING
+
+    rng = np.random.default_rng(5)
+    values = np.repeat(rng.random(10), 2)
+    per_game = pd.DataFrame({"game": range(20), "deal": np.repeat(range(10), 2), "rounds": 5})
+    for m in UNFOLDING:
+        per_game[m.key] = values
+    per_game["halftime_leader_wins"] = np.r_[np.ones(19), 0.0]
+    s = unfold.summary(per_game)
+    alone = unfold.summary(per_game.assign(deal=range(20)))
+    assert s["drama"].n == 10 and alone["drama"].n == 20 and s["drama"].width > alone["drama"].width * 1.3
+    assert s["halftime_leader_wins"].hi <= 1 and s["halftime_leader_wins"].value == pytest.approx(0.95)
+    assert set(s) >= {m.key for m in UNFOLDING}
 
 
 def test_a_tie_for_the_lead_is_a_shared_lead_and_a_change_of_the_leader_set():

@@ -26,6 +26,7 @@ from simlab.measures.fairness import win_share
 from simlab.measures.stats import NUMBER, POINTS, SHARE
 
 WIN, OUTCOME, OTHER = "win", "outcome", "other"     # what a measure is: who wins, a key outcome, the rest
+UNFOLD = "unfold"      # ... or read from the standings after every round of replayed games (simlab.measures.unfold)
 AUTO = "auto"          # a column's unit: a share where every value is 0 or 1, else a number (read from the data)
 ARM_SHARE = "compare arm's share (fairness.clustered_proportion)"          # the calibration rows that cover ...
 PAIRED = "paired change clustered by deal (stats.clustered_mean)"         # ... each kind of interval
@@ -60,6 +61,8 @@ class Measure:
 
     @property
     def interval(self) -> str:
+        if self.kind == UNFOLD:
+            return "normal, clustered by deal, cut to its bounds"
         return ("Wilson at the effective sample size of the deals (within [0, 1]; none seen gives an upper bound)"
                 if self.unit == SHARE else "normal, clustered by deal")
 
@@ -102,6 +105,26 @@ def _outcome(o):
 SHARED_WINS = Measure("shared_wins", "shared win", SHARE, OTHER,
                       lambda f, s: f.groupby("game", sort=True)["shared_win"].max().astype(float),
                       words="the share of games with a shared win")
+
+
+def _unfolded(key: str):
+    return lambda per_game, spec: per_game.set_index("game").sort_index()[key]
+
+
+# How a game unfolds, from the standings after every round (its per-game frame: unfold.measures;
+# a mean over games clustered by deal, stats.clustered_mean, which the PAIRED rows calibrate); the
+# overview tables each one, in this order, under its name.
+UNFOLDING = (
+    Measure("lead_changes", "lead changes per game", NUMBER, UNFOLD, _unfolded("lead_changes")),
+    Measure("lead_change_share", "round-to-round steps changing the leader", SHARE, UNFOLD,
+            _unfolded("lead_change_share")),
+    Measure("decided_round", "decided at round", NUMBER, UNFOLD, _unfolded("decided_round")),
+    Measure("decided_share", "decided at share of game", SHARE, UNFOLD, _unfolded("decided_share")),
+    Measure("drama", "drama", NUMBER, UNFOLD, _unfolded("drama")),
+    Measure("halftime_leader_wins", "half-time leader wins", SHARE, UNFOLD, _unfolded("halftime_leader_wins")),
+    Measure("comeback", "last after a third wins", SHARE, UNFOLD, _unfolded("comeback"),
+            words="the share of players last after a third of the game who still win"),
+)
 
 
 def win_measures(strategies: list[str], mirror: bool) -> list[Measure]:

@@ -47,6 +47,11 @@ class Estimate:
     def width(self) -> float:
         return self.hi - self.lo
 
+    def within(self, low: float, high: float) -> "Estimate":
+        """The interval cut to the bounds ``[low, high]`` that hold the truth (a share's [0, 1]): the
+        truth is never outside them, so the cut loses no coverage."""
+        return Estimate(self.value, max(self.lo, low), min(self.hi, high), self.n, self.method, self.level)
+
     def fmt(self, percent: bool = False, digits: int | None = None) -> str:
         if percent:
             d = 1 if digits is None else digits

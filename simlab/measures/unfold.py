@@ -28,6 +28,12 @@ player after every move where these read the score after every round:
   winner's leading ones, at 0) rather than the trailing ones. 0 when the winner never trails.
 * **Half-time leader wins**: of the leaders after round ceil(R / 2), the share that win (1 or 0
   for a sole leader; with k tied leaders, the winners among them / k).
+* **Comeback**: of the seats last after round ceil(R / 3), the share that still win, counted as
+  the half-time leaders are; none when every seat is level then (nobody is behind) or the game is
+  shorter than 3 rounds (its first third is no part of a game).
+
+Each measure is declared (name, unit, bounds) in :data:`simlab.measures.catalogue.UNFOLDING`; this
+module computes them.
 
 Games without a winner (a Loot Island game in which everybody is eliminated) have no winner
 measures (NaN), and a one-round game no lead-change share.
@@ -45,9 +51,9 @@ from simlab.core.play import EV_STANDINGS
 from simlab.core.results import build_frame
 from simlab.core.runner import Prepared, RunConfig
 
-from simlab.measures.stats import mean
-
-MEASURES = ("lead_changes", "lead_change_share", "decided_round", "decided_share", "drama", "halftime_leader_wins")
+from simlab.measures.catalogue import UNFOLDING
+from simlab.measures.fairness import deal_of
+from simlab.measures.stats import clustered_mean
 
 
 def standings(config: RunConfig, games: int) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -90,7 +96,7 @@ def game_measures(scores, winners) -> dict:
     changes = int(np.any(leaders[1:] != leaders[:-1], axis=1).sum())
     out = {"rounds": r, "lead_changes": changes, "lead_change_share": changes / (r - 1) if r > 1 else math.nan,
            "decided_round": math.nan, "decided_share": math.nan, "drama": math.nan,
-           "halftime_leader_wins": math.nan}
+           "halftime_leader_wins": math.nan, "comeback": math.nan}
     if not w.any():
         return out
     winner_leads = (leaders & w).any(axis=1)
@@ -106,6 +112,10 @@ def game_measures(scores, winners) -> dict:
         out["drama"] = 0.0
     half = leaders[math.ceil(r / 2) - 1]
     out["halftime_leader_wins"] = (half & w).sum() / half.sum()
+    third = s[math.ceil(r / 3) - 1]
+    last = third == third.min()
+    if r >= 3 and not last.all():
+        out["comeback"] = (last & w).sum() / last.sum()
     return out
 
 
@@ -118,14 +128,20 @@ def measures(trajectories: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     scores = np.split(t["score"].to_numpy(np.float64), starts[1:])
     win_games, win_starts = np.unique(r["game"].to_numpy(), return_index=True)
     wins = dict(zip(win_games, np.split(r["win"].to_numpy(bool), win_starts[1:])))
-    return pd.DataFrame([{"game": game, **game_measures(s.reshape(-1, len(wins[game])), wins[game])}
+    deal = dict(zip(r["game"], deal_of(r)))
+    return pd.DataFrame([{"game": game, "deal": deal[game], **game_measures(s.reshape(-1, len(wins[game])), wins[game])}
                          for game, s in zip(games, scores)])
 
 
 def summary(per_game: pd.DataFrame) -> dict:
-    """Mean and 95% interval (:func:`~simlab.analysis.stats.mean`) of every measure over the games
-    that have it, with the median decided round and game length."""
-    out = {m: mean(per_game[m].dropna()) for m in MEASURES}
+    """Mean and 95% interval of every measure over the games that have it, clustered by deal (the
+    rotations of a duplicate deal are one deal's games; :func:`~simlab.measures.stats.clustered_mean`)
+    and kept within the measure's bounds, with the median decided round and game length."""
+    def estimate(m):
+        has = per_game[m.key].notna()
+        return clustered_mean(per_game.loc[has, m.key], per_game.loc[has, "deal"]).within(*m.bounds)
+
+    out = {m.key: estimate(m) for m in UNFOLDING}
     out["median_rounds"] = float(per_game["rounds"].median())
     out["median_decided_round"] = float(per_game["decided_round"].median())
     out["games"] = len(per_game)
@@ -136,14 +152,16 @@ def winner_paths(trajectories: pd.DataFrame, rows: pd.DataFrame, min_share: floa
     """Mean score by round of the eventual winners and of the other seats, with 95% intervals
     (columns round, who, mean, lo, hi, games), over the games still running in that round, up
     to the last round that at least ``min_share`` of the games reach. A game counts once per
-    group (the mean of its winners, of its other seats), so the intervals are over games."""
-    t = trajectories.merge(rows[["game", "seat", "win"]], on=["game", "seat"])
+    group (the mean of its winners, of its other seats), so the intervals are over games, clustered
+    by deal (a duplicate deal's rotations share their luck)."""
+    t = trajectories.merge(rows[["game", "seat", "win"]].assign(deal=deal_of(rows)), on=["game", "seat"])
     t["who"] = np.where(t["win"], "winner", "others")
     reached = t.groupby("round")["game"].nunique()
     last = reached[reached >= min_share * t["game"].nunique()].index.max()
-    per_game = t[t["round"] <= last].groupby(["round", "who", "game"])["score"].mean()
+    per_game = t[t["round"] <= last].groupby(["round", "who", "game"])[["score", "deal"]].agg(
+        {"score": "mean", "deal": "first"})
     out = []
     for (rnd, who), g in per_game.groupby(level=["round", "who"]):
-        e = mean(g)
+        e = clustered_mean(g["score"], g["deal"])
         out.append({"round": rnd, "who": who, "mean": e.value, "lo": e.lo, "hi": e.hi, "games": len(g)})
     return pd.DataFrame(out)

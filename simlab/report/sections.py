@@ -15,6 +15,7 @@ import pandas as pd
 
 from simlab.measures import balance as M
 from simlab.measures import outcomes, unfold
+from simlab.measures.catalogue import UNFOLDING
 from simlab.measures.stats import LEVEL, Estimate, paired_column_difference
 from simlab.report.charts import dot_interval, integer_histogram, new_figure, tip
 from simlab.report.page import ASSUMED_ITEM, Ci, Num, Report, formatted, md_escape, num
@@ -585,7 +586,6 @@ def unfolding(rep: Report, replays: list[unfold.Replay]) -> pd.DataFrame:
     by round, a finding per player count (when the winner is decided, how often the lead changes)
     and a table of the measures."""
     from simlab.report.charts import interval_band
-    from simlab.report.wording import SHARE
 
     ncols = min(3, len(replays))
     nrows = -(-len(replays) // ncols)
@@ -609,28 +609,27 @@ def unfolding(rep: Report, replays: list[unfold.Replay]) -> pd.DataFrame:
             f"How a game unfolds at {config.players} players ({fmt_count(n_games)} games): the eventual winner leads "
             f"for good from round {s['median_decided_round']:g} of {s['median_rounds']:g} (medians; on average "
             f"from {fmt_estimate(decided)} of the way through); the lead changes {fmt_estimate(changes, NUMBER)} "
-            f"times per game, and the leader at half-time wins {fmt_estimate(halftime)} of games.")
+            f"times per game, the leader at half-time wins {fmt_estimate(halftime)} of games, and a player last "
+            f"after a third of the game still wins {fmt_estimate(s['comeback'])} of the time "
+            f"({fmt_share(1 / config.players)} if the standings then told nothing).")
         rows.append({"players": config.players, "games": n_games, "rounds": s["median_rounds"],
-                     **{f"{m}_{k}": getattr(s[m], k) for m in unfold.MEASURES for k in ("value", "lo", "hi")}})
+                     **{f"{m.key}_{k}": getattr(s[m.key], k) for m in UNFOLDING for k in ("value", "lo", "hi")}})
     rep.chart("unfolding", fig, "Mean score by round of the eventual winner and of the other seats, with 95% "
               "intervals over games: the standings after each round are the score each seat would have if the game "
               "ended then, by the game's own end scoring, and a game's last round is its final score; rounds "
               "that fewer than 10% of the games reach are left out", title="How a game unfolds")
     table = pd.DataFrame(rows)
 
-    def est(m, unit=SHARE):
+    def est(m, unit):
         return Ci(f"{m}_value", f"{m}_lo", f"{m}_hi", unit)
 
     rep.table("How a game unfolds", formatted(table, {
         "players": "players", "games": "games", "rounds (median)": Num("rounds", "g"),
-        "lead changes per game [95% CI]": est("lead_changes", NUMBER),
-        "round-to-round steps changing the leader [95% CI]": est("lead_change_share"),
-        "decided at round [95% CI]": est("decided_round", NUMBER),
-        "decided at share of game [95% CI]": est("decided_share"),
-        "drama [95% CI]": est("drama", NUMBER),
-        "half-time leader wins [95% CI]": est("halftime_leader_wins")}),
+        **{f"{m.name} [95% CI]": est(m.key, m.unit) for m in UNFOLDING}}),
         note="Leaders are all seats tied for the top score; a change of that set is a lead change. Decided at: the "
              "round from which an eventual winner leads, alone or tied, to the end. Drama (after Ludii's): in the "
              "rounds the winner trails, the gap to the leader as a share of the game's top score; 0 when the winner "
-             "never trails. Half-time: after round ceil(R/2) of R; tied leaders count by the share of them who win.")
+             "never trails. Half-time: after round ceil(R/2) of R; tied leaders count by the share of them who win. "
+             "Last after a third: the seats with the lowest score after round ceil(R/3), counted the same way (none "
+             "when every seat is level then). Intervals are over deals.")
     return table
