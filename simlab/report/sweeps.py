@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from simlab.core.game import GameSpec
-from simlab.measures.paired import headline, is_mirror_seats
+from simlab.measures.paired import headline, is_mirror_seats, moves
 from simlab.measures.stats import Estimate
 from simlab.report import whatif
 from simlab.report.changes import change_sentences, named, unsigned_size, verb
@@ -74,16 +74,15 @@ def charts(rep: Report, table: pd.DataFrame, labels, panels: dict) -> None:
                   "point on the same deals)", title=f"Measures over the points, {n} players")
 
 
-def bottom_line(table: pd.DataFrame, players, labels, min_effect: float, effect: Band) -> list[str]:
+def bottom_line(table: pd.DataFrame, players, labels, min_effect: float) -> list[str]:
     """The answer: which win measures move by more than the minimum effect from the first point, and
     where (their intervals held together); the one that moves most; the start player against the
     fairness band; score and length. Every measure's range is in the findings."""
     heads = headline(table)
     n_measures = heads[["players", "measure"]].drop_duplicates().shape[0]
     moved: dict[tuple[int, str], list[str]] = {}
-    for _, r in heads[heads["point"] > 0].iterrows():
-        if r["family_lo"] > effect.hi or r["family_hi"] < effect.lo:
-            moved.setdefault((r["players"], r["measure"]), []).append(r["label"])
+    for _, r in moves(heads[heads["point"] > 0], min_effect).sort_index().iterrows():   # in the table's order
+        moved.setdefault((r["players"], r["measure"]), []).append(r["label"])
     where = sorted({x for pts in moved.values() for x in pts}, key=labels.index)
     others = len(labels) - 1
     if not moved:

@@ -117,7 +117,7 @@ def analyse_sweep(ctx: Context, players: tuple[int, ...], base: Arm, points: lis
             + (f", {row['players']} players" if len(players) > 1 else ""),
             Estimate(row["change"], row["lo"], row["hi"], int(row["games"]), "paired"), 0.0, effect, unit=POINTS,
             measure=row["measure"], players=row["players"], arm=f"{row['label']} - {labels[0]}"))
-    rep.bottom_line = bottom_line(table, players, labels, min_effect, effect)
+    rep.bottom_line = bottom_line(table, players, labels, min_effect)
     rep.findings.insert(0, ranges(table, players, labels))
     seats = {n: base.seat_list(spec, n) for n in players}
     rep.rests_on = [f"seats {', '.join(seats[n])} at {n} players (heuristics, not expert human play)" for n in players]
