@@ -166,6 +166,21 @@ def test_every_committed_report_written_with_findings_holds_numbers_and_bounded_
 
 
 @pytest.mark.parametrize("game", ["jamaica", "karuba", "legend-raiders", "loot-island"])
+def test_every_measure_names_calibration_rows_that_exist(game):
+    """A measure's interval is shown, not argued: each calibration row its declaration names is a row
+    simlab calibrate runs (by its estimator's name), the unfolding measures' included."""
+    from simlab.calibration.checks import CHECKS
+    from simlab.measures import catalogue
+
+    rows = {c.estimator for c in CHECKS}
+    spec = get_game(game)
+    measures = [*catalogue.catalogue(spec, ["a", "b"]).values(), *catalogue.catalogue(spec, ["a"]).values(),
+                *catalogue.UNFOLDING]
+    for m in measures:
+        assert m.calibration and set(m.calibration) <= rows, (m.key, set(m.calibration) - rows)
+
+
+@pytest.mark.parametrize("game", ["jamaica", "karuba", "legend-raiders", "loot-island"])
 def test_one_catalogue_declares_every_measure_compare_and_tune_read(game):
     """Each measure once: key, name, unit and bounds, interval, smallest change, calibration rows;
     the game's key outcomes join it with their own smallest change, and tune's keys are its keys."""

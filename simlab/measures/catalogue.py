@@ -28,9 +28,14 @@ from simlab.measures.stats import NUMBER, POINTS, SHARE
 WIN, OUTCOME, OTHER = "win", "outcome", "other"     # what a measure is: who wins, a key outcome, the rest
 UNFOLD = "unfold"      # ... or read from the standings after every round of replayed games (simlab.measures.unfold)
 AUTO = "auto"          # a column's unit: a share where every value is 0 or 1, else a number (read from the data)
-ARM_SHARE = "compare arm's share (fairness.clustered_proportion)"          # the calibration rows that cover ...
-PAIRED = "paired change clustered by deal (stats.clustered_mean)"         # ... each kind of interval
-OUTCOME_RATE = "key outcome rate (fairness.clustered_proportion, seats at one table)"
+# The calibration rows (``simlab calibrate``, by their estimator's name) that cover each kind of
+# interval a measure is stated with; a test holds every name to a row that exists.
+PAIRED = ("paired change B - A (paired.paired_measures)",)        # a mean, or a paired change, clustered by deal
+ARM_SHARE = PAIRED + ("an arm's share of a rare outcome (paired.paired_measures)",
+                      "compare's verdict on every win measure (paired.size, held together)",
+                      "seat fairness in a mirror (fairness.seat_shares, seat_spread)")
+OUTCOME_RATE = PAIRED + ("an arm's share of a rare outcome (paired.paired_measures)", "tune interval (tune.interval)",
+                         "tune verdicts (tune.tune, Bonferroni over looks)")
 
 
 @dataclass(frozen=True)
@@ -45,7 +50,7 @@ class Measure:
     per_game: Callable[[pd.DataFrame, GameSpec], pd.Series]
     of_players: bool = False     # a share of each game's players (n trials a game), not one per game
     smallest: float | None = None    # the smallest change that matters; None: the study's minimum effect
-    calibration: str = PAIRED    # the calibration rows (``simlab calibrate``) that cover its intervals
+    calibration: tuple[str, ...] = PAIRED    # the calibration rows (``simlab calibrate``) that cover its intervals
     listed: bool = True          # read by every comparison; False: a form a designer may target (tune)
     column: str = ""             # an AUTO measure's result column, whose values decide its unit
     words: str = ""              # in a sentence, where not "the " + name (a key outcome: its name)
