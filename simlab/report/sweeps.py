@@ -37,7 +37,7 @@ def chart_panels(t: pd.DataFrame, n: int, spec: GameSpec, min_effect: float) -> 
 def point_words(table: pd.DataFrame, labels, seats: dict, min_effect: float, effect: Band, spec: GameSpec,
                 changes: dict) -> tuple[dict, dict]:
     """Per (players, point), the what-if page's words: a summary in the report's wording (each point
-    against the first as :mod:`.compare` says it, ties as ties) and the verdicts: the start player
+    against the first as :mod:`.changes` says it, ties as ties) and the verdicts: the start player
     against the fairness band in a mirror, then the report's findings on the changes from the first point."""
     summaries, verdicts = {}, {}
     for (n, i), t in table.groupby(["players", "point"], sort=True):

@@ -3,7 +3,7 @@ a slider over the grid points that shows, at each point, its verdicts in words, 
 its 95% interval and its paired change from the first point, and charts with interval bands over
 all points and the current point marked.
 
-Everything is precomputed by :mod:`.sweep` in the report's own wording; the page's script only
+Everything is precomputed by :mod:`simlab.report.sweeps` in the report's own wording; the page's script only
 shows the chosen point, so the page says exactly what the report says. The numbers sit in the page
 as JSON (``<script type="application/json" id="whatif-data">``) for anyone to read back. A URL
 hash selects a point on load (``whatif.html#point=3`` counts from 1; ``&players=3``) and follows
