@@ -3,6 +3,7 @@ sequentially with intervals corrected for repeated looks."""
 import pandas as pd
 import pytest
 
+import simlab
 from simlab.cli import main
 from simlab.core.game import get_game
 from simlab.core.results import load
@@ -126,6 +127,15 @@ def test_loot_island_tune_decides_from_intervals_that_match_the_games_played(tun
             assert decide(e, 0.5, 1.0) == UNDECIDED
         assert f["game"].nunique() == r["games"]
         assert r["estimate"] == pytest.approx((f["eliminated"] == 1).mean())
+    found = simlab.load_findings(out).set_index("arm")     # each value's verdict as data, at the joint level
+    assert list(found.index) == ["curse_threshold=1", "curse_threshold=13"]
+    for value in (1, 13):
+        row, r = found.loc[f"curse_threshold={value}"], t.loc[value]
+        assert (row["measure"], row["players"], row["band"], row["band_low"], row["band_high"]) == (
+            "curse_out", 4, "quality", 0.5, 1.0)
+        assert (row["estimate"], row["low"], row["high"]) == pytest.approx((r["estimate"], r["lo"], r["hi"]))
+        assert row["level"] == pytest.approx(corrected_level(2, 40, 200)) and row["games"] == r["games"]
+        assert row["verdict"] == {IN: "inside", OUT: "outside", UNDECIDED: "undecided"}[r["verdict"]]
     decided = [f"`{v}`" for v in t.index if t.loc[v, "verdict"] == OUT]
     assert all(d in rep.bottom_line[0] for d in decided) and rep.bottom_line[0].startswith("No value of curse_threshold")
     assert (out / "tune.svg").exists() and "Bonferroni" in paths["markdown"].read_text()

@@ -33,7 +33,7 @@ from simlab.measures.paired import is_mirror_seats
 from simlab.measures.stats import LEVEL, Estimate, clustered_mean
 from simlab.report.charts import dot_interval, new_figure
 from simlab.report.page import Ci, Report, formatted
-from simlab.report.wording import NUMBER, Band, fmt_value, join
+from simlab.report.wording import NUMBER, Band, fmt_count, fmt_value, join
 from simlab.studies.compare import Arm, checked_players
 from simlab.studies.experiment import Context, Experiment, run_experiment
 from simlab.studies.sweep import parse_param
@@ -173,9 +173,15 @@ def analyse_tune(ctx: Context, players: int, base: Arm, name: str, values: list,
     table = pd.DataFrame([{"value": labels[v], "games": played[v],
                            "estimate": e.value, "lo": e.lo, "hi": e.hi, "verdict": verdict}
                           for v, (verdict, _, e) in state.items()])
-    pct = f"{level:.4%}".rstrip("0")
+    pct = f"{level * 100:.4f}".rstrip("0").rstrip(".") + "%"
     _chart(rep, table, name, meas, lo, hi)
     unit = meas.unit
+    target = Band.quality(lo, hi, label="target band")
+    for v, (_, _, e) in state.items():      # each value's verdict as a finding (findings.csv), at the joint level
+        rep.verdict(f"{meas.name[0].upper() + meas.name[1:]} at {name} = {labels[v]}, {players} players "
+                    f"({fmt_count(played[v])} games, simultaneous {pct} interval)", replace(e, n=played[v]), None,
+                    target, unit=unit,
+                    measure=meas.key, players=players, arm=f"{name}={labels[v]}")
     rep.table(f"{meas.name} at every value of {name}", formatted(table, {
         name: "value", "games": "games",
         f"{meas.name} [simultaneous 95% CI]": Ci("estimate", unit=unit), "verdict": "verdict"}),
