@@ -117,7 +117,10 @@ def point(frame: pd.DataFrame, threshold: int, players: int) -> tuple[dict, list
 
 
 def estimate(r: Mapping, stem: str) -> Estimate:
-    return Estimate(r[stem], r[f"{stem}_lo"], r[f"{stem}_hi"], 0, "")
+    """A measure of one table row (:func:`point`) as an estimate: over its games, with Wilson's interval
+    of a per-player rate (:func:`_rate`) or the normal one of the winners' cubes."""
+    return Estimate(r[stem], r[f"{stem}_lo"], r[f"{stem}_hi"], int(r.get("games", 0)),
+                    "normal" if "cubes" in stem else "Wilson")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -355,14 +358,16 @@ def analyse(ctx: Context):
             + f"; {m_words(m_from[n])}.")
     for n in PLAYERS:
         r = at.loc[n]
+        at_printed = {"players": n, "arm": f"curse_threshold={PRINTED}"}     # as data in findings.csv
         rep.verdict(f"{n} players, threshold {PRINTED}: the blind risk taker's win rate", estimate(r, "blind_win"),
                     r["even"], Band.effect(sections.SEAT_BAND, around=r["even"]), reference_label="an even share",
-                    note=f"It is eliminated by curses in {fmt_estimate(estimate(r, 'blind_curse'))} of its games")
+                    note=f"It is eliminated by curses in {fmt_estimate(estimate(r, 'blind_curse'))} of its games",
+                    measure="blind_win", **at_printed)
         rep.verdict(f"{n} players, threshold {PRINTED}: players eliminated by curses (heeding appetites)",
                     estimate(r, "heed_curse"), note="They refuse cubes that reach the threshold; only cubes they "
-                    "cannot refuse eliminate them")
+                    "cannot refuse eliminate them", measure="heed_curse", **at_printed)
         rep.verdict(f"{n} players, threshold {PRINTED}: players eliminated by the healer fee (all appetites; rests "
-                    "on the ASSUMED healer cards)", estimate(r, "fee_out"))
+                    "on the ASSUMED healer cards)", estimate(r, "fee_out"), measure="fee_out", **at_printed)
 
     # charts
     fig, axes = new_figure(13, 7, ncols=2, nrows=2)
