@@ -81,7 +81,8 @@ def analyse(ctx: Context):
         for column in ("win_share", "score"):
             g = pairing_gain(fb, fv, column)
             lo, hi = ratio_interval(fb, fv, column)
-            rows.append({"comparison": what, "column": column, "games": int(fb["game"].nunique()),
+            rows.append({"comparison": what, "point": point, "players": n, "column": column,
+                         "games": int(fb["game"].nunique()),
                          "correlation": g["correlation"], "difference": g["difference"], "d_lo": g["lo"], "d_hi": g["hi"],
                          "paired": g["paired_half_width"], "unpaired": g["unpaired_half_width"],
                          "ratio": g["ratio"], "lo": lo, "hi": hi})
@@ -90,7 +91,8 @@ def analyse(ctx: Context):
     for r in t.itertuples():
         rep.verdict(f"Paired/unpaired half-width, {r.column.replace('_', ' ')}: {r.comparison}",
                     Estimate(r.ratio, r.lo, r.hi, r.games, "bootstrap over games"), unit=NUMBER, band=band,
-                    note=f"correlation between the arms {r.correlation:.2f}")
+                    note=f"correlation between the arms {r.correlation:.2f}", measure=f"half-width ratio of {r.column}",
+                    players=r.players, arm=r.point)
     win = t[t["column"] == "win_share"]
     met = win[win["hi"] <= TARGET]
     short = win[win["hi"] > TARGET]

@@ -111,6 +111,11 @@ def test_pairing_report_measures_every_comparison(tmp_path):
     assert len(ratios) == 10 and {r[1].split(":")[0].split(" ")[0] for r in ratios} == {"Loot", "Jamaica", "Karuba", "Legend"}
     assert all(float(lo) <= float(v) <= float(hi) for _, _, v, lo, hi in ratios)
     assert "correlation between the arms" in md and (tmp_path / "pairing-ratio.svg").exists()
+    import simlab
+
+    found = simlab.load_findings(tmp_path)     # each ratio as data: what, at how many players, which comparison
+    assert len(found) == 10 and set(found["measure"]) == {"half-width ratio of win_share", "half-width ratio of score"}
+    assert set(found["players"]) == {2, 4} and found["arm"].nunique() == 5 and (found["games"] == 60).all()
 
 
 def test_cli_lists_runs_and_reports(cli_run, tmp_path):
