@@ -4,7 +4,7 @@ Every game logs an :data:`~simlab.core.play.EV_STANDINGS` event at the end of ea
 it is traced: the score each seat would have if the game ended then, by the game's own end
 scoring; the last one is the final score. :func:`standings` replays a sample of a run's games
 with a log for each (the same game ids, so the same games as the run's rows) and reads them into
-a long frame. :func:`game_measures` turns one game's trajectory into four measures, after
+a long frame. :func:`game_measures` turns one game's trajectory into the measures below, after
 Ludii's (Ludeme/Ludii, ``Evaluation/src/metrics``), which read a UCT win estimate for every
 player after every move where these read the score after every round:
 
